@@ -1,0 +1,327 @@
+//! Catalogue rows: what the operator loads into PostgreSQL and the search snapshot is built from.
+
+use serde::{Deserialize, Serialize};
+
+/// A group or organisation that runs one or more clinic locations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Organisation {
+    pub id: i64,
+    pub name: String,
+    pub kind: OrganisationKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OrganisationKind {
+    Group,
+    Organisation,
+}
+
+impl OrganisationKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Group => "group",
+            Self::Organisation => "organisation",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "group" => Some(Self::Group),
+            "organisation" => Some(Self::Organisation),
+            _ => None,
+        }
+    }
+}
+
+/// The six ways a clinic sees patients.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CareModalities {
+    pub at_clinic: bool,
+    pub at_work: bool,
+    pub in_home: bool,
+    pub phone: bool,
+    pub text_chat: bool,
+    #[serde(rename = "virtual")]
+    pub video: bool,
+}
+
+impl CareModalities {
+    /// Applies the spec's rule: a virtual location hides At-clinic and shows In-home.
+    pub fn as_displayed(self, is_virtual: bool) -> Self {
+        if is_virtual { Self { at_clinic: false, in_home: true, ..self } } else { self }
+    }
+}
+
+/// A clinic location: a place (or a virtual service) where members enrol.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Location {
+    pub id: i64,
+    pub organisation_id: i64,
+    /// The clinic's name, shown as the card title.
+    pub name: String,
+    pub location_name: String,
+    pub address1: String,
+    pub city: String,
+    pub state: String,
+    pub zip: String,
+    pub lat: f64,
+    pub lng: f64,
+    pub phone: String,
+    pub website: String,
+    pub logo: String,
+    pub description: String,
+    pub accepting_new_patients: bool,
+    pub is_virtual: bool,
+    /// States a virtual location serves (empty for physical ones).
+    pub virtual_states: Vec<String>,
+    pub home_care: bool,
+    pub modalities: CareModalities,
+    pub service_type_codes: Vec<String>,
+    /// Youngest and oldest pediatric patient accepted, in years, when pediatrics is offered.
+    pub pediatric_min_age: Option<i16>,
+    pub pediatric_max_age: Option<i16>,
+    pub provider_portal_url: Option<String>,
+    pub post_enrolment_redirect: Option<String>,
+}
+
+impl Location {
+    pub fn offers_service(&self, code: &str) -> bool {
+        self.service_type_codes.iter().any(|c| c == code)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Gender {
+    F,
+    M,
+}
+
+impl Gender {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.trim() {
+            "F" | "f" => Some(Self::F),
+            "M" | "m" => Some(Self::M),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::F => "F",
+            Self::M => "M",
+        }
+    }
+}
+
+/// A clinician (doctor, nurse practitioner, ...) and the locations they work at.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Clinician {
+    pub id: i64,
+    pub npi: String,
+    pub first_name: String,
+    pub last_name: String,
+    /// MD, DO, NP, PA, ...
+    pub credentials: String,
+    /// For example "Physician" or "Nurse Practitioner".
+    pub category: String,
+    pub speciality: String,
+    pub gender: Gender,
+    pub accepting_new_patients: bool,
+    pub description: String,
+    pub logo: String,
+    pub location_ids: Vec<i64>,
+}
+
+impl Clinician {
+    pub fn display_name(&self) -> String {
+        format!("{} {}", self.first_name, self.last_name)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EmployerStatus {
+    Active,
+    Inactive,
+    Pending,
+}
+
+impl EmployerStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Inactive => "inactive",
+            Self::Pending => "pending",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "active" => Some(Self::Active),
+            "inactive" => Some(Self::Inactive),
+            "pending" => Some(Self::Pending),
+            _ => None,
+        }
+    }
+}
+
+/// A partner employer. A non-empty network restricts its members' marketplace to those
+/// organisations; an empty one leaves the whole marketplace open.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Employer {
+    pub id: i64,
+    pub company_name: String,
+    /// The custom-URL alias (`/marketplace?company=alias`).
+    pub alias: Option<String>,
+    pub status: EmployerStatus,
+    pub network_organisation_ids: Vec<i64>,
+}
+
+/// A marketplace category (virtual care, behavioural health, ...).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Category {
+    pub id: i64,
+    pub name: String,
+    pub slug: String,
+    pub position: i32,
+}
+
+/// A point-solution vendor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Vendor {
+    pub id: i64,
+    pub company_name: String,
+    pub category_id: i64,
+    pub logo: String,
+    pub description: String,
+    pub website: String,
+    pub contact_first_name: String,
+    pub contact_last_name: String,
+    pub contact_email: String,
+    pub address1: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SolutionKind {
+    VirtualNetwork,
+    Solution,
+}
+
+impl SolutionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::VirtualNetwork => "virtual_network",
+            Self::Solution => "solution",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "virtual_network" => Some(Self::VirtualNetwork),
+            "solution" => Some(Self::Solution),
+            _ => None,
+        }
+    }
+}
+
+/// A marketplace solution or virtual network that clinics join at a rate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Solution {
+    pub id: i64,
+    pub name: String,
+    pub kind: SolutionKind,
+    pub category_id: i64,
+    pub vendor_id: Option<i64>,
+    pub logo: String,
+    pub description: String,
+    pub definition: String,
+    pub website: String,
+    pub contract_url: String,
+    pub base_rate_cents: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Payer {
+    /// The payer id members type (for example "60054").
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub plan_id: String,
+    pub name: String,
+    pub payer_id: String,
+    pub group_id: String,
+}
+
+/// An employer's group with a payer: the group number printed on its members' cards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EmployerGroup {
+    pub employer_id: i64,
+    pub payer_id: String,
+    pub group_number: String,
+    pub plan_id: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Relation {
+    #[serde(rename = "Self")]
+    SelfSubscriber,
+    Spouse,
+    Dependent,
+}
+
+impl Relation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SelfSubscriber => "Self",
+            Self::Spouse => "Spouse",
+            Self::Dependent => "Dependent",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "Self" => Some(Self::SelfSubscriber),
+            "Spouse" => Some(Self::Spouse),
+            "Dependent" => Some(Self::Dependent),
+            _ => None,
+        }
+    }
+}
+
+/// One line of a payer's member file: who is covered, under which plan and group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RosterMember {
+    pub payer_id: String,
+    pub member_id: String,
+    pub first_name: String,
+    pub last_name: String,
+    /// ISO date, YYYY-MM-DD.
+    pub date_of_birth: String,
+    pub plan_id: String,
+    pub group_number: String,
+    pub relation: Relation,
+    pub subscriber_member_id: String,
+    pub pediatric_covered: bool,
+}
+
+/// Everything the operator loads: the input of `indexer seed` and of a snapshot build.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Catalogue {
+    pub organisations: Vec<Organisation>,
+    pub locations: Vec<Location>,
+    pub clinicians: Vec<Clinician>,
+    pub employers: Vec<Employer>,
+    pub categories: Vec<Category>,
+    pub vendors: Vec<Vendor>,
+    pub solutions: Vec<Solution>,
+    pub payers: Vec<Payer>,
+    pub plans: Vec<Plan>,
+    pub employer_groups: Vec<EmployerGroup>,
+    pub roster: Vec<RosterMember>,
+}

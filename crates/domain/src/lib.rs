@@ -1,0 +1,12 @@
+//! Pure types and rules of the Nearcare marketplace: catalogue rows, search filters, the distance
+//! slider, ZIP codes and great-circle geometry. Nothing in this crate does IO.
+
+pub mod catalogue;
+pub mod filters;
+pub mod geo;
+pub mod zip;
+
+pub use catalogue::*;
+pub use filters::{DistanceSlider, SearchFilters};
+pub use geo::{LatLng, haversine_miles};
+pub use zip::ZipCode;

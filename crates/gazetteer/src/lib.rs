@@ -1,0 +1,317 @@
+//! The offline US gazetteer: ZIP centroids, cities with populations, geocoding, reverse
+//! geocoding and place autocomplete, from the files in `data/gazetteer` (compiled in).
+
+use std::collections::HashMap;
+
+use domain::{LatLng, ZipCode};
+use rstar::{PointDistance, RTree, RTreeObject, AABB};
+use serde::Serialize;
+
+const ZIPS_CSV: &str = include_str!("../../../data/gazetteer/zips.csv");
+const CITIES_CSV: &str = include_str!("../../../data/gazetteer/cities.csv");
+
+/// A ZIP code's centroid and its city.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ZipPlace {
+    pub zip: String,
+    pub position: LatLng,
+    pub city: String,
+    pub state: String,
+}
+
+/// A populated place.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct City {
+    pub name: String,
+    pub state: String,
+    pub position: LatLng,
+    pub population: u32,
+}
+
+/// A geocoding answer: where the text points and how we would write it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Geocoded {
+    pub position: LatLng,
+    pub formatted_address: String,
+    pub zip: Option<String>,
+    pub state: String,
+}
+
+/// One autocomplete suggestion.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Suggestion {
+    /// Text to show and to put in the search box, e.g. "Denver, CO" or "80202 Denver, CO".
+    pub label: String,
+    pub position: LatLng,
+    pub kind: SuggestionKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SuggestionKind {
+    Zip,
+    City,
+}
+
+struct IndexedZip {
+    unit: [f64; 3],
+    position: usize,
+}
+
+impl RTreeObject for IndexedZip {
+    type Envelope = AABB<[f64; 3]>;
+    fn envelope(&self) -> Self::Envelope {
+        AABB::from_point(self.unit)
+    }
+}
+
+impl PointDistance for IndexedZip {
+    fn distance_2(&self, point: &[f64; 3]) -> f64 {
+        (0..3).map(|axis| (self.unit[axis] - point[axis]).powi(2)).sum()
+    }
+}
+
+/// The gazetteer, loaded once and shared.
+pub struct Gazetteer {
+    zips: Vec<ZipPlace>,
+    zip_positions: HashMap<String, usize>,
+    zip_tree: RTree<IndexedZip>,
+    /// Sorted by population, largest first.
+    cities: Vec<City>,
+    /// Lower-cased city names with their positions in `cities`, sorted by name then population.
+    city_names: Vec<(String, usize)>,
+}
+
+impl Gazetteer {
+    /// Parses the compiled-in data files (about 20 ms).
+    pub fn embedded() -> Self {
+        let zips: Vec<ZipPlace> = ZIPS_CSV
+            .lines()
+            .skip(1)
+            .filter_map(|line| {
+                let mut fields = line.split(',');
+                let zip = fields.next()?.to_owned();
+                let lat = fields.next()?.parse().ok()?;
+                let lng = fields.next()?.parse().ok()?;
+                let city = fields.next()?.to_owned();
+                let state = fields.next()?.to_owned();
+                Some(ZipPlace { zip, position: LatLng::new(lat, lng)?, city, state })
+            })
+            .collect();
+        let zip_positions = zips.iter().enumerate().map(|(position, place)| (place.zip.clone(), position)).collect();
+        let zip_tree = RTree::bulk_load(
+            zips.iter().enumerate().map(|(position, place)| IndexedZip { unit: place.position.unit_vector(), position }).collect(),
+        );
+        let cities: Vec<City> = CITIES_CSV
+            .lines()
+            .skip(1)
+            .filter_map(|line| {
+                let mut fields = line.split(',');
+                let name = fields.next()?.to_owned();
+                let state = fields.next()?.to_owned();
+                let lat = fields.next()?.parse().ok()?;
+                let lng = fields.next()?.parse().ok()?;
+                let population = fields.next()?.parse().ok()?;
+                Some(City { name, state, position: LatLng::new(lat, lng)?, population })
+            })
+            .collect();
+        let mut city_names: Vec<(String, usize)> =
+            cities.iter().enumerate().map(|(position, city)| (city.name.to_lowercase(), position)).collect();
+        city_names.sort();
+        Self { zips, zip_positions, zip_tree, cities, city_names }
+    }
+
+    pub fn zips(&self) -> &[ZipPlace] {
+        &self.zips
+    }
+
+    /// Cities, largest population first.
+    pub fn cities(&self) -> &[City] {
+        &self.cities
+    }
+
+    pub fn zip(&self, zip: ZipCode) -> Option<&ZipPlace> {
+        self.zip_positions.get(zip.as_str()).map(|position| &self.zips[*position])
+    }
+
+    /// Returns the ZIP whose centroid is nearest to `position`.
+    pub fn nearest_zip(&self, position: LatLng) -> Option<&ZipPlace> {
+        self.zip_tree.nearest_neighbor(position.unit_vector()).map(|indexed| &self.zips[indexed.position])
+    }
+
+    /// Returns the ZIPs with the `count` nearest centroids.
+    pub fn nearest_zips(&self, position: LatLng, count: usize) -> impl Iterator<Item = &ZipPlace> {
+        self.zip_tree.nearest_neighbor_iter(position.unit_vector()).take(count).map(|indexed| &self.zips[indexed.position])
+    }
+
+    /// Turns an address, "City, ST", a city name or a ZIP into a position. A ZIP anywhere in
+    /// the text wins, since it is the most precise thing the gazetteer knows.
+    pub fn geocode(&self, text: &str) -> Option<Geocoded> {
+        let text = text.trim();
+        if text.is_empty() || text.len() > 300 {
+            return None;
+        }
+        if let Some(place) = ZipCode::extract(text).and_then(|zip| self.zip(zip)) {
+            return Some(self.geocoded_zip(place));
+        }
+        let city = self.find_city(text)?;
+        let zip = self.nearest_zip(city.position);
+        Some(Geocoded {
+            position: city.position,
+            formatted_address: format!("{}, {}, USA", city.name, city.state),
+            zip: zip.filter(|zip| zip.state == city.state).map(|zip| zip.zip.clone()),
+            state: city.state.clone(),
+        })
+    }
+
+    /// Describes the place at a position by its nearest ZIP.
+    pub fn reverse_geocode(&self, position: LatLng) -> Option<Geocoded> {
+        let place = self.nearest_zip(position)?;
+        Some(Geocoded { position, ..self.geocoded_zip(place) })
+    }
+
+    fn geocoded_zip(&self, place: &ZipPlace) -> Geocoded {
+        Geocoded {
+            position: place.position,
+            formatted_address: format!("{}, {} {}, USA", place.city, place.state, place.zip),
+            zip: Some(place.zip.clone()),
+            state: place.state.clone(),
+        }
+    }
+
+    /// Finds a city from "City", "City, ST", "City ST" or "Street, City, ST" text.
+    fn find_city(&self, text: &str) -> Option<&City> {
+        let parts: Vec<&str> = text.split(',').map(str::trim).filter(|part| !part.is_empty()).collect();
+        let state_hint = parts
+            .last()
+            .and_then(|last| last.split_whitespace().next())
+            .filter(|word| word.len() == 2 && word.chars().all(|c| c.is_ascii_alphabetic()))
+            .map(str::to_ascii_uppercase);
+        let mut candidates: Vec<String> = parts.iter().map(|part| part.to_lowercase()).collect();
+        if let [single] = parts.as_slice() {
+            // "Denver CO": try without a trailing state word too.
+            if let Some((name, state)) = single.rsplit_once(' ') {
+                if state.len() == 2 {
+                    candidates.insert(0, name.to_lowercase());
+                    return self.city_named(&candidates[0], Some(&state.to_ascii_uppercase()))
+                        .or_else(|| self.city_named(&single.to_lowercase(), None));
+                }
+            }
+        }
+        candidates.iter().rev().find_map(|candidate| self.city_named(candidate, state_hint.as_deref()))
+    }
+
+    fn city_named(&self, lowercase_name: &str, state: Option<&str>) -> Option<&City> {
+        let start = self.city_names.partition_point(|(name, _)| name.as_str() < lowercase_name);
+        self.city_names[start..]
+            .iter()
+            .take_while(|(name, _)| name == lowercase_name)
+            .map(|(_, position)| &self.cities[*position])
+            .filter(|city| state.is_none_or(|state| city.state == state))
+            .max_by_key(|city| city.population)
+    }
+
+    /// Suggests ZIPs (for digits) or cities (for words), most populous first. "den" suggests
+    /// Denver, CO; "802" suggests 80202 and its neighbours; "springfield, il" narrows by state.
+    pub fn autocomplete(&self, input: &str, limit: usize) -> Vec<Suggestion> {
+        let input = input.trim();
+        if input.is_empty() || input.len() > 100 {
+            return Vec::new();
+        }
+        if input.bytes().all(|b| b.is_ascii_digit()) {
+            let start = self.zips.partition_point(|place| place.zip.as_str() < input);
+            return self.zips[start..]
+                .iter()
+                .take_while(|place| place.zip.starts_with(input))
+                .take(limit)
+                .map(|place| Suggestion {
+                    label: format!("{} {}, {}", place.zip, place.city, place.state),
+                    position: place.position,
+                    kind: SuggestionKind::Zip,
+                })
+                .collect();
+        }
+        let (name_part, state_part) = match input.split_once(',') {
+            Some((name, state)) => (name.trim(), Some(state.trim().to_ascii_uppercase())),
+            None => (input, None),
+        };
+        let prefix = name_part.to_lowercase();
+        let start = self.city_names.partition_point(|(name, _)| name.as_str() < prefix.as_str());
+        let mut matches: Vec<&City> = self.city_names[start..]
+            .iter()
+            .take_while(|(name, _)| name.starts_with(&prefix))
+            .map(|(_, position)| &self.cities[*position])
+            .filter(|city| state_part.as_deref().is_none_or(|state| city.state.starts_with(state)))
+            .collect();
+        matches.sort_by(|a, b| b.population.cmp(&a.population));
+        let mut seen = std::collections::HashSet::new();
+        matches
+            .into_iter()
+            .filter(|city| seen.insert((city.name.as_str(), city.state.as_str())))
+            .take(limit)
+            .map(|city| Suggestion {
+                label: format!("{}, {}", city.name, city.state),
+                position: city.position,
+                kind: SuggestionKind::City,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gazetteer() -> &'static Gazetteer {
+        static GAZETTEER: std::sync::OnceLock<Gazetteer> = std::sync::OnceLock::new();
+        GAZETTEER.get_or_init(Gazetteer::embedded)
+    }
+
+    #[test]
+    fn loads_every_zip_and_city() {
+        assert!(gazetteer().zips().len() > 33_000);
+        assert!(gazetteer().cities().len() > 17_000);
+        assert_eq!(gazetteer().cities()[0].name, "New York City");
+    }
+
+    #[test]
+    fn geocodes_a_zip_inside_an_address() {
+        let answer = gazetteer().geocode("1777 Broadway, Boulder, CO 80302").unwrap();
+        assert_eq!(answer.zip.as_deref(), Some("80302"));
+        assert_eq!(answer.formatted_address, "Boulder, CO 80302, USA");
+        // 20500 has no Census centroid (a single-building ZIP): the city answers instead.
+        let fallback = gazetteer().geocode("1600 Pennsylvania Ave NW, Washington, DC 20500").unwrap();
+        assert_eq!(fallback.state, "DC");
+        assert!((fallback.position.lat - 38.9).abs() < 0.1);
+    }
+
+    #[test]
+    fn geocodes_city_and_state_forms() {
+        for text in ["Denver, CO", "Denver CO", "denver", "12 Main St, Denver, CO"] {
+            let answer = gazetteer().geocode(text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(answer.state, "CO", "{text}");
+            assert!((answer.position.lng + 104.99).abs() < 0.2, "{text}");
+        }
+        let springfield = gazetteer().geocode("Springfield, IL").unwrap();
+        assert_eq!(springfield.state, "IL");
+        assert!(gazetteer().geocode("Qwxyz").is_none());
+        assert!(gazetteer().geocode("").is_none());
+    }
+
+    #[test]
+    fn reverse_geocodes_to_the_nearest_zip() {
+        let answer = gazetteer().reverse_geocode(LatLng::new(40.7506, -73.9973).unwrap()).unwrap();
+        assert_eq!(answer.zip.as_deref(), Some("10001"));
+    }
+
+    #[test]
+    fn autocompletes_cities_by_population_and_zips_by_prefix() {
+        let cities = gazetteer().autocomplete("den", 5);
+        assert_eq!(cities[0].label, "Denver, CO");
+        let narrowed = gazetteer().autocomplete("springfield, il", 5);
+        assert!(narrowed.iter().all(|s| s.label.ends_with(", IL")) && !narrowed.is_empty());
+        let zips = gazetteer().autocomplete("1000", 3);
+        assert_eq!(zips.len(), 3);
+        assert!(zips.iter().all(|s| s.label.starts_with("1000")));
+    }
+}

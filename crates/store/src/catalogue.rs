@@ -1,0 +1,560 @@
+//! Loading the catalogue (COPY), reading it back for a snapshot build, and small edits.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use domain::{
+    CareModalities, Catalogue, Clinician, Employer, EmployerStatus, Gender, Location, Organisation, OrganisationKind,
+};
+use sqlx::postgres::PgRow;
+use sqlx::{Acquire, PgPool, Postgres, Row, Transaction};
+
+use crate::copy::CopyBuffer;
+use crate::{Result, StoreError};
+
+/// COPY payloads are sent in chunks of about this many bytes.
+const COPY_CHUNK_BYTES: usize = 4 << 20;
+
+/// Tables in an order that respects foreign keys when truncating in reverse.
+const CATALOGUE_TABLES: &str = "eligibility_roster, employer_groups, plans, payers, solutions, vendors, \
+     marketplace_categories, clinician_locations, clinicians, locations, employer_network, employers, organisations";
+
+/// Row counts of the catalogue tables.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct CatalogueCounts {
+    pub organisations: i64,
+    pub locations: i64,
+    pub clinicians: i64,
+    pub employers: i64,
+    pub vendors: i64,
+    pub solutions: i64,
+    pub roster_members: i64,
+}
+
+pub async fn counts(pool: &PgPool) -> Result<CatalogueCounts> {
+    let row = sqlx::query(
+        "select (select count(*) from organisations) as organisations,
+                (select count(*) from locations) as locations,
+                (select count(*) from clinicians) as clinicians,
+                (select count(*) from employers) as employers,
+                (select count(*) from vendors) as vendors,
+                (select count(*) from solutions) as solutions,
+                (select count(*) from eligibility_roster) as roster_members",
+    )
+    .fetch_one(pool)
+    .await?;
+    Ok(CatalogueCounts {
+        organisations: row.try_get("organisations")?,
+        locations: row.try_get("locations")?,
+        clinicians: row.try_get("clinicians")?,
+        employers: row.try_get("employers")?,
+        vendors: row.try_get("vendors")?,
+        solutions: row.try_get("solutions")?,
+        roster_members: row.try_get("roster_members")?,
+    })
+}
+
+/// Writes a whole catalogue in one transaction. With `replace`, the previous catalogue is
+/// removed first; without it, a non-empty catalogue is refused.
+pub async fn load(pool: &PgPool, catalogue: &Catalogue, replace: bool) -> Result<()> {
+    let mut transaction = pool.begin().await?;
+    let existing: i64 = sqlx::query_scalar("select count(*) from organisations").fetch_one(&mut *transaction).await?;
+    if existing > 0 {
+        if !replace {
+            return Err(StoreError::CatalogueNotEmpty);
+        }
+        sqlx::query(sqlx::AssertSqlSafe(format!("truncate {CATALOGUE_TABLES} cascade")))
+            .execute(&mut *transaction)
+            .await?;
+    }
+    copy_organisations(&mut transaction, &catalogue.organisations).await?;
+    copy_employers(&mut transaction, &catalogue.employers).await?;
+    copy_locations(&mut transaction, &catalogue.locations).await?;
+    copy_clinicians(&mut transaction, &catalogue.clinicians).await?;
+    copy_marketplace(&mut transaction, catalogue).await?;
+    copy_insurance(&mut transaction, catalogue).await?;
+    for table in ["organisations", "employers", "locations", "clinicians", "marketplace_categories", "vendors", "solutions"] {
+        let statement = format!(
+            "select setval(pg_get_serial_sequence('{table}', 'id'), coalesce((select max(id) from {table}), 0) + 1, false)"
+        );
+        sqlx::query(sqlx::AssertSqlSafe(statement)).execute(&mut *transaction).await?;
+    }
+    transaction.commit().await?;
+    Ok(())
+}
+
+async fn copy_rows(
+    transaction: &mut Transaction<'_, Postgres>,
+    statement: &str,
+    rows: impl IntoIterator<Item = impl FnOnce(&mut CopyBuffer)>,
+) -> Result<()> {
+    let connection = transaction.acquire().await?;
+    let mut copy = connection.copy_in_raw(statement).await?;
+    let mut buffer = CopyBuffer::with_capacity(COPY_CHUNK_BYTES + 4096);
+    for write_row in rows {
+        write_row(&mut buffer);
+        buffer.end_row();
+        if buffer.len() >= COPY_CHUNK_BYTES {
+            copy.send(buffer.take().into_bytes()).await?;
+        }
+    }
+    if !buffer.is_empty() {
+        copy.send(buffer.take().into_bytes()).await?;
+    }
+    copy.finish().await?;
+    Ok(())
+}
+
+async fn copy_organisations(transaction: &mut Transaction<'_, Postgres>, organisations: &[Organisation]) -> Result<()> {
+    let rows = organisations.iter().map(|organisation| {
+        move |buffer: &mut CopyBuffer| {
+            buffer.number(organisation.id).text(&organisation.name).text(organisation.kind.as_str());
+        }
+    });
+    copy_rows(transaction, "copy organisations (id, name, kind) from stdin", rows).await
+}
+
+async fn copy_employers(transaction: &mut Transaction<'_, Postgres>, employers: &[Employer]) -> Result<()> {
+    let rows = employers.iter().map(|employer| {
+        move |buffer: &mut CopyBuffer| {
+            buffer
+                .number(employer.id)
+                .text(&employer.company_name)
+                .optional_text(employer.alias.as_deref())
+                .text(employer.status.as_str());
+        }
+    });
+    copy_rows(transaction, "copy employers (id, company_name, alias, status) from stdin", rows).await?;
+    let network = employers.iter().flat_map(|employer| {
+        employer.network_organisation_ids.iter().map(move |organisation_id| {
+            move |buffer: &mut CopyBuffer| {
+                buffer.number(employer.id).number(*organisation_id);
+            }
+        })
+    });
+    copy_rows(transaction, "copy employer_network (employer_id, organisation_id) from stdin", network).await
+}
+
+async fn copy_locations(transaction: &mut Transaction<'_, Postgres>, locations: &[Location]) -> Result<()> {
+    let rows = locations.iter().map(|location| {
+        move |buffer: &mut CopyBuffer| {
+            let modalities = location.modalities;
+            buffer
+                .number(location.id)
+                .number(location.organisation_id)
+                .text(&location.name)
+                .text(&location.location_name)
+                .text(&location.address1)
+                .text(&location.city)
+                .text(&location.state)
+                .text(&location.zip)
+                .number(location.lat)
+                .number(location.lng)
+                .text(&location.phone)
+                .text(&location.website)
+                .text(&location.logo)
+                .text(&location.description)
+                .boolean(location.accepting_new_patients)
+                .boolean(location.is_virtual)
+                .text_array(&location.virtual_states)
+                .boolean(location.home_care)
+                .boolean(modalities.at_clinic)
+                .boolean(modalities.at_work)
+                .boolean(modalities.in_home)
+                .boolean(modalities.phone)
+                .boolean(modalities.text_chat)
+                .boolean(modalities.video)
+                .text_array(&location.service_type_codes)
+                .optional_number(location.pediatric_min_age)
+                .optional_number(location.pediatric_max_age)
+                .optional_text(location.provider_portal_url.as_deref())
+                .optional_text(location.post_enrolment_redirect.as_deref());
+        }
+    });
+    copy_rows(
+        transaction,
+        "copy locations (id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, phone, \
+         website, logo, description, accepting_new_patients, is_virtual, virtual_states, home_care, at_clinic, \
+         at_work, in_home, phone_visits, text_chat, video_visits, service_type_codes, pediatric_min_age, \
+         pediatric_max_age, provider_portal_url, post_enrolment_redirect) from stdin",
+        rows,
+    )
+    .await
+}
+
+async fn copy_clinicians(transaction: &mut Transaction<'_, Postgres>, clinicians: &[Clinician]) -> Result<()> {
+    let rows = clinicians.iter().map(|clinician| {
+        move |buffer: &mut CopyBuffer| {
+            buffer
+                .number(clinician.id)
+                .text(&clinician.npi)
+                .text(&clinician.first_name)
+                .text(&clinician.last_name)
+                .text(&clinician.credentials)
+                .text(&clinician.category)
+                .text(&clinician.speciality)
+                .text(clinician.gender.as_str())
+                .boolean(clinician.accepting_new_patients)
+                .text(&clinician.description)
+                .text(&clinician.logo);
+        }
+    });
+    copy_rows(
+        transaction,
+        "copy clinicians (id, npi, first_name, last_name, credentials, category, speciality, gender, \
+         accepting_new_patients, description, logo) from stdin",
+        rows,
+    )
+    .await?;
+    let links = clinicians.iter().flat_map(|clinician| {
+        clinician.location_ids.iter().map(move |location_id| {
+            move |buffer: &mut CopyBuffer| {
+                buffer.number(clinician.id).number(*location_id);
+            }
+        })
+    });
+    copy_rows(transaction, "copy clinician_locations (clinician_id, location_id) from stdin", links).await
+}
+
+async fn copy_marketplace(transaction: &mut Transaction<'_, Postgres>, catalogue: &Catalogue) -> Result<()> {
+    let categories = catalogue.categories.iter().map(|category| {
+        move |buffer: &mut CopyBuffer| {
+            buffer.number(category.id).text(&category.name).text(&category.slug).number(category.position);
+        }
+    });
+    copy_rows(transaction, "copy marketplace_categories (id, name, slug, position) from stdin", categories).await?;
+    let vendors = catalogue.vendors.iter().map(|vendor| {
+        move |buffer: &mut CopyBuffer| {
+            buffer
+                .number(vendor.id)
+                .text(&vendor.company_name)
+                .number(vendor.category_id)
+                .text(&vendor.logo)
+                .text(&vendor.description)
+                .text(&vendor.website)
+                .text(&vendor.contact_first_name)
+                .text(&vendor.contact_last_name)
+                .text(&vendor.contact_email)
+                .text(&vendor.address1);
+        }
+    });
+    copy_rows(
+        transaction,
+        "copy vendors (id, company_name, category_id, logo, description, website, contact_first_name, \
+         contact_last_name, contact_email, address1) from stdin",
+        vendors,
+    )
+    .await?;
+    let solutions = catalogue.solutions.iter().map(|solution| {
+        move |buffer: &mut CopyBuffer| {
+            buffer
+                .number(solution.id)
+                .text(&solution.name)
+                .text(solution.kind.as_str())
+                .number(solution.category_id)
+                .optional_number(solution.vendor_id)
+                .text(&solution.logo)
+                .text(&solution.description)
+                .text(&solution.definition)
+                .text(&solution.website)
+                .text(&solution.contract_url)
+                .number(solution.base_rate_cents);
+        }
+    });
+    copy_rows(
+        transaction,
+        "copy solutions (id, name, kind, category_id, vendor_id, logo, description, definition, website, \
+         contract_url, base_rate_cents) from stdin",
+        solutions,
+    )
+    .await
+}
+
+async fn copy_insurance(transaction: &mut Transaction<'_, Postgres>, catalogue: &Catalogue) -> Result<()> {
+    let payers = catalogue.payers.iter().map(|payer| {
+        move |buffer: &mut CopyBuffer| {
+            buffer.text(&payer.id).text(&payer.name);
+        }
+    });
+    copy_rows(transaction, "copy payers (id, name) from stdin", payers).await?;
+    let plans = catalogue.plans.iter().map(|plan| {
+        move |buffer: &mut CopyBuffer| {
+            buffer.text(&plan.plan_id).text(&plan.name).text(&plan.payer_id).text(&plan.group_id);
+        }
+    });
+    copy_rows(transaction, "copy plans (plan_id, name, payer_id, group_id) from stdin", plans).await?;
+    let groups = catalogue.employer_groups.iter().map(|group| {
+        move |buffer: &mut CopyBuffer| {
+            buffer.number(group.employer_id).text(&group.payer_id).text(&group.group_number).text(&group.plan_id);
+        }
+    });
+    copy_rows(transaction, "copy employer_groups (employer_id, payer_id, group_number, plan_id) from stdin", groups)
+        .await?;
+    let roster = catalogue.roster.iter().map(|member| {
+        move |buffer: &mut CopyBuffer| {
+            buffer
+                .text(&member.payer_id)
+                .text(&member.member_id)
+                .text(&member.first_name)
+                .text(&member.last_name)
+                .text(&member.date_of_birth)
+                .text(&member.plan_id)
+                .text(&member.group_number)
+                .text(member.relation.as_str())
+                .text(&member.subscriber_member_id)
+                .boolean(member.pediatric_covered);
+        }
+    });
+    copy_rows(
+        transaction,
+        "copy eligibility_roster (payer_id, member_id, first_name, last_name, date_of_birth, plan_id, \
+         group_number, relation, subscriber_member_id, pediatric_covered) from stdin",
+        roster,
+    )
+    .await
+}
+
+/// The part of the catalogue a search snapshot is built from.
+#[derive(Debug, Clone, Default)]
+pub struct IndexInput {
+    pub organisations: Vec<Organisation>,
+    pub locations: Vec<Location>,
+    pub clinicians: Vec<Clinician>,
+    pub employers: Vec<Employer>,
+    /// The newest `updated_at` seen; later changes are applied as patches.
+    pub watermark: DateTime<Utc>,
+}
+
+const LOCATION_COLUMNS: &str = "id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, \
+     phone, website, logo, description, accepting_new_patients, is_virtual, virtual_states, home_care, at_clinic, \
+     at_work, in_home, phone_visits, text_chat, video_visits, service_type_codes, pediatric_min_age, \
+     pediatric_max_age, provider_portal_url, post_enrolment_redirect, updated_at";
+
+const CLINICIAN_COLUMNS: &str = "id, npi, first_name, last_name, credentials, category, speciality, gender, \
+     accepting_new_patients, description, logo, updated_at";
+
+/// Reads everything a snapshot build needs, in one repeatable-read transaction so the rows and
+/// the watermark agree.
+pub async fn read_index_input(pool: &PgPool) -> Result<IndexInput> {
+    use futures_util::TryStreamExt;
+
+    let mut transaction = pool.begin().await?;
+    sqlx::query("set transaction isolation level repeatable read, read only").execute(&mut *transaction).await?;
+    let watermark: DateTime<Utc> = sqlx::query_scalar(
+        "select greatest(
+             (select max(updated_at) from locations),
+             (select max(updated_at) from clinicians),
+             (select max(updated_at) from organisations),
+             (select max(updated_at) from employers),
+             'epoch'::timestamptz)",
+    )
+    .fetch_one(&mut *transaction)
+    .await?;
+
+    let organisations = sqlx::query("select id, name, kind from organisations order by id")
+        .fetch_all(&mut *transaction)
+        .await?
+        .iter()
+        .map(organisation_from_row)
+        .collect::<Result<Vec<_>>>()?;
+
+    let mut locations = Vec::new();
+    let statement = format!("select {LOCATION_COLUMNS} from locations order by id");
+    let mut rows = sqlx::query(sqlx::AssertSqlSafe(statement)).fetch(&mut *transaction);
+    while let Some(row) = rows.try_next().await? {
+        locations.push(location_from_row(&row)?);
+    }
+    drop(rows);
+
+    let mut clinicians = Vec::new();
+    let statement = format!("select {CLINICIAN_COLUMNS} from clinicians order by id");
+    let mut rows = sqlx::query(sqlx::AssertSqlSafe(statement)).fetch(&mut *transaction);
+    while let Some(row) = rows.try_next().await? {
+        clinicians.push(clinician_from_row(&row)?);
+    }
+    drop(rows);
+    attach_clinician_locations(&mut transaction, &mut clinicians, None).await?;
+
+    let employers = read_employers(&mut transaction).await?;
+    transaction.commit().await?;
+    Ok(IndexInput { organisations, locations, clinicians, employers, watermark })
+}
+
+async fn read_employers(transaction: &mut Transaction<'_, Postgres>) -> Result<Vec<Employer>> {
+    let rows = sqlx::query(
+        "select e.id, e.company_name, e.alias, e.status,
+                coalesce(array_agg(n.organisation_id order by n.organisation_id)
+                         filter (where n.organisation_id is not null), '{}') as network
+         from employers e left join employer_network n on n.employer_id = e.id
+         group by e.id order by e.id",
+    )
+    .fetch_all(&mut **transaction)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let status: String = row.try_get("status")?;
+            Ok(Employer {
+                id: row.try_get("id")?,
+                company_name: row.try_get("company_name")?,
+                alias: row.try_get("alias")?,
+                status: EmployerStatus::parse(&status).ok_or_else(|| StoreError::InvalidData(status.clone()))?,
+                network_organisation_ids: row.try_get("network")?,
+            })
+        })
+        .collect()
+}
+
+/// Fills `location_ids` of the clinicians; `only` limits the read to some clinician ids.
+async fn attach_clinician_locations(
+    transaction: &mut Transaction<'_, Postgres>,
+    clinicians: &mut [Clinician],
+    only: Option<&[i64]>,
+) -> Result<()> {
+    use futures_util::TryStreamExt;
+
+    let position_by_id: HashMap<i64, usize> =
+        clinicians.iter().enumerate().map(|(position, clinician)| (clinician.id, position)).collect();
+    let mut rows = match only {
+        Some(ids) => sqlx::query(
+            "select clinician_id, location_id from clinician_locations where clinician_id = any($1) \
+             order by clinician_id, location_id",
+        )
+        .bind(ids)
+        .fetch(&mut **transaction),
+        None => sqlx::query("select clinician_id, location_id from clinician_locations order by clinician_id, location_id")
+            .fetch(&mut **transaction),
+    };
+    while let Some(row) = rows.try_next().await? {
+        let clinician_id: i64 = row.try_get(0)?;
+        let location_id: i64 = row.try_get(1)?;
+        if let Some(position) = position_by_id.get(&clinician_id) {
+            clinicians[*position].location_ids.push(location_id);
+        }
+    }
+    Ok(())
+}
+
+/// Rows changed after a snapshot's watermark: what a patch applies.
+#[derive(Debug, Clone, Default)]
+pub struct CatalogueChanges {
+    pub locations: Vec<Location>,
+    pub clinicians: Vec<Clinician>,
+    pub watermark: DateTime<Utc>,
+}
+
+impl CatalogueChanges {
+    pub fn is_empty(&self) -> bool {
+        self.locations.is_empty() && self.clinicians.is_empty()
+    }
+}
+
+/// Reads locations and clinicians whose `updated_at` is after `since`.
+pub async fn changes_since(pool: &PgPool, since: DateTime<Utc>) -> Result<CatalogueChanges> {
+    let mut transaction = pool.begin().await?;
+    sqlx::query("set transaction isolation level repeatable read, read only").execute(&mut *transaction).await?;
+    let statement = format!("select {LOCATION_COLUMNS} from locations where updated_at > $1 order by id");
+    let locations = sqlx::query(sqlx::AssertSqlSafe(statement))
+        .bind(since)
+        .fetch_all(&mut *transaction)
+        .await?
+        .iter()
+        .map(location_from_row)
+        .collect::<Result<Vec<_>>>()?;
+    let statement = format!("select {CLINICIAN_COLUMNS} from clinicians where updated_at > $1 order by id");
+    let mut clinicians = sqlx::query(sqlx::AssertSqlSafe(statement))
+        .bind(since)
+        .fetch_all(&mut *transaction)
+        .await?
+        .iter()
+        .map(clinician_from_row)
+        .collect::<Result<Vec<_>>>()?;
+    let ids: Vec<i64> = clinicians.iter().map(|clinician| clinician.id).collect();
+    attach_clinician_locations(&mut transaction, &mut clinicians, Some(&ids)).await?;
+    let watermark: DateTime<Utc> = if locations.is_empty() && clinicians.is_empty() {
+        since
+    } else {
+        sqlx::query_scalar(
+            "select greatest((select max(updated_at) from locations), (select max(updated_at) from clinicians), $1)",
+        )
+        .bind(since)
+        .fetch_one(&mut *transaction)
+        .await?
+    };
+    transaction.commit().await?;
+    Ok(CatalogueChanges { locations, clinicians, watermark })
+}
+
+/// Records whether a location takes new patients; the change reaches running servers through
+/// the `catalogue_changed` notification. Returns false when no such location exists.
+pub async fn set_accepting_new_patients(pool: &PgPool, location_id: i64, accepting: bool) -> Result<bool> {
+    let result = sqlx::query("update locations set accepting_new_patients = $2 where id = $1")
+        .bind(location_id)
+        .bind(accepting)
+        .execute(pool)
+        .await?;
+    Ok(result.rows_affected() == 1)
+}
+
+fn organisation_from_row(row: &PgRow) -> Result<Organisation> {
+    let kind: String = row.try_get("kind")?;
+    Ok(Organisation {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        kind: OrganisationKind::parse(&kind).ok_or_else(|| StoreError::InvalidData(format!("organisation kind {kind}")))?,
+    })
+}
+
+/// Builds a [`Location`] from a row selected with `LOCATION_COLUMNS`.
+pub fn location_from_row(row: &PgRow) -> Result<Location> {
+    Ok(Location {
+        id: row.try_get("id")?,
+        organisation_id: row.try_get("organisation_id")?,
+        name: row.try_get("name")?,
+        location_name: row.try_get("location_name")?,
+        address1: row.try_get("address1")?,
+        city: row.try_get("city")?,
+        state: row.try_get("state")?,
+        zip: row.try_get("zip")?,
+        lat: row.try_get("lat")?,
+        lng: row.try_get("lng")?,
+        phone: row.try_get("phone")?,
+        website: row.try_get("website")?,
+        logo: row.try_get("logo")?,
+        description: row.try_get("description")?,
+        accepting_new_patients: row.try_get("accepting_new_patients")?,
+        is_virtual: row.try_get("is_virtual")?,
+        virtual_states: row.try_get("virtual_states")?,
+        home_care: row.try_get("home_care")?,
+        modalities: CareModalities {
+            at_clinic: row.try_get("at_clinic")?,
+            at_work: row.try_get("at_work")?,
+            in_home: row.try_get("in_home")?,
+            phone: row.try_get("phone_visits")?,
+            text_chat: row.try_get("text_chat")?,
+            video: row.try_get("video_visits")?,
+        },
+        service_type_codes: row.try_get("service_type_codes")?,
+        pediatric_min_age: row.try_get("pediatric_min_age")?,
+        pediatric_max_age: row.try_get("pediatric_max_age")?,
+        provider_portal_url: row.try_get("provider_portal_url")?,
+        post_enrolment_redirect: row.try_get("post_enrolment_redirect")?,
+    })
+}
+
+fn clinician_from_row(row: &PgRow) -> Result<Clinician> {
+    let gender: String = row.try_get("gender")?;
+    Ok(Clinician {
+        id: row.try_get("id")?,
+        npi: row.try_get("npi")?,
+        first_name: row.try_get("first_name")?,
+        last_name: row.try_get("last_name")?,
+        credentials: row.try_get("credentials")?,
+        category: row.try_get("category")?,
+        speciality: row.try_get("speciality")?,
+        gender: Gender::parse(&gender).ok_or_else(|| StoreError::InvalidData(format!("gender {gender}")))?,
+        accepting_new_patients: row.try_get("accepting_new_patients")?,
+        description: row.try_get("description")?,
+        logo: row.try_get("logo")?,
+        location_ids: Vec::new(),
+    })
+}

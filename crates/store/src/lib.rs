@@ -1,0 +1,58 @@
+//! PostgreSQL access: the pool, migrations, and the catalogue queries as plain async functions.
+
+pub mod catalogue;
+pub mod copy;
+pub mod generations;
+
+use std::time::Duration;
+
+pub use sqlx::PgPool;
+use sqlx::postgres::PgPoolOptions;
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database could not be reached or a query failed.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A migration could not be applied.
+    #[error("migration failed: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    /// A row already exists with the same unique key.
+    #[error("already exists: {0}")]
+    AlreadyExists(String),
+    /// A stored value does not fit the domain's rules.
+    #[error("invalid stored data: {0}")]
+    InvalidData(String),
+    /// The catalogue already holds data and the caller did not ask to replace it.
+    #[error("the catalogue is not empty; pass --replace to overwrite it")]
+    CatalogueNotEmpty,
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Opens a pool; fails within `connect_timeout` when the server does not answer.
+pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool> {
+    let pool = PgPoolOptions::new()
+        .max_connections(max_connections)
+        .acquire_timeout(Duration::from_secs(5))
+        .connect(url)
+        .await?;
+    Ok(pool)
+}
+
+/// Applies the migrations in `migrations/` that the database has not seen yet.
+pub async fn migrate(pool: &PgPool) -> Result<()> {
+    sqlx::migrate!("../../migrations").run(pool).await?;
+    Ok(())
+}
+
+/// Turns a unique violation into [`StoreError::AlreadyExists`], keeping other errors as they are.
+pub fn convert_sqlx_err(error: sqlx::Error) -> StoreError {
+    if let sqlx::Error::Database(db_error) = &error {
+        if db_error.is_unique_violation() {
+            return StoreError::AlreadyExists(db_error.constraint().unwrap_or("unique key").to_owned());
+        }
+    }
+    StoreError::Database(error)
+}
