@@ -50,7 +50,15 @@ pub struct CareModalities {
 impl CareModalities {
     /// Applies the spec's rule: a virtual location hides At-clinic and shows In-home.
     pub fn as_displayed(self, is_virtual: bool) -> Self {
-        if is_virtual { Self { at_clinic: false, in_home: true, ..self } } else { self }
+        if is_virtual {
+            Self {
+                at_clinic: false,
+                in_home: true,
+                ..self
+            }
+        } else {
+            self
+        }
     }
 }
 

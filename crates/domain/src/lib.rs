@@ -7,6 +7,6 @@ pub mod geo;
 pub mod zip;
 
 pub use catalogue::*;
-pub use filters::{DistanceSlider, SearchFilters};
+pub use filters::{DistanceSlider, MAX_SEARCH_MILES, PEDIATRICS_SERVICE_TYPE, SearchFilters};
 pub use geo::{LatLng, haversine_miles};
 pub use zip::ZipCode;

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use domain::{LatLng, ZipCode};
-use rstar::{PointDistance, RTree, RTreeObject, AABB};
+use rstar::{AABB, PointDistance, RTree, RTreeObject};
 use serde::Serialize;
 
 const ZIPS_CSV: &str = include_str!("../../../data/gazetteer/zips.csv");
@@ -67,7 +67,9 @@ impl RTreeObject for IndexedZip {
 
 impl PointDistance for IndexedZip {
     fn distance_2(&self, point: &[f64; 3]) -> f64 {
-        (0..3).map(|axis| (self.unit[axis] - point[axis]).powi(2)).sum()
+        (0..3)
+            .map(|axis| (self.unit[axis] - point[axis]).powi(2))
+            .sum()
     }
 }
 
@@ -95,12 +97,27 @@ impl Gazetteer {
                 let lng = fields.next()?.parse().ok()?;
                 let city = fields.next()?.to_owned();
                 let state = fields.next()?.to_owned();
-                Some(ZipPlace { zip, position: LatLng::new(lat, lng)?, city, state })
+                Some(ZipPlace {
+                    zip,
+                    position: LatLng::new(lat, lng)?,
+                    city,
+                    state,
+                })
             })
             .collect();
-        let zip_positions = zips.iter().enumerate().map(|(position, place)| (place.zip.clone(), position)).collect();
+        let zip_positions = zips
+            .iter()
+            .enumerate()
+            .map(|(position, place)| (place.zip.clone(), position))
+            .collect();
         let zip_tree = RTree::bulk_load(
-            zips.iter().enumerate().map(|(position, place)| IndexedZip { unit: place.position.unit_vector(), position }).collect(),
+            zips.iter()
+                .enumerate()
+                .map(|(position, place)| IndexedZip {
+                    unit: place.position.unit_vector(),
+                    position,
+                })
+                .collect(),
         );
         let cities: Vec<City> = CITIES_CSV
             .lines()
@@ -112,13 +129,27 @@ impl Gazetteer {
                 let lat = fields.next()?.parse().ok()?;
                 let lng = fields.next()?.parse().ok()?;
                 let population = fields.next()?.parse().ok()?;
-                Some(City { name, state, position: LatLng::new(lat, lng)?, population })
+                Some(City {
+                    name,
+                    state,
+                    position: LatLng::new(lat, lng)?,
+                    population,
+                })
             })
             .collect();
-        let mut city_names: Vec<(String, usize)> =
-            cities.iter().enumerate().map(|(position, city)| (city.name.to_lowercase(), position)).collect();
+        let mut city_names: Vec<(String, usize)> = cities
+            .iter()
+            .enumerate()
+            .map(|(position, city)| (city.name.to_lowercase(), position))
+            .collect();
         city_names.sort();
-        Self { zips, zip_positions, zip_tree, cities, city_names }
+        Self {
+            zips,
+            zip_positions,
+            zip_tree,
+            cities,
+            city_names,
+        }
     }
 
     pub fn zips(&self) -> &[ZipPlace] {
@@ -131,17 +162,24 @@ impl Gazetteer {
     }
 
     pub fn zip(&self, zip: ZipCode) -> Option<&ZipPlace> {
-        self.zip_positions.get(zip.as_str()).map(|position| &self.zips[*position])
+        self.zip_positions
+            .get(zip.as_str())
+            .map(|position| &self.zips[*position])
     }
 
     /// Returns the ZIP whose centroid is nearest to `position`.
     pub fn nearest_zip(&self, position: LatLng) -> Option<&ZipPlace> {
-        self.zip_tree.nearest_neighbor(position.unit_vector()).map(|indexed| &self.zips[indexed.position])
+        self.zip_tree
+            .nearest_neighbor(position.unit_vector())
+            .map(|indexed| &self.zips[indexed.position])
     }
 
     /// Returns the ZIPs with the `count` nearest centroids.
     pub fn nearest_zips(&self, position: LatLng, count: usize) -> impl Iterator<Item = &ZipPlace> {
-        self.zip_tree.nearest_neighbor_iter(position.unit_vector()).take(count).map(|indexed| &self.zips[indexed.position])
+        self.zip_tree
+            .nearest_neighbor_iter(position.unit_vector())
+            .take(count)
+            .map(|indexed| &self.zips[indexed.position])
     }
 
     /// Turns an address, "City, ST", a city name or a ZIP into a position. A ZIP anywhere in
@@ -159,7 +197,9 @@ impl Gazetteer {
         Some(Geocoded {
             position: city.position,
             formatted_address: format!("{}, {}, USA", city.name, city.state),
-            zip: zip.filter(|zip| zip.state == city.state).map(|zip| zip.zip.clone()),
+            zip: zip
+                .filter(|zip| zip.state == city.state)
+                .map(|zip| zip.zip.clone()),
             state: city.state.clone(),
         })
     }
@@ -167,7 +207,10 @@ impl Gazetteer {
     /// Describes the place at a position by its nearest ZIP.
     pub fn reverse_geocode(&self, position: LatLng) -> Option<Geocoded> {
         let place = self.nearest_zip(position)?;
-        Some(Geocoded { position, ..self.geocoded_zip(place) })
+        Some(Geocoded {
+            position,
+            ..self.geocoded_zip(place)
+        })
     }
 
     fn geocoded_zip(&self, place: &ZipPlace) -> Geocoded {
@@ -181,7 +224,11 @@ impl Gazetteer {
 
     /// Finds a city from "City", "City, ST", "City ST" or "Street, City, ST" text.
     fn find_city(&self, text: &str) -> Option<&City> {
-        let parts: Vec<&str> = text.split(',').map(str::trim).filter(|part| !part.is_empty()).collect();
+        let parts: Vec<&str> = text
+            .split(',')
+            .map(str::trim)
+            .filter(|part| !part.is_empty())
+            .collect();
         let state_hint = parts
             .last()
             .and_then(|last| last.split_whitespace().next())
@@ -193,16 +240,22 @@ impl Gazetteer {
             if let Some((name, state)) = single.rsplit_once(' ') {
                 if state.len() == 2 {
                     candidates.insert(0, name.to_lowercase());
-                    return self.city_named(&candidates[0], Some(&state.to_ascii_uppercase()))
+                    return self
+                        .city_named(&candidates[0], Some(&state.to_ascii_uppercase()))
                         .or_else(|| self.city_named(&single.to_lowercase(), None));
                 }
             }
         }
-        candidates.iter().rev().find_map(|candidate| self.city_named(candidate, state_hint.as_deref()))
+        candidates
+            .iter()
+            .rev()
+            .find_map(|candidate| self.city_named(candidate, state_hint.as_deref()))
     }
 
     fn city_named(&self, lowercase_name: &str, state: Option<&str>) -> Option<&City> {
-        let start = self.city_names.partition_point(|(name, _)| name.as_str() < lowercase_name);
+        let start = self
+            .city_names
+            .partition_point(|(name, _)| name.as_str() < lowercase_name);
         self.city_names[start..]
             .iter()
             .take_while(|(name, _)| name == lowercase_name)
@@ -219,7 +272,9 @@ impl Gazetteer {
             return Vec::new();
         }
         if input.bytes().all(|b| b.is_ascii_digit()) {
-            let start = self.zips.partition_point(|place| place.zip.as_str() < input);
+            let start = self
+                .zips
+                .partition_point(|place| place.zip.as_str() < input);
             return self.zips[start..]
                 .iter()
                 .take_while(|place| place.zip.starts_with(input))
@@ -236,12 +291,18 @@ impl Gazetteer {
             None => (input, None),
         };
         let prefix = name_part.to_lowercase();
-        let start = self.city_names.partition_point(|(name, _)| name.as_str() < prefix.as_str());
+        let start = self
+            .city_names
+            .partition_point(|(name, _)| name.as_str() < prefix.as_str());
         let mut matches: Vec<&City> = self.city_names[start..]
             .iter()
             .take_while(|(name, _)| name.starts_with(&prefix))
             .map(|(_, position)| &self.cities[*position])
-            .filter(|city| state_part.as_deref().is_none_or(|state| city.state.starts_with(state)))
+            .filter(|city| {
+                state_part
+                    .as_deref()
+                    .is_none_or(|state| city.state.starts_with(state))
+            })
             .collect();
         matches.sort_by(|a, b| b.population.cmp(&a.population));
         let mut seen = std::collections::HashSet::new();
@@ -276,19 +337,30 @@ mod tests {
 
     #[test]
     fn geocodes_a_zip_inside_an_address() {
-        let answer = gazetteer().geocode("1777 Broadway, Boulder, CO 80302").unwrap();
+        let answer = gazetteer()
+            .geocode("1777 Broadway, Boulder, CO 80302")
+            .unwrap();
         assert_eq!(answer.zip.as_deref(), Some("80302"));
         assert_eq!(answer.formatted_address, "Boulder, CO 80302, USA");
         // 20500 has no Census centroid (a single-building ZIP): the city answers instead.
-        let fallback = gazetteer().geocode("1600 Pennsylvania Ave NW, Washington, DC 20500").unwrap();
+        let fallback = gazetteer()
+            .geocode("1600 Pennsylvania Ave NW, Washington, DC 20500")
+            .unwrap();
         assert_eq!(fallback.state, "DC");
         assert!((fallback.position.lat - 38.9).abs() < 0.1);
     }
 
     #[test]
     fn geocodes_city_and_state_forms() {
-        for text in ["Denver, CO", "Denver CO", "denver", "12 Main St, Denver, CO"] {
-            let answer = gazetteer().geocode(text).unwrap_or_else(|| panic!("{text}"));
+        for text in [
+            "Denver, CO",
+            "Denver CO",
+            "denver",
+            "12 Main St, Denver, CO",
+        ] {
+            let answer = gazetteer()
+                .geocode(text)
+                .unwrap_or_else(|| panic!("{text}"));
             assert_eq!(answer.state, "CO", "{text}");
             assert!((answer.position.lng + 104.99).abs() < 0.2, "{text}");
         }
@@ -300,7 +372,9 @@ mod tests {
 
     #[test]
     fn reverse_geocodes_to_the_nearest_zip() {
-        let answer = gazetteer().reverse_geocode(LatLng::new(40.7506, -73.9973).unwrap()).unwrap();
+        let answer = gazetteer()
+            .reverse_geocode(LatLng::new(40.7506, -73.9973).unwrap())
+            .unwrap();
         assert_eq!(answer.zip.as_deref(), Some("10001"));
     }
 

@@ -29,13 +29,21 @@ impl PrivateCluster {
     /// Starts the cluster kept in `root` (creating it on first use), or attaches to it when it
     /// is already running.
     pub fn start(root: &Path) -> Result<Self> {
-        let bin_dir = std::env::var_os("PG_BIN_DIR").map_or_else(|| PathBuf::from(DEFAULT_BIN_DIR), PathBuf::from);
+        let bin_dir = std::env::var_os("PG_BIN_DIR")
+            .map_or_else(|| PathBuf::from(DEFAULT_BIN_DIR), PathBuf::from);
         if !bin_dir.join("initdb").exists() {
-            bail!("PostgreSQL server binaries not found in {} (set PG_BIN_DIR)", bin_dir.display());
+            bail!(
+                "PostgreSQL server binaries not found in {} (set PG_BIN_DIR)",
+                bin_dir.display()
+            );
         }
         fs::create_dir_all(root).with_context(|| format!("creating {}", root.display()))?;
         let root = root.canonicalize()?;
-        let cluster = Self { root, bin_dir, port: 0 };
+        let cluster = Self {
+            root,
+            bin_dir,
+            port: 0,
+        };
         if running_as_root() {
             cluster.grant_postgres_user_access()?;
         }
@@ -61,9 +69,15 @@ impl PrivateCluster {
     /// Stops the server (fast shutdown: open sessions are rolled back).
     pub fn stop(&self) -> Result<()> {
         let data_dir = self.data_dir();
-        let output = self.pg_command("pg_ctl", &["-D", path_str(&data_dir)?, "-m", "fast", "-w", "stop"])?;
+        let output = self.pg_command(
+            "pg_ctl",
+            &["-D", path_str(&data_dir)?, "-m", "fast", "-w", "stop"],
+        )?;
         if !output.status.success() && self.running_port().is_some() {
-            bail!("pg_ctl stop failed: {}", String::from_utf8_lossy(&output.stderr));
+            bail!(
+                "pg_ctl stop failed: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
         }
         Ok(())
     }
@@ -80,7 +94,18 @@ impl PrivateCluster {
         let data_dir = self.data_dir();
         let output = self.pg_command(
             "initdb",
-            &["-D", path_str(&data_dir)?, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-locale", "--no-sync"],
+            &[
+                "-D",
+                path_str(&data_dir)?,
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "-E",
+                "UTF8",
+                "--no-locale",
+                "--no-sync",
+            ],
         )?;
         if !output.status.success() {
             bail!("initdb failed: {}", String::from_utf8_lossy(&output.stderr));
@@ -95,9 +120,15 @@ impl PrivateCluster {
         if !Path::new(&format!("/proc/{pid}")).exists() {
             return None;
         }
-        let port: u16 = fs::read_to_string(self.port_file()).ok()?.trim().parse().ok()?;
+        let port: u16 = fs::read_to_string(self.port_file())
+            .ok()?
+            .trim()
+            .parse()
+            .ok()?;
         let address = SocketAddr::from(([127, 0, 0, 1], port));
-        TcpStream::connect_timeout(&address, Duration::from_secs(1)).ok().map(|_| port)
+        TcpStream::connect_timeout(&address, Duration::from_secs(1))
+            .ok()
+            .map(|_| port)
     }
 
     fn start_server(self) -> Result<Self> {
@@ -112,7 +143,18 @@ impl PrivateCluster {
             );
             let output = self.pg_command(
                 "pg_ctl",
-                &["-D", path_str(&data_dir)?, "-l", path_str(&log_file)?, "-w", "-t", "60", "-o", &options, "start"],
+                &[
+                    "-D",
+                    path_str(&data_dir)?,
+                    "-l",
+                    path_str(&log_file)?,
+                    "-w",
+                    "-t",
+                    "60",
+                    "-o",
+                    &options,
+                    "start",
+                ],
             )?;
             if output.status.success() {
                 fs::write(self.port_file(), port.to_string())?;
@@ -123,7 +165,11 @@ impl PrivateCluster {
         }
         let log_tail = fs::read_to_string(&log_file).unwrap_or_default();
         let last_lines: Vec<&str> = log_tail.lines().rev().take(5).collect();
-        bail!("could not start PostgreSQL; last lines of {}: {:?}", log_file.display(), last_lines)
+        bail!(
+            "could not start PostgreSQL; last lines of {}: {:?}",
+            log_file.display(),
+            last_lines
+        )
     }
 
     fn pg_command(&self, program: &str, args: &[&str]) -> Result<Output> {
@@ -136,12 +182,17 @@ impl PrivateCluster {
             Command::new(&binary)
         };
         command.args(args).env_remove("PGDATA");
-        command.output().with_context(|| format!("running {}", binary.display()))
+        command
+            .output()
+            .with_context(|| format!("running {}", binary.display()))
     }
 
     /// Lets the `postgres` user own the cluster folder and reach it through its ancestors.
     fn grant_postgres_user_access(&self) -> Result<()> {
-        let status = Command::new("chown").args(["-R", "postgres:postgres"]).arg(&self.root).status()?;
+        let status = Command::new("chown")
+            .args(["-R", "postgres:postgres"])
+            .arg(&self.root)
+            .status()?;
         if !status.success() {
             bail!("chown of {} to postgres failed", self.root.display());
         }
@@ -158,7 +209,9 @@ impl PrivateCluster {
 }
 
 fn running_as_root() -> bool {
-    fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
+    fs::metadata("/proc/self")
+        .map(|m| m.uid() == 0)
+        .unwrap_or(false)
 }
 
 fn free_loopback_port() -> Result<u16> {
@@ -167,5 +220,6 @@ fn free_loopback_port() -> Result<u16> {
 }
 
 fn path_str(path: &Path) -> Result<&str> {
-    path.to_str().with_context(|| format!("path is not UTF-8: {}", path.display()))
+    path.to_str()
+        .with_context(|| format!("path is not UTF-8: {}", path.display()))
 }

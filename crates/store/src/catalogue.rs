@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use domain::{
-    CareModalities, Catalogue, Clinician, Employer, EmployerStatus, Gender, Location, Organisation, OrganisationKind,
+    CareModalities, Catalogue, Clinician, Employer, EmployerStatus, Gender, Location, Organisation,
+    OrganisationKind,
 };
 use sqlx::postgres::PgRow;
 use sqlx::{Acquire, PgPool, Postgres, Row, Transaction};
@@ -58,14 +59,18 @@ pub async fn counts(pool: &PgPool) -> Result<CatalogueCounts> {
 /// removed first; without it, a non-empty catalogue is refused.
 pub async fn load(pool: &PgPool, catalogue: &Catalogue, replace: bool) -> Result<()> {
     let mut transaction = pool.begin().await?;
-    let existing: i64 = sqlx::query_scalar("select count(*) from organisations").fetch_one(&mut *transaction).await?;
+    let existing: i64 = sqlx::query_scalar("select count(*) from organisations")
+        .fetch_one(&mut *transaction)
+        .await?;
     if existing > 0 {
         if !replace {
             return Err(StoreError::CatalogueNotEmpty);
         }
-        sqlx::query(sqlx::AssertSqlSafe(format!("truncate {CATALOGUE_TABLES} cascade")))
-            .execute(&mut *transaction)
-            .await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "truncate {CATALOGUE_TABLES} cascade"
+        )))
+        .execute(&mut *transaction)
+        .await?;
     }
     copy_organisations(&mut transaction, &catalogue.organisations).await?;
     copy_employers(&mut transaction, &catalogue.employers).await?;
@@ -73,11 +78,21 @@ pub async fn load(pool: &PgPool, catalogue: &Catalogue, replace: bool) -> Result
     copy_clinicians(&mut transaction, &catalogue.clinicians).await?;
     copy_marketplace(&mut transaction, catalogue).await?;
     copy_insurance(&mut transaction, catalogue).await?;
-    for table in ["organisations", "employers", "locations", "clinicians", "marketplace_categories", "vendors", "solutions"] {
+    for table in [
+        "organisations",
+        "employers",
+        "locations",
+        "clinicians",
+        "marketplace_categories",
+        "vendors",
+        "solutions",
+    ] {
         let statement = format!(
             "select setval(pg_get_serial_sequence('{table}', 'id'), coalesce((select max(id) from {table}), 0) + 1, false)"
         );
-        sqlx::query(sqlx::AssertSqlSafe(statement)).execute(&mut *transaction).await?;
+        sqlx::query(sqlx::AssertSqlSafe(statement))
+            .execute(&mut *transaction)
+            .await?;
     }
     transaction.commit().await?;
     Ok(())
@@ -105,16 +120,30 @@ async fn copy_rows(
     Ok(())
 }
 
-async fn copy_organisations(transaction: &mut Transaction<'_, Postgres>, organisations: &[Organisation]) -> Result<()> {
+async fn copy_organisations(
+    transaction: &mut Transaction<'_, Postgres>,
+    organisations: &[Organisation],
+) -> Result<()> {
     let rows = organisations.iter().map(|organisation| {
         move |buffer: &mut CopyBuffer| {
-            buffer.number(organisation.id).text(&organisation.name).text(organisation.kind.as_str());
+            buffer
+                .number(organisation.id)
+                .text(&organisation.name)
+                .text(organisation.kind.as_str());
         }
     });
-    copy_rows(transaction, "copy organisations (id, name, kind) from stdin", rows).await
+    copy_rows(
+        transaction,
+        "copy organisations (id, name, kind) from stdin",
+        rows,
+    )
+    .await
 }
 
-async fn copy_employers(transaction: &mut Transaction<'_, Postgres>, employers: &[Employer]) -> Result<()> {
+async fn copy_employers(
+    transaction: &mut Transaction<'_, Postgres>,
+    employers: &[Employer],
+) -> Result<()> {
     let rows = employers.iter().map(|employer| {
         move |buffer: &mut CopyBuffer| {
             buffer
@@ -124,18 +153,34 @@ async fn copy_employers(transaction: &mut Transaction<'_, Postgres>, employers: 
                 .text(employer.status.as_str());
         }
     });
-    copy_rows(transaction, "copy employers (id, company_name, alias, status) from stdin", rows).await?;
+    copy_rows(
+        transaction,
+        "copy employers (id, company_name, alias, status) from stdin",
+        rows,
+    )
+    .await?;
     let network = employers.iter().flat_map(|employer| {
-        employer.network_organisation_ids.iter().map(move |organisation_id| {
-            move |buffer: &mut CopyBuffer| {
-                buffer.number(employer.id).number(*organisation_id);
-            }
-        })
+        employer
+            .network_organisation_ids
+            .iter()
+            .map(move |organisation_id| {
+                move |buffer: &mut CopyBuffer| {
+                    buffer.number(employer.id).number(*organisation_id);
+                }
+            })
     });
-    copy_rows(transaction, "copy employer_network (employer_id, organisation_id) from stdin", network).await
+    copy_rows(
+        transaction,
+        "copy employer_network (employer_id, organisation_id) from stdin",
+        network,
+    )
+    .await
 }
 
-async fn copy_locations(transaction: &mut Transaction<'_, Postgres>, locations: &[Location]) -> Result<()> {
+async fn copy_locations(
+    transaction: &mut Transaction<'_, Postgres>,
+    locations: &[Location],
+) -> Result<()> {
     let rows = locations.iter().map(|location| {
         move |buffer: &mut CopyBuffer| {
             let modalities = location.modalities;
@@ -182,7 +227,10 @@ async fn copy_locations(transaction: &mut Transaction<'_, Postgres>, locations: 
     .await
 }
 
-async fn copy_clinicians(transaction: &mut Transaction<'_, Postgres>, clinicians: &[Clinician]) -> Result<()> {
+async fn copy_clinicians(
+    transaction: &mut Transaction<'_, Postgres>,
+    clinicians: &[Clinician],
+) -> Result<()> {
     let rows = clinicians.iter().map(|clinician| {
         move |buffer: &mut CopyBuffer| {
             buffer
@@ -213,16 +261,33 @@ async fn copy_clinicians(transaction: &mut Transaction<'_, Postgres>, clinicians
             }
         })
     });
-    copy_rows(transaction, "copy clinician_locations (clinician_id, location_id) from stdin", links).await
+    copy_rows(
+        transaction,
+        "copy clinician_locations (clinician_id, location_id) from stdin",
+        links,
+    )
+    .await
 }
 
-async fn copy_marketplace(transaction: &mut Transaction<'_, Postgres>, catalogue: &Catalogue) -> Result<()> {
+async fn copy_marketplace(
+    transaction: &mut Transaction<'_, Postgres>,
+    catalogue: &Catalogue,
+) -> Result<()> {
     let categories = catalogue.categories.iter().map(|category| {
         move |buffer: &mut CopyBuffer| {
-            buffer.number(category.id).text(&category.name).text(&category.slug).number(category.position);
+            buffer
+                .number(category.id)
+                .text(&category.name)
+                .text(&category.slug)
+                .number(category.position);
         }
     });
-    copy_rows(transaction, "copy marketplace_categories (id, name, slug, position) from stdin", categories).await?;
+    copy_rows(
+        transaction,
+        "copy marketplace_categories (id, name, slug, position) from stdin",
+        categories,
+    )
+    .await?;
     let vendors = catalogue.vendors.iter().map(|vendor| {
         move |buffer: &mut CopyBuffer| {
             buffer
@@ -270,7 +335,10 @@ async fn copy_marketplace(transaction: &mut Transaction<'_, Postgres>, catalogue
     .await
 }
 
-async fn copy_insurance(transaction: &mut Transaction<'_, Postgres>, catalogue: &Catalogue) -> Result<()> {
+async fn copy_insurance(
+    transaction: &mut Transaction<'_, Postgres>,
+    catalogue: &Catalogue,
+) -> Result<()> {
     let payers = catalogue.payers.iter().map(|payer| {
         move |buffer: &mut CopyBuffer| {
             buffer.text(&payer.id).text(&payer.name);
@@ -279,17 +347,34 @@ async fn copy_insurance(transaction: &mut Transaction<'_, Postgres>, catalogue: 
     copy_rows(transaction, "copy payers (id, name) from stdin", payers).await?;
     let plans = catalogue.plans.iter().map(|plan| {
         move |buffer: &mut CopyBuffer| {
-            buffer.text(&plan.plan_id).text(&plan.name).text(&plan.payer_id).text(&plan.group_id);
+            buffer
+                .text(&plan.plan_id)
+                .text(&plan.name)
+                .text(&plan.payer_id)
+                .text(&plan.group_id);
         }
     });
-    copy_rows(transaction, "copy plans (plan_id, name, payer_id, group_id) from stdin", plans).await?;
+    copy_rows(
+        transaction,
+        "copy plans (plan_id, name, payer_id, group_id) from stdin",
+        plans,
+    )
+    .await?;
     let groups = catalogue.employer_groups.iter().map(|group| {
         move |buffer: &mut CopyBuffer| {
-            buffer.number(group.employer_id).text(&group.payer_id).text(&group.group_number).text(&group.plan_id);
+            buffer
+                .number(group.employer_id)
+                .text(&group.payer_id)
+                .text(&group.group_number)
+                .text(&group.plan_id);
         }
     });
-    copy_rows(transaction, "copy employer_groups (employer_id, payer_id, group_number, plan_id) from stdin", groups)
-        .await?;
+    copy_rows(
+        transaction,
+        "copy employer_groups (employer_id, payer_id, group_number, plan_id) from stdin",
+        groups,
+    )
+    .await?;
     let roster = catalogue.roster.iter().map(|member| {
         move |buffer: &mut CopyBuffer| {
             buffer
@@ -339,7 +424,9 @@ pub async fn read_index_input(pool: &PgPool) -> Result<IndexInput> {
     use futures_util::TryStreamExt;
 
     let mut transaction = pool.begin().await?;
-    sqlx::query("set transaction isolation level repeatable read, read only").execute(&mut *transaction).await?;
+    sqlx::query("set transaction isolation level repeatable read, read only")
+        .execute(&mut *transaction)
+        .await?;
     let watermark: DateTime<Utc> = sqlx::query_scalar(
         "select greatest(
              (select max(updated_at) from locations),
@@ -377,7 +464,13 @@ pub async fn read_index_input(pool: &PgPool) -> Result<IndexInput> {
 
     let employers = read_employers(&mut transaction).await?;
     transaction.commit().await?;
-    Ok(IndexInput { organisations, locations, clinicians, employers, watermark })
+    Ok(IndexInput {
+        organisations,
+        locations,
+        clinicians,
+        employers,
+        watermark,
+    })
 }
 
 async fn read_employers(transaction: &mut Transaction<'_, Postgres>) -> Result<Vec<Employer>> {
@@ -397,7 +490,8 @@ async fn read_employers(transaction: &mut Transaction<'_, Postgres>) -> Result<V
                 id: row.try_get("id")?,
                 company_name: row.try_get("company_name")?,
                 alias: row.try_get("alias")?,
-                status: EmployerStatus::parse(&status).ok_or_else(|| StoreError::InvalidData(status.clone()))?,
+                status: EmployerStatus::parse(&status)
+                    .ok_or_else(|| StoreError::InvalidData(status.clone()))?,
                 network_organisation_ids: row.try_get("network")?,
             })
         })
@@ -412,8 +506,11 @@ async fn attach_clinician_locations(
 ) -> Result<()> {
     use futures_util::TryStreamExt;
 
-    let position_by_id: HashMap<i64, usize> =
-        clinicians.iter().enumerate().map(|(position, clinician)| (clinician.id, position)).collect();
+    let position_by_id: HashMap<i64, usize> = clinicians
+        .iter()
+        .enumerate()
+        .map(|(position, clinician)| (clinician.id, position))
+        .collect();
     let mut rows = match only {
         Some(ids) => sqlx::query(
             "select clinician_id, location_id from clinician_locations where clinician_id = any($1) \
@@ -451,8 +548,11 @@ impl CatalogueChanges {
 /// Reads locations and clinicians whose `updated_at` is after `since`.
 pub async fn changes_since(pool: &PgPool, since: DateTime<Utc>) -> Result<CatalogueChanges> {
     let mut transaction = pool.begin().await?;
-    sqlx::query("set transaction isolation level repeatable read, read only").execute(&mut *transaction).await?;
-    let statement = format!("select {LOCATION_COLUMNS} from locations where updated_at > $1 order by id");
+    sqlx::query("set transaction isolation level repeatable read, read only")
+        .execute(&mut *transaction)
+        .await?;
+    let statement =
+        format!("select {LOCATION_COLUMNS} from locations where updated_at > $1 order by id");
     let locations = sqlx::query(sqlx::AssertSqlSafe(statement))
         .bind(since)
         .fetch_all(&mut *transaction)
@@ -460,7 +560,8 @@ pub async fn changes_since(pool: &PgPool, since: DateTime<Utc>) -> Result<Catalo
         .iter()
         .map(location_from_row)
         .collect::<Result<Vec<_>>>()?;
-    let statement = format!("select {CLINICIAN_COLUMNS} from clinicians where updated_at > $1 order by id");
+    let statement =
+        format!("select {CLINICIAN_COLUMNS} from clinicians where updated_at > $1 order by id");
     let mut clinicians = sqlx::query(sqlx::AssertSqlSafe(statement))
         .bind(since)
         .fetch_all(&mut *transaction)
@@ -481,12 +582,20 @@ pub async fn changes_since(pool: &PgPool, since: DateTime<Utc>) -> Result<Catalo
         .await?
     };
     transaction.commit().await?;
-    Ok(CatalogueChanges { locations, clinicians, watermark })
+    Ok(CatalogueChanges {
+        locations,
+        clinicians,
+        watermark,
+    })
 }
 
 /// Records whether a location takes new patients; the change reaches running servers through
 /// the `catalogue_changed` notification. Returns false when no such location exists.
-pub async fn set_accepting_new_patients(pool: &PgPool, location_id: i64, accepting: bool) -> Result<bool> {
+pub async fn set_accepting_new_patients(
+    pool: &PgPool,
+    location_id: i64,
+    accepting: bool,
+) -> Result<bool> {
     let result = sqlx::query("update locations set accepting_new_patients = $2 where id = $1")
         .bind(location_id)
         .bind(accepting)
@@ -500,7 +609,8 @@ fn organisation_from_row(row: &PgRow) -> Result<Organisation> {
     Ok(Organisation {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
-        kind: OrganisationKind::parse(&kind).ok_or_else(|| StoreError::InvalidData(format!("organisation kind {kind}")))?,
+        kind: OrganisationKind::parse(&kind)
+            .ok_or_else(|| StoreError::InvalidData(format!("organisation kind {kind}")))?,
     })
 }
 
@@ -551,7 +661,8 @@ fn clinician_from_row(row: &PgRow) -> Result<Clinician> {
         credentials: row.try_get("credentials")?,
         category: row.try_get("category")?,
         speciality: row.try_get("speciality")?,
-        gender: Gender::parse(&gender).ok_or_else(|| StoreError::InvalidData(format!("gender {gender}")))?,
+        gender: Gender::parse(&gender)
+            .ok_or_else(|| StoreError::InvalidData(format!("gender {gender}")))?,
         accepting_new_patients: row.try_get("accepting_new_patients")?,
         description: row.try_get("description")?,
         logo: row.try_get("logo")?,

@@ -11,7 +11,10 @@ pub struct CopyBuffer {
 
 impl CopyBuffer {
     pub fn with_capacity(bytes: usize) -> Self {
-        Self { text: String::with_capacity(bytes), first_field: true }
+        Self {
+            text: String::with_capacity(bytes),
+            first_field: true,
+        }
     }
 
     fn separator(&mut self) {
@@ -76,7 +79,11 @@ impl CopyBuffer {
                 self.text.push(',');
             }
             self.text.push('"');
-            self.text.extend(value.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == ' '));
+            self.text.extend(
+                value
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == ' '),
+            );
             self.text.push('"');
         }
         self.text.push('}');
@@ -109,7 +116,11 @@ mod tests {
     #[test]
     fn escapes_copy_metacharacters_and_writes_nulls() {
         let mut buffer = CopyBuffer::default();
-        buffer.text("a\tb\\c\nd").null().boolean(true).text_array(&["AL".into(), "B\"H".into()]);
+        buffer
+            .text("a\tb\\c\nd")
+            .null()
+            .boolean(true)
+            .text_array(&["AL".into(), "B\"H".into()]);
         buffer.end_row();
         assert_eq!(buffer.take(), "a\\tb\\\\c\\nd\t\\N\tt\t{\"AL\",\"BH\"}\n");
     }

@@ -1,0 +1,1065 @@
+//! Queries against a snapshot: search, pins, area pins, filter lists and name suggestions.
+
+use std::collections::HashSet;
+
+use domain::geo::chord_for_miles;
+use domain::{
+    CareModalities, Gender, LatLng, MAX_SEARCH_MILES, PEDIATRICS_SERVICE_TYPE, SearchFilters,
+    ZipCode, haversine_miles,
+};
+use gazetteer::Gazetteer;
+use serde::{Deserialize, Serialize};
+
+use crate::SearchError;
+use crate::bitset::Bitset;
+use crate::snapshot::Snapshot;
+use crate::spatial::{CellCount, MORTON_LEVELS, mercator};
+use crate::text::{Fields, TextQuery};
+
+/// The page size the marketplace uses.
+pub const DEFAULT_PAGE_SIZE: u32 = 6;
+/// The largest page a caller may ask for.
+pub const MAX_PAGE_SIZE: u32 = 50;
+/// Pages beyond this are refused; nobody pages 10,000 deep on purpose.
+pub const MAX_PAGE: u32 = 10_000;
+/// The clinicians array of a search answer holds at most this many (10 local pages of 6).
+pub const MAX_CLINICIANS: usize = 60;
+/// Locations walked, nearest first, to fill the clinicians array.
+const CLINICIAN_SCAN_LOCATIONS: usize = 600;
+/// A pins answer lists at most this many; past it, the client asks for area pins instead.
+pub const MAX_PINS: usize = 2_000;
+/// Area-pin answers are cut to at most this many cells by coarsening the grid.
+pub const MAX_AREA_CELLS: f64 = 4_096.0;
+/// Highest map zoom accepted.
+pub const MAX_ZOOM: u32 = 22;
+/// Values accepted in each list filter.
+pub const MAX_LIST_VALUES: usize = 50;
+/// Below this many candidates a search scans them instead of walking the R-tree.
+const SCAN_CANDIDATES_BELOW: usize = 4_096;
+
+/// A marketplace search.
+#[derive(Debug, Clone, Default)]
+pub struct SearchRequest {
+    pub filters: SearchFilters,
+    pub origin: Option<LatLng>,
+    /// The custom company URL alias, restricting results to that employer's network.
+    pub company_alias: Option<String>,
+    /// 1-based.
+    pub page: u32,
+    pub limit: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Coordinates {
+    pub lat: f64,
+    pub lng: f64,
+}
+
+impl From<LatLng> for Coordinates {
+    fn from(position: LatLng) -> Self {
+        Self {
+            lat: position.lat,
+            lng: position.lng,
+        }
+    }
+}
+
+/// One service a location offers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Service {
+    pub service_type_code: String,
+}
+
+/// A card of the marketplace: a clinic location or a clinician.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MarketItem {
+    /// "location" for clinics, "provider" for clinicians.
+    pub entity: &'static str,
+    /// The organisation id for a location, the clinician id for a clinician.
+    pub id: i64,
+    pub location_id: i64,
+    pub location_name: String,
+    pub name: String,
+    pub organization_name: String,
+    pub credentials: String,
+    pub address: String,
+    pub city: String,
+    pub state: String,
+    pub zip_code: String,
+    pub logo: String,
+    pub coordinates: Coordinates,
+    /// Miles from the search origin; absent for virtual locations.
+    pub distance: Option<f64>,
+    pub gender: Option<&'static str>,
+    pub new_patients: bool,
+    pub is_virtual_location: bool,
+    pub home_care: bool,
+    pub care_modality: CareModalities,
+    pub speciality: String,
+    pub works_at: Option<String>,
+    pub category: String,
+    pub services: Vec<Service>,
+}
+
+/// A search answer: a page of clinics and the nearest matching clinicians.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResponse {
+    pub clinics: Vec<MarketItem>,
+    pub clinicians: Vec<MarketItem>,
+    pub total_pages: u32,
+    pub current_page: u32,
+    pub total_results: usize,
+    /// Where distances are measured from.
+    pub origin: Coordinates,
+    pub radius_miles: f64,
+}
+
+/// A map box: north-west and south-east corners. A box whose west edge is east of its east
+/// edge crosses the antimeridian.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bounds {
+    pub nw_lng: f64,
+    pub nw_lat: f64,
+    pub se_lng: f64,
+    pub se_lat: f64,
+}
+
+impl Bounds {
+    pub fn validate(self) -> Result<Self, SearchError> {
+        let values = [self.nw_lng, self.nw_lat, self.se_lng, self.se_lat];
+        if values.iter().any(|value| !value.is_finite()) {
+            return Err(SearchError::InvalidBounds(
+                "every corner must be a finite number".into(),
+            ));
+        }
+        if self.nw_lat.abs() > 90.0 || self.se_lat.abs() > 90.0 {
+            return Err(SearchError::InvalidBounds(
+                "latitudes must be within -90 and 90".into(),
+            ));
+        }
+        if self.nw_lng.abs() > 180.0 || self.se_lng.abs() > 180.0 {
+            return Err(SearchError::InvalidBounds(
+                "longitudes must be within -180 and 180".into(),
+            ));
+        }
+        if self.nw_lat < self.se_lat {
+            return Err(SearchError::InvalidBounds(
+                "nwLat must not be south of seLat".into(),
+            ));
+        }
+        Ok(self)
+    }
+
+    /// The box as one or two longitude ranges (two when it crosses the antimeridian).
+    fn longitude_ranges(self) -> Vec<(f64, f64)> {
+        if self.nw_lng <= self.se_lng {
+            vec![(self.nw_lng, self.se_lng)]
+        } else {
+            vec![(self.nw_lng, 180.0), (-180.0, self.se_lng)]
+        }
+    }
+
+    pub fn contains(self, position: LatLng) -> bool {
+        position.lat <= self.nw_lat
+            && position.lat >= self.se_lat
+            && self
+                .longitude_ranges()
+                .iter()
+                .any(|(west, east)| position.lng >= *west && position.lng <= *east)
+    }
+}
+
+/// The filters pins and area pins honour.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PinFilters {
+    pub new_patients: bool,
+    pub service_types: Vec<String>,
+    pub employer: Option<String>,
+    pub company_alias: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pin {
+    pub id: i64,
+    pub location_id: i64,
+    pub name: String,
+    pub coordinates: Coordinates,
+    pub new_patients: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PinsResponse {
+    pub pins: Vec<Pin>,
+    /// True when more than `limit` locations match: `pins` is then empty and the client should
+    /// ask for area pins.
+    pub over_limit: bool,
+    pub limit: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CellBounds {
+    pub nw_lng: f64,
+    pub nw_lat: f64,
+    pub se_lng: f64,
+    pub se_lat: f64,
+}
+
+/// A cluster of locations in one grid cell.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AreaPin {
+    pub coordinates: Coordinates,
+    pub count: usize,
+    pub new_patients: usize,
+    pub bounds: CellBounds,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AreaPinsResponse {
+    pub areas: Vec<AreaPin>,
+    pub total: usize,
+    /// The grid level the cells come from (a Web Mercator zoom).
+    pub cell_level: u32,
+}
+
+/// A name suggestion from the catalogue.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NameSuggestion {
+    pub id: i64,
+    pub location_id: i64,
+    pub name: String,
+    pub location_name: String,
+    pub city: String,
+    pub state: String,
+}
+
+/// What a clinician must satisfy to be listed (and, through them, a location to match).
+#[derive(Debug, Default)]
+struct ClinicianRule {
+    credentials: Option<HashSet<u16>>,
+    specialities: Option<HashSet<u16>>,
+    genders: Option<HashSet<Gender>>,
+}
+
+impl ClinicianRule {
+    fn category_count(&self) -> usize {
+        usize::from(self.credentials.is_some())
+            + usize::from(self.specialities.is_some())
+            + usize::from(self.genders.is_some())
+    }
+
+    fn accepts(&self, snapshot: &Snapshot, clinician: usize) -> bool {
+        let core = &snapshot.core;
+        self.credentials
+            .as_ref()
+            .is_none_or(|set| set.contains(&core.clinician_credential[clinician]))
+            && self
+                .specialities
+                .as_ref()
+                .is_none_or(|set| set.contains(&core.clinician_speciality[clinician]))
+            && self
+                .genders
+                .as_ref()
+                .is_none_or(|set| set.contains(&snapshot.clinician(clinician).gender))
+    }
+}
+
+/// A compiled filter: the bitset of admissible locations plus what the clinicians list needs.
+struct CompiledFilter {
+    locations: Bitset,
+    rule: ClinicianRule,
+    text: Option<TextQuery>,
+}
+
+fn check_list(name: &str, values: &[String]) -> Result<(), SearchError> {
+    if values.len() > MAX_LIST_VALUES {
+        return Err(SearchError::InvalidFilter(format!(
+            "{name} accepts at most {MAX_LIST_VALUES} values"
+        )));
+    }
+    if values.iter().any(|value| value.len() > 200) {
+        return Err(SearchError::InvalidFilter(format!(
+            "{name} values must be at most 200 characters"
+        )));
+    }
+    Ok(())
+}
+
+impl Snapshot {
+    /// Resolves the search origin: lat/lng, else the userZipCode centroid, else the zipCode
+    /// centroid.
+    pub fn resolve_origin(
+        &self,
+        origin: Option<LatLng>,
+        filters: &SearchFilters,
+        gazetteer: &Gazetteer,
+    ) -> Result<LatLng, SearchError> {
+        if let Some(origin) = origin {
+            return Ok(origin);
+        }
+        for zip_text in [&filters.user_zip_code, &filters.zip_code]
+            .into_iter()
+            .flatten()
+        {
+            if zip_text.trim().is_empty() {
+                continue;
+            }
+            let zip = ZipCode::parse(zip_text).ok_or_else(|| {
+                SearchError::InvalidFilter(format!(
+                    "{zip_text:?} is not a ZIP code (12345 or 12345-6789)"
+                ))
+            })?;
+            let place = gazetteer
+                .zip(zip)
+                .ok_or_else(|| SearchError::UnknownZipCode(zip.to_string()))?;
+            return Ok(place.position);
+        }
+        Err(SearchError::NoOrigin)
+    }
+
+    fn organisation_restriction(
+        &self,
+        employer: Option<&str>,
+        alias: Option<&str>,
+    ) -> Result<Option<Bitset>, SearchError> {
+        let mut restriction: Option<Bitset> = None;
+        if let Some(alias) = alias.map(str::trim).filter(|alias| !alias.is_empty()) {
+            let employer = self.employer_by_alias(alias).ok_or_else(|| {
+                SearchError::InvalidFilter(format!("unknown company alias {alias:?}"))
+            })?;
+            if let Some(network) = self.employer_network(employer) {
+                restriction = Some(network.clone());
+            }
+        }
+        // An unknown employer name is an inactive employer with no network: no restriction.
+        if let Some(employer) = employer.and_then(|name| self.employer_by_name(name)) {
+            if let Some(network) = self.employer_network(employer) {
+                match &mut restriction {
+                    Some(existing) => existing.intersect_with(network),
+                    None => restriction = Some(network.clone()),
+                }
+            }
+        }
+        Ok(restriction)
+    }
+
+    fn compile(
+        &self,
+        filters: &SearchFilters,
+        alias: Option<&str>,
+    ) -> Result<CompiledFilter, SearchError> {
+        check_list("selectedCredentials", &filters.selected_credentials)?;
+        check_list("selectedSpecialities", &filters.selected_specialities)?;
+        check_list("selectedGenders", &filters.selected_genders)?;
+        check_list(
+            "selectedGroupAndOrganizations",
+            &filters.selected_group_and_organizations,
+        )?;
+        check_list("serviceTypes", &filters.service_types)?;
+        let len = self.location_count();
+        let mut locations = Bitset::full(len);
+        if filters.new_patients {
+            locations.intersect_with(&self.bits.accepting);
+        }
+        let mut service_types: Vec<&str> = filters
+            .service_types
+            .iter()
+            .map(|code| code.trim())
+            .collect();
+        if filters.pediatrics {
+            service_types.push(PEDIATRICS_SERVICE_TYPE);
+        }
+        for code in service_types {
+            match self.bits.service_types.get(code) {
+                Some(bits) => locations.intersect_with(bits),
+                None => locations = Bitset::empty(len),
+            }
+        }
+        if let Some(restriction) =
+            self.organisation_restriction(filters.employer.as_deref(), alias)?
+        {
+            locations.intersect_with(&restriction);
+        }
+        if !filters.selected_group_and_organizations.is_empty() {
+            let mut chosen = Bitset::empty(len);
+            for name in &filters.selected_group_and_organizations {
+                for organisation in self
+                    .core
+                    .organisation_by_name
+                    .get(&name.trim().to_lowercase())
+                    .into_iter()
+                    .flatten()
+                {
+                    for location in self.core.organisation_locations.get(*organisation as usize) {
+                        chosen.insert(*location as usize);
+                    }
+                }
+            }
+            locations.intersect_with(&chosen);
+        }
+
+        let rule = self.clinician_rule(filters)?;
+        match rule.category_count() {
+            0 => {}
+            1 => {
+                let mut with_clinician = Bitset::empty(len);
+                let sources: Vec<&Bitset> = if let Some(set) = &rule.credentials {
+                    set.iter()
+                        .map(|code| &self.core.credential_locations[*code as usize])
+                        .collect()
+                } else if let Some(set) = &rule.specialities {
+                    set.iter()
+                        .map(|code| &self.core.speciality_locations[*code as usize])
+                        .collect()
+                } else {
+                    rule.genders
+                        .iter()
+                        .flatten()
+                        .map(|gender| {
+                            &self.core.gender_locations[usize::from(*gender == Gender::M)]
+                        })
+                        .collect()
+                };
+                for source in sources {
+                    with_clinician.union_with(source);
+                }
+                locations.intersect_with(&with_clinician);
+            }
+            _ => {
+                // Several clinician filters must hold for the same clinician.
+                let mut with_clinician = Bitset::empty(len);
+                for clinician in 0..self.clinician_count() {
+                    if rule.accepts(self, clinician) {
+                        for location in self.locations_of(clinician) {
+                            with_clinician.insert(*location as usize);
+                        }
+                    }
+                }
+                locations.intersect_with(&with_clinician);
+            }
+        }
+
+        let text = match &filters.search_by_name {
+            Some(text) => TextQuery::parse(text)?,
+            None => None,
+        };
+        if let Some(text) = &text {
+            locations.intersect_with(&self.core.location_text.matches(text, Fields::All)?);
+        }
+        Ok(CompiledFilter {
+            locations,
+            rule,
+            text,
+        })
+    }
+
+    fn clinician_rule(&self, filters: &SearchFilters) -> Result<ClinicianRule, SearchError> {
+        let codes = |values: &[String], names: &[String]| -> Option<HashSet<u16>> {
+            (!values.is_empty()).then(|| {
+                values
+                    .iter()
+                    .filter_map(|value| {
+                        names
+                            .iter()
+                            .position(|name| name.eq_ignore_ascii_case(value.trim()))
+                    })
+                    .map(|code| code as u16)
+                    .collect()
+            })
+        };
+        let genders = if filters.selected_genders.is_empty() {
+            None
+        } else {
+            let parsed = filters
+                .selected_genders
+                .iter()
+                .map(|gender| {
+                    Gender::parse(gender).ok_or_else(|| {
+                        SearchError::InvalidFilter(format!(
+                            "selectedGenders accepts F and M, not {gender:?}"
+                        ))
+                    })
+                })
+                .collect::<Result<HashSet<_>, _>>()?;
+            Some(parsed)
+        };
+        Ok(ClinicianRule {
+            credentials: codes(&filters.selected_credentials, &self.core.credential_names),
+            specialities: codes(&filters.selected_specialities, &self.core.speciality_names),
+            genders,
+        })
+    }
+
+    /// Runs a marketplace search.
+    pub fn search(
+        &self,
+        request: &SearchRequest,
+        gazetteer: &Gazetteer,
+    ) -> Result<SearchResponse, SearchError> {
+        if request.page == 0 || request.page > MAX_PAGE {
+            return Err(SearchError::InvalidParameter(format!(
+                "page must be between 1 and {MAX_PAGE}"
+            )));
+        }
+        if request.limit == 0 || request.limit > MAX_PAGE_SIZE {
+            return Err(SearchError::InvalidParameter(format!(
+                "limit must be between 1 and {MAX_PAGE_SIZE}"
+            )));
+        }
+        let origin = self.resolve_origin(request.origin, &request.filters, gazetteer)?;
+        let radius = request
+            .filters
+            .search_distance
+            .radius_miles()
+            .min(MAX_SEARCH_MILES);
+        let filter = self.compile(&request.filters, request.company_alias.as_deref())?;
+        let physical_len = self.core.physical_len;
+
+        let physical_total = self
+            .core
+            .morton
+            .count_within(origin, radius, &filter.locations);
+        let origin_state = self.origin_state(&request.filters, origin, gazetteer);
+        let mut virtual_matches: Vec<usize> = (physical_len..self.location_count())
+            .filter(|ordinal| filter.locations.contains(*ordinal))
+            .filter(|ordinal| {
+                origin_state
+                    .as_ref()
+                    .is_some_and(|state| self.location(*ordinal).virtual_states.contains(state))
+            })
+            .collect();
+        virtual_matches.sort_by(|a, b| {
+            self.location(*a)
+                .name
+                .cmp(&self.location(*b).name)
+                .then(a.cmp(b))
+        });
+
+        let total = physical_total + virtual_matches.len();
+        let limit = request.limit as usize;
+        let offset = (request.page as usize - 1) * limit;
+        let wanted_physical = (offset + limit).min(physical_total);
+        let nearest: Vec<(usize, f64)> = if wanted_physical > offset {
+            self.nearest_iter(origin, radius, &filter.locations)
+                .take(wanted_physical)
+                .collect()
+        } else {
+            Vec::new()
+        };
+
+        let mut clinics: Vec<MarketItem> = nearest
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .map(|(ordinal, distance)| self.location_item(*ordinal, Some(*distance)))
+            .collect();
+        if clinics.len() < limit {
+            let virtual_offset = offset.saturating_sub(physical_total);
+            clinics.extend(
+                virtual_matches
+                    .iter()
+                    .skip(virtual_offset)
+                    .take(limit - clinics.len())
+                    .map(|ordinal| self.location_item(*ordinal, None)),
+            );
+        }
+        let clinicians = self.nearest_clinicians(origin, radius, &filter, &virtual_matches)?;
+        let total_pages = total.div_ceil(limit) as u32;
+        Ok(SearchResponse {
+            clinics,
+            clinicians,
+            total_pages,
+            current_page: request.page,
+            total_results: total,
+            origin: origin.into(),
+            radius_miles: radius,
+        })
+    }
+
+    fn origin_state(
+        &self,
+        filters: &SearchFilters,
+        origin: LatLng,
+        gazetteer: &Gazetteer,
+    ) -> Option<String> {
+        let from_zip = filters
+            .user_zip_code
+            .iter()
+            .chain(&filters.zip_code)
+            .filter_map(|zip| ZipCode::parse(zip))
+            .find_map(|zip| gazetteer.zip(zip))
+            .map(|place| place.state.clone());
+        from_zip.or_else(|| {
+            gazetteer
+                .nearest_zip(origin)
+                .map(|place| place.state.clone())
+        })
+    }
+
+    /// Physical matches within `radius`, nearest first, with distances in miles. Few
+    /// candidates are scanned and sorted; otherwise the 3-D R-tree is walked lazily.
+    fn nearest_iter<'a>(
+        &'a self,
+        origin: LatLng,
+        radius: f64,
+        filter: &'a Bitset,
+    ) -> Box<dyn Iterator<Item = (usize, f64)> + 'a> {
+        let physical_len = self.core.physical_len;
+        if filter.count_range(0, physical_len) <= SCAN_CANDIDATES_BELOW {
+            let mut found: Vec<(usize, f64)> = filter
+                .iter()
+                .take_while(|ordinal| *ordinal < physical_len)
+                .map(|ordinal| {
+                    (
+                        ordinal,
+                        haversine_miles(origin, self.core.morton.position(ordinal)),
+                    )
+                })
+                .filter(|(_, distance)| *distance <= radius)
+                .collect();
+            found.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            return Box::new(found.into_iter());
+        }
+        let chord = chord_for_miles(radius);
+        let chord_limit = chord * chord * (1.0 + 1e-9) + 1e-15;
+        let walk = self
+            .core
+            .trees
+            .sphere
+            .nearest_neighbor_iter_with_distance_2(origin.unit_vector())
+            .take_while(move |(_, distance_2)| *distance_2 <= chord_limit)
+            .map(|(point, _)| point.ordinal as usize)
+            .filter(|ordinal| filter.contains(*ordinal))
+            .map(move |ordinal| {
+                (
+                    ordinal,
+                    haversine_miles(origin, self.core.morton.position(ordinal)),
+                )
+            })
+            .filter(move |(_, distance)| *distance <= radius);
+        Box::new(walk)
+    }
+
+    fn nearest_clinicians(
+        &self,
+        origin: LatLng,
+        radius: f64,
+        filter: &CompiledFilter,
+        virtual_matches: &[usize],
+    ) -> Result<Vec<MarketItem>, SearchError> {
+        let (clinician_names, place_names) = match &filter.text {
+            Some(text) => (
+                Some(self.core.clinician_text.matches(text, Fields::Primary)?),
+                Some(self.core.location_text.matches(text, Fields::Primary)?),
+            ),
+            None => (None, None),
+        };
+        let mut seen = HashSet::new();
+        let mut items = Vec::new();
+        let located = self
+            .nearest_iter(origin, radius, &filter.locations)
+            .take(CLINICIAN_SCAN_LOCATIONS)
+            .map(|(ordinal, distance)| (ordinal, Some(distance)));
+        let virtual_located = virtual_matches.iter().map(|ordinal| (*ordinal, None));
+        'locations: for (location, distance) in located.chain(virtual_located) {
+            for clinician in self.clinicians_at(location) {
+                let clinician = *clinician as usize;
+                let name_ok = match (&clinician_names, &place_names) {
+                    (Some(names), Some(places)) => {
+                        names.contains(clinician) || places.contains(location)
+                    }
+                    _ => true,
+                };
+                if name_ok && filter.rule.accepts(self, clinician) && seen.insert(clinician) {
+                    items.push(self.clinician_item(clinician, location, distance));
+                    if items.len() == MAX_CLINICIANS {
+                        break 'locations;
+                    }
+                }
+            }
+        }
+        Ok(items)
+    }
+
+    /// Builds the card of a location.
+    pub fn location_item(&self, ordinal: usize, distance: Option<f64>) -> MarketItem {
+        let location = self.location(ordinal);
+        let organisation = self.organisation_of(ordinal);
+        MarketItem {
+            entity: "location",
+            id: organisation.id,
+            location_id: location.id,
+            location_name: location.location_name.clone(),
+            name: location.name.clone(),
+            organization_name: organisation.name.clone(),
+            credentials: self.location_credentials(ordinal),
+            address: location.address1.clone(),
+            city: location.city.clone(),
+            state: location.state.clone(),
+            zip_code: location.zip.clone(),
+            logo: location.logo.clone(),
+            coordinates: Coordinates {
+                lat: location.lat,
+                lng: location.lng,
+            },
+            distance,
+            gender: None,
+            new_patients: location.accepting_new_patients,
+            is_virtual_location: location.is_virtual,
+            home_care: location.home_care,
+            care_modality: location.modalities.as_displayed(location.is_virtual),
+            speciality: self.location_speciality(ordinal),
+            works_at: None,
+            category: "Direct Primary Care".to_owned(),
+            services: location
+                .service_type_codes
+                .iter()
+                .map(|code| Service {
+                    service_type_code: code.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Builds the card of a clinician seen at a location.
+    pub fn clinician_item(
+        &self,
+        clinician_ordinal: usize,
+        location_ordinal: usize,
+        distance: Option<f64>,
+    ) -> MarketItem {
+        let clinician = self.clinician(clinician_ordinal);
+        let location = self.location(location_ordinal);
+        MarketItem {
+            entity: "provider",
+            id: clinician.id,
+            location_id: location.id,
+            location_name: location.location_name.clone(),
+            name: clinician.display_name(),
+            organization_name: self.organisation_of(location_ordinal).name.clone(),
+            credentials: clinician.credentials.clone(),
+            address: location.address1.clone(),
+            city: location.city.clone(),
+            state: location.state.clone(),
+            zip_code: location.zip.clone(),
+            logo: clinician.logo.clone(),
+            coordinates: Coordinates {
+                lat: location.lat,
+                lng: location.lng,
+            },
+            distance,
+            gender: Some(clinician.gender.as_str()),
+            new_patients: clinician.accepting_new_patients && location.accepting_new_patients,
+            is_virtual_location: location.is_virtual,
+            home_care: location.home_care,
+            care_modality: location.modalities.as_displayed(location.is_virtual),
+            speciality: clinician.speciality.clone(),
+            works_at: Some(location.name.clone()),
+            category: clinician.category.clone(),
+            services: location
+                .service_type_codes
+                .iter()
+                .map(|code| Service {
+                    service_type_code: code.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    fn pin_filter(&self, filters: &PinFilters) -> Result<Bitset, SearchError> {
+        let search_filters = SearchFilters {
+            new_patients: filters.new_patients,
+            service_types: filters.service_types.clone(),
+            employer: filters.employer.clone(),
+            ..SearchFilters::default()
+        };
+        Ok(self
+            .compile(&search_filters, filters.company_alias.as_deref())?
+            .locations)
+    }
+
+    /// Lists every matching physical location in a box, or says there are too many.
+    pub fn pins(&self, bounds: Bounds, filters: &PinFilters) -> Result<PinsResponse, SearchError> {
+        let bounds = bounds.validate()?;
+        let filter = self.pin_filter(filters)?;
+        let mut pins = Vec::new();
+        for (west, east) in bounds.longitude_ranges() {
+            let envelope = rstar::AABB::from_corners([west, bounds.se_lat], [east, bounds.nw_lat]);
+            for point in self.core.trees.map.locate_in_envelope(envelope) {
+                let ordinal = point.ordinal as usize;
+                if !filter.contains(ordinal) {
+                    continue;
+                }
+                if pins.len() == MAX_PINS {
+                    return Ok(PinsResponse {
+                        pins: Vec::new(),
+                        over_limit: true,
+                        limit: MAX_PINS,
+                    });
+                }
+                let location = self.location(ordinal);
+                pins.push(Pin {
+                    id: self.organisation_of(ordinal).id,
+                    location_id: location.id,
+                    name: location.name.clone(),
+                    coordinates: Coordinates {
+                        lat: location.lat,
+                        lng: location.lng,
+                    },
+                    new_patients: location.accepting_new_patients,
+                });
+            }
+        }
+        Ok(PinsResponse {
+            pins,
+            over_limit: false,
+            limit: MAX_PINS,
+        })
+    }
+
+    /// Clusters the matching physical locations in a box on a grid fitted to the zoom.
+    pub fn area_pins(
+        &self,
+        bounds: Bounds,
+        zoom: u32,
+        filters: &PinFilters,
+    ) -> Result<AreaPinsResponse, SearchError> {
+        let bounds = bounds.validate()?;
+        if zoom > MAX_ZOOM {
+            return Err(SearchError::InvalidParameter(format!(
+                "zoom must be between 0 and {MAX_ZOOM}"
+            )));
+        }
+        let filter = self.pin_filter(filters)?;
+        let (_, top) = mercator(LatLng {
+            lat: bounds.nw_lat,
+            lng: 0.0,
+        });
+        let (_, bottom) = mercator(LatLng {
+            lat: bounds.se_lat,
+            lng: 0.0,
+        });
+        let rects: Vec<(f64, f64, f64, f64)> = bounds
+            .longitude_ranges()
+            .into_iter()
+            .map(|(west, east)| ((west + 180.0) / 360.0, top, (east + 180.0) / 360.0, bottom))
+            .collect();
+        let unit_area: f64 = rects
+            .iter()
+            .map(|(x0, y0, x1, y1)| (x1 - x0).max(1e-9) * (y1 - y0).max(1e-9))
+            .sum();
+        // Cells of a quarter tile at this zoom, coarsened while the box would need too many.
+        let mut level = (zoom + 2).min(MORTON_LEVELS);
+        while level > 0 && unit_area * 4f64.powi(level as i32) > MAX_AREA_CELLS {
+            level -= 1;
+        }
+        let mut physical_filter = filter;
+        physical_filter.intersect_with(&self.core.physical);
+        let accepting = &self.bits.accepting;
+        let mut cells: Vec<CellCount> = Vec::new();
+        for rect in rects {
+            self.core
+                .morton
+                .cell_counts(level, rect, &physical_filter, accepting, &mut cells);
+        }
+        let mut areas = Vec::with_capacity(cells.len());
+        let mut total = 0;
+        for cell in cells {
+            let rect = cell.cell.geo_rect();
+            // A cell straddling the box edge counts only its locations inside the box.
+            let inside_box = bounds.contains(LatLng {
+                lat: rect.north,
+                lng: rect.west,
+            }) && bounds.contains(LatLng {
+                lat: rect.south,
+                lng: rect.east,
+            });
+            let (count, new_patients, centroid) = if inside_box {
+                (cell.count, cell.new_patients, cell.centroid)
+            } else {
+                self.count_cell_in_box(cell.cell, bounds, &physical_filter)
+            };
+            if count == 0 {
+                continue;
+            }
+            total += count;
+            areas.push(AreaPin {
+                coordinates: centroid.into(),
+                count,
+                new_patients,
+                bounds: CellBounds {
+                    nw_lng: rect.west,
+                    nw_lat: rect.north,
+                    se_lng: rect.east,
+                    se_lat: rect.south,
+                },
+            });
+        }
+        Ok(AreaPinsResponse {
+            areas,
+            total,
+            cell_level: level,
+        })
+    }
+
+    fn count_cell_in_box(
+        &self,
+        cell: crate::spatial::Cell,
+        bounds: Bounds,
+        filter: &Bitset,
+    ) -> (usize, usize, LatLng) {
+        let rect = cell.geo_rect();
+        let envelope = rstar::AABB::from_corners(
+            [rect.west.max(-180.0), rect.south],
+            [rect.east.min(180.0), rect.north],
+        );
+        let (mut count, mut new_patients, mut lat, mut lng) = (0, 0, 0.0, 0.0);
+        for point in self.core.trees.map.locate_in_envelope(envelope) {
+            let ordinal = point.ordinal as usize;
+            let position = LatLng {
+                lat: point.lng_lat[1],
+                lng: point.lng_lat[0],
+            };
+            // The cell test uses the same Morton code that ordered the locations.
+            let in_cell = crate::spatial::cell_of(position, cell.level) == (cell.x, cell.y);
+            if in_cell && filter.contains(ordinal) && bounds.contains(position) {
+                count += 1;
+                new_patients += usize::from(self.bits.accepting.contains(ordinal));
+                lat += position.lat;
+                lng += position.lng;
+            }
+        }
+        let centroid = if count > 0 {
+            LatLng {
+                lat: lat / count as f64,
+                lng: lng / count as f64,
+            }
+        } else {
+            LatLng { lat: 0.0, lng: 0.0 }
+        };
+        (count, new_patients, centroid)
+    }
+
+    fn alias_network(&self, alias: Option<&str>) -> Result<Option<Bitset>, SearchError> {
+        self.organisation_restriction(None, alias)
+    }
+
+    /// Distinct clinician credentials, limited to an alias's network when one is given.
+    pub fn credential_list(&self, alias: Option<&str>) -> Result<Vec<String>, SearchError> {
+        let network = self.alias_network(alias)?;
+        Ok(self.value_list(
+            &self.core.credential_names,
+            &self.core.credential_locations,
+            network.as_ref(),
+        ))
+    }
+
+    /// Distinct clinician specialities, limited to an alias's network when one is given.
+    pub fn speciality_list(&self, alias: Option<&str>) -> Result<Vec<String>, SearchError> {
+        let network = self.alias_network(alias)?;
+        Ok(self.value_list(
+            &self.core.speciality_names,
+            &self.core.speciality_locations,
+            network.as_ref(),
+        ))
+    }
+
+    fn value_list(
+        &self,
+        names: &[String],
+        locations: &[Bitset],
+        network: Option<&Bitset>,
+    ) -> Vec<String> {
+        names
+            .iter()
+            .zip(locations)
+            .filter(|(_, at)| match network {
+                Some(network) => at.count_range_and(network, 0, at.len()) > 0,
+                None => at.count() > 0,
+            })
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
+    /// Organisation and group names, largest first, optionally starting with `search`, limited
+    /// to an alias's network when one is given.
+    pub fn organisation_names(
+        &self,
+        alias: Option<&str>,
+        search: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<String>, SearchError> {
+        let network = self.alias_network(alias)?;
+        let search = search
+            .map(|text| text.trim().to_lowercase())
+            .filter(|text| !text.is_empty());
+        let mut named: Vec<(usize, &str)> = self
+            .organisations()
+            .iter()
+            .enumerate()
+            .filter(|(_, organisation)| {
+                search
+                    .as_ref()
+                    .is_none_or(|prefix| organisation.name.to_lowercase().contains(prefix.as_str()))
+            })
+            .filter_map(|(ordinal, organisation)| {
+                let locations = self.core.organisation_locations.get(ordinal);
+                let allowed = match &network {
+                    Some(network) => locations
+                        .iter()
+                        .filter(|location| network.contains(**location as usize))
+                        .count(),
+                    None => locations.len(),
+                };
+                (allowed > 0).then_some((allowed, organisation.name.as_str()))
+            })
+            .collect();
+        named.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        let mut seen = HashSet::new();
+        Ok(named
+            .into_iter()
+            .map(|(_, name)| name)
+            .filter(|name| seen.insert(*name))
+            .take(limit)
+            .map(str::to_owned)
+            .collect())
+    }
+
+    /// Suggests clinics whose names start like `text` (for the address box's autocomplete).
+    pub fn suggest_names(
+        &self,
+        text: &str,
+        limit: usize,
+    ) -> Result<Vec<NameSuggestion>, SearchError> {
+        let Some(query) = TextQuery::parse(text)? else {
+            return Ok(Vec::new());
+        };
+        let matches = self.core.location_text.matches(&query, Fields::Primary)?;
+        let mut seen = HashSet::new();
+        Ok(matches
+            .iter()
+            .filter(|ordinal| seen.insert(self.location(*ordinal).name.clone()))
+            .take(limit)
+            .map(|ordinal| {
+                let location = self.location(ordinal);
+                NameSuggestion {
+                    id: self.organisation_of(ordinal).id,
+                    location_id: location.id,
+                    name: location.name.clone(),
+                    location_name: location.location_name.clone(),
+                    city: location.city.clone(),
+                    state: location.state.clone(),
+                }
+            })
+            .collect())
+    }
+}

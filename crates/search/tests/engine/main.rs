@@ -1,0 +1,9 @@
+//! The search engine against brute-force scans of the same rows.
+
+mod brute;
+mod fixture;
+
+mod bad_input;
+mod pins;
+mod search;
+mod snapshots;

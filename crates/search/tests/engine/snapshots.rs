@@ -1,0 +1,107 @@
+//! Writing, opening and patching snapshots.
+
+use domain::{DistanceSlider, LatLng, SearchFilters};
+use search::{SearchRequest, Snapshot, SnapshotHandle};
+
+use crate::fixture::{fixture, gazetteer, input};
+
+fn new_patients_near(snapshot: &Snapshot, origin: LatLng) -> usize {
+    let filters = SearchFilters {
+        new_patients: true,
+        search_distance: DistanceSlider::new(0).unwrap(),
+        ..SearchFilters::default()
+    };
+    let request = SearchRequest {
+        filters,
+        origin: Some(origin),
+        company_alias: None,
+        page: 1,
+        limit: 6,
+    };
+    snapshot
+        .search(&request, gazetteer())
+        .unwrap()
+        .total_results
+}
+
+#[test]
+fn a_written_snapshot_opens_with_the_same_answers() {
+    let directory =
+        std::env::temp_dir().join(format!("nearcare-snapshot-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&directory);
+    Snapshot::build(input(), Some(&directory)).unwrap();
+    let opened = Snapshot::open(&directory, 7).unwrap();
+    assert_eq!(opened.generation, 7);
+    let original = &fixture().snapshot;
+    for position in [0, 100, 2_000] {
+        let location = original.location(position);
+        let origin = LatLng {
+            lat: location.lat,
+            lng: location.lng,
+        };
+        let filters = SearchFilters {
+            search_by_name: Some("health".into()),
+            ..SearchFilters::default()
+        };
+        let request = SearchRequest {
+            filters,
+            origin: Some(origin),
+            company_alias: None,
+            page: 1,
+            limit: 6,
+        };
+        assert_eq!(
+            opened.search(&request, gazetteer()).unwrap(),
+            original.search(&request, gazetteer()).unwrap()
+        );
+    }
+    std::fs::remove_file(directory.join("READY")).unwrap();
+    assert!(
+        Snapshot::open(&directory, 7).is_err(),
+        "an unfinished directory is never opened"
+    );
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[test]
+fn a_clinic_that_stops_taking_new_patients_is_patched_in_without_a_rebuild() {
+    let original = &fixture().snapshot;
+    let ordinal = (0..original.location_count())
+        .find(|o| original.is_physical(*o) && original.location(*o).accepting_new_patients)
+        .unwrap();
+    let mut changed = original.location(ordinal).clone();
+    let origin = LatLng {
+        lat: changed.lat,
+        lng: changed.lng,
+    };
+    let before = new_patients_near(original, origin);
+    changed.accepting_new_patients = false;
+    let patched = original.with_changes(&[changed.clone()], &[], 99).unwrap();
+    assert_eq!(new_patients_near(&patched, origin), before - 1);
+    assert_eq!(
+        new_patients_near(original, origin),
+        before,
+        "the old snapshot is unchanged"
+    );
+    assert!(!patched.location(ordinal).accepting_new_patients);
+    assert_eq!(patched.watermark_micros, 99);
+
+    let handle = SnapshotHandle::new(original.clone());
+    let in_flight = handle.load().unwrap();
+    handle.replace(patched);
+    assert_eq!(
+        new_patients_near(&in_flight, origin),
+        before,
+        "a query in flight keeps its snapshot"
+    );
+    assert_eq!(
+        new_patients_near(&handle.load().unwrap(), origin),
+        before - 1
+    );
+
+    changed.lat += 1.0;
+    assert!(
+        original.with_changes(&[changed], &[], 100).is_err(),
+        "a moved clinic needs a rebuild"
+    );
+}
