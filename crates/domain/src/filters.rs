@@ -88,14 +88,8 @@ mod tests {
         let radii: Vec<f64> = (1..=9)
             .map(|p| DistanceSlider::new(p).unwrap().radius_miles())
             .collect();
-        assert_eq!(
-            radii,
-            [10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0]
-        );
-        assert_eq!(
-            DistanceSlider::new(0).unwrap().radius_miles(),
-            MAX_SEARCH_MILES
-        );
+        assert_eq!(radii, [10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0]);
+        assert_eq!(DistanceSlider::new(0).unwrap().radius_miles(), MAX_SEARCH_MILES);
         assert_eq!(DistanceSlider::default().radius_miles(), 30.0);
         assert!(DistanceSlider::new(10).is_none() && DistanceSlider::new(-1).is_none());
     }

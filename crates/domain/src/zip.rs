@@ -12,9 +12,7 @@ impl ZipCode {
         let input = input.trim();
         let (five, rest) = input.split_at_checked(5)?;
         let plus_four_ok = rest.is_empty()
-            || (rest.len() == 5
-                && rest.starts_with('-')
-                && rest[1..].bytes().all(|b| b.is_ascii_digit()));
+            || (rest.len() == 5 && rest.starts_with('-') && rest[1..].bytes().all(|b| b.is_ascii_digit()));
         if !plus_four_ok || !five.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
@@ -67,15 +65,11 @@ mod tests {
     #[test]
     fn extracts_a_standalone_zip_from_an_address() {
         assert_eq!(
-            ZipCode::extract("1 Main St, Denver, CO 80202")
-                .unwrap()
-                .as_str(),
+            ZipCode::extract("1 Main St, Denver, CO 80202").unwrap().as_str(),
             "80202"
         );
         assert_eq!(
-            ZipCode::extract("Suite 123456, CO 80202-1111")
-                .unwrap()
-                .as_str(),
+            ZipCode::extract("Suite 123456, CO 80202-1111").unwrap().as_str(),
             "80202"
         );
         assert!(ZipCode::extract("no zip here 1234").is_none());

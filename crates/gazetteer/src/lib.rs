@@ -67,9 +67,7 @@ impl RTreeObject for IndexedZip {
 
 impl PointDistance for IndexedZip {
     fn distance_2(&self, point: &[f64; 3]) -> f64 {
-        (0..3)
-            .map(|axis| (self.unit[axis] - point[axis]).powi(2))
-            .sum()
+        (0..3).map(|axis| (self.unit[axis] - point[axis]).powi(2)).sum()
     }
 }
 
@@ -197,9 +195,7 @@ impl Gazetteer {
         Some(Geocoded {
             position: city.position,
             formatted_address: format!("{}, {}, USA", city.name, city.state),
-            zip: zip
-                .filter(|zip| zip.state == city.state)
-                .map(|zip| zip.zip.clone()),
+            zip: zip.filter(|zip| zip.state == city.state).map(|zip| zip.zip.clone()),
             state: city.state.clone(),
         })
     }
@@ -224,11 +220,7 @@ impl Gazetteer {
 
     /// Finds a city from "City", "City, ST", "City ST" or "Street, City, ST" text.
     fn find_city(&self, text: &str) -> Option<&City> {
-        let parts: Vec<&str> = text
-            .split(',')
-            .map(str::trim)
-            .filter(|part| !part.is_empty())
-            .collect();
+        let parts: Vec<&str> = text.split(',').map(str::trim).filter(|part| !part.is_empty()).collect();
         let state_hint = parts
             .last()
             .and_then(|last| last.split_whitespace().next())
@@ -272,9 +264,7 @@ impl Gazetteer {
             return Vec::new();
         }
         if input.bytes().all(|b| b.is_ascii_digit()) {
-            let start = self
-                .zips
-                .partition_point(|place| place.zip.as_str() < input);
+            let start = self.zips.partition_point(|place| place.zip.as_str() < input);
             return self.zips[start..]
                 .iter()
                 .take_while(|place| place.zip.starts_with(input))
@@ -298,11 +288,7 @@ impl Gazetteer {
             .iter()
             .take_while(|(name, _)| name.starts_with(&prefix))
             .map(|(_, position)| &self.cities[*position])
-            .filter(|city| {
-                state_part
-                    .as_deref()
-                    .is_none_or(|state| city.state.starts_with(state))
-            })
+            .filter(|city| state_part.as_deref().is_none_or(|state| city.state.starts_with(state)))
             .collect();
         matches.sort_by(|a, b| b.population.cmp(&a.population));
         let mut seen = std::collections::HashSet::new();
@@ -337,9 +323,7 @@ mod tests {
 
     #[test]
     fn geocodes_a_zip_inside_an_address() {
-        let answer = gazetteer()
-            .geocode("1777 Broadway, Boulder, CO 80302")
-            .unwrap();
+        let answer = gazetteer().geocode("1777 Broadway, Boulder, CO 80302").unwrap();
         assert_eq!(answer.zip.as_deref(), Some("80302"));
         assert_eq!(answer.formatted_address, "Boulder, CO 80302, USA");
         // 20500 has no Census centroid (a single-building ZIP): the city answers instead.
@@ -352,15 +336,8 @@ mod tests {
 
     #[test]
     fn geocodes_city_and_state_forms() {
-        for text in [
-            "Denver, CO",
-            "Denver CO",
-            "denver",
-            "12 Main St, Denver, CO",
-        ] {
-            let answer = gazetteer()
-                .geocode(text)
-                .unwrap_or_else(|| panic!("{text}"));
+        for text in ["Denver, CO", "Denver CO", "denver", "12 Main St, Denver, CO"] {
+            let answer = gazetteer().geocode(text).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(answer.state, "CO", "{text}");
             assert!((answer.position.lng + 104.99).abs() < 0.2, "{text}");
         }

@@ -29,8 +29,7 @@ impl PrivateCluster {
     /// Starts the cluster kept in `root` (creating it on first use), or attaches to it when it
     /// is already running.
     pub fn start(root: &Path) -> Result<Self> {
-        let bin_dir = std::env::var_os("PG_BIN_DIR")
-            .map_or_else(|| PathBuf::from(DEFAULT_BIN_DIR), PathBuf::from);
+        let bin_dir = std::env::var_os("PG_BIN_DIR").map_or_else(|| PathBuf::from(DEFAULT_BIN_DIR), PathBuf::from);
         if !bin_dir.join("initdb").exists() {
             bail!(
                 "PostgreSQL server binaries not found in {} (set PG_BIN_DIR)",
@@ -39,11 +38,7 @@ impl PrivateCluster {
         }
         fs::create_dir_all(root).with_context(|| format!("creating {}", root.display()))?;
         let root = root.canonicalize()?;
-        let cluster = Self {
-            root,
-            bin_dir,
-            port: 0,
-        };
+        let cluster = Self { root, bin_dir, port: 0 };
         if running_as_root() {
             cluster.grant_postgres_user_access()?;
         }
@@ -69,15 +64,9 @@ impl PrivateCluster {
     /// Stops the server (fast shutdown: open sessions are rolled back).
     pub fn stop(&self) -> Result<()> {
         let data_dir = self.data_dir();
-        let output = self.pg_command(
-            "pg_ctl",
-            &["-D", path_str(&data_dir)?, "-m", "fast", "-w", "stop"],
-        )?;
+        let output = self.pg_command("pg_ctl", &["-D", path_str(&data_dir)?, "-m", "fast", "-w", "stop"])?;
         if !output.status.success() && self.running_port().is_some() {
-            bail!(
-                "pg_ctl stop failed: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
+            bail!("pg_ctl stop failed: {}", String::from_utf8_lossy(&output.stderr));
         }
         Ok(())
     }
@@ -120,11 +109,7 @@ impl PrivateCluster {
         if !Path::new(&format!("/proc/{pid}")).exists() {
             return None;
         }
-        let port: u16 = fs::read_to_string(self.port_file())
-            .ok()?
-            .trim()
-            .parse()
-            .ok()?;
+        let port: u16 = fs::read_to_string(self.port_file()).ok()?.trim().parse().ok()?;
         let address = SocketAddr::from(([127, 0, 0, 1], port));
         TcpStream::connect_timeout(&address, Duration::from_secs(1))
             .ok()
@@ -209,9 +194,7 @@ impl PrivateCluster {
 }
 
 fn running_as_root() -> bool {
-    fs::metadata("/proc/self")
-        .map(|m| m.uid() == 0)
-        .unwrap_or(false)
+    fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
 }
 
 fn free_loopback_port() -> Result<u16> {

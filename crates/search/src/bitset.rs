@@ -89,10 +89,7 @@ impl Bitset {
     }
 
     pub fn count(&self) -> usize {
-        self.words
-            .iter()
-            .map(|word| word.count_ones() as usize)
-            .sum()
+        self.words.iter().map(|word| word.count_ones() as usize).sum()
     }
 
     /// Counts members in `start..end`.
@@ -168,14 +165,8 @@ mod tests {
                 }
                 let expected = (start..end).filter(|o| set.contains(*o)).count();
                 assert_eq!(set.count_range(start, end), expected, "{start}..{end}");
-                let both = (start..end)
-                    .filter(|o| set.contains(*o) && other.contains(*o))
-                    .count();
-                assert_eq!(
-                    set.count_range_and(&other, start, end),
-                    both,
-                    "{start}..{end}"
-                );
+                let both = (start..end).filter(|o| set.contains(*o) && other.contains(*o)).count();
+                assert_eq!(set.count_range_and(&other, start, end), both, "{start}..{end}");
             }
         }
         assert_eq!(Bitset::full(130).count(), 130);

@@ -12,8 +12,8 @@ pub mod text;
 
 pub use handle::SnapshotHandle;
 pub use query::{
-    AreaPin, AreaPinsResponse, Bounds, Coordinates, MarketItem, Pin, PinFilters, PinsResponse,
-    SearchRequest, SearchResponse,
+    AreaPin, AreaPinsResponse, Bounds, Coordinates, MarketItem, Pin, PinFilters, PinsResponse, SearchRequest,
+    SearchResponse,
 };
 pub use snapshot::{Snapshot, SnapshotInput};
 

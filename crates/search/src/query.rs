@@ -4,8 +4,7 @@ use std::collections::HashSet;
 
 use domain::geo::chord_for_miles;
 use domain::{
-    CareModalities, Gender, LatLng, MAX_SEARCH_MILES, PEDIATRICS_SERVICE_TYPE, SearchFilters,
-    ZipCode, haversine_miles,
+    CareModalities, Gender, LatLng, MAX_SEARCH_MILES, PEDIATRICS_SERVICE_TYPE, SearchFilters, ZipCode, haversine_miles,
 };
 use gazetteer::Gazetteer;
 use serde::{Deserialize, Serialize};
@@ -137,9 +136,7 @@ impl Bounds {
             ));
         }
         if self.nw_lat.abs() > 90.0 || self.se_lat.abs() > 90.0 {
-            return Err(SearchError::InvalidBounds(
-                "latitudes must be within -90 and 90".into(),
-            ));
+            return Err(SearchError::InvalidBounds("latitudes must be within -90 and 90".into()));
         }
         if self.nw_lng.abs() > 180.0 || self.se_lng.abs() > 180.0 {
             return Err(SearchError::InvalidBounds(
@@ -147,9 +144,7 @@ impl Bounds {
             ));
         }
         if self.nw_lat < self.se_lat {
-            return Err(SearchError::InvalidBounds(
-                "nwLat must not be south of seLat".into(),
-            ));
+            return Err(SearchError::InvalidBounds("nwLat must not be south of seLat".into()));
         }
         Ok(self)
     }
@@ -306,17 +301,12 @@ impl Snapshot {
         if let Some(origin) = origin {
             return Ok(origin);
         }
-        for zip_text in [&filters.user_zip_code, &filters.zip_code]
-            .into_iter()
-            .flatten()
-        {
+        for zip_text in [&filters.user_zip_code, &filters.zip_code].into_iter().flatten() {
             if zip_text.trim().is_empty() {
                 continue;
             }
             let zip = ZipCode::parse(zip_text).ok_or_else(|| {
-                SearchError::InvalidFilter(format!(
-                    "{zip_text:?} is not a ZIP code (12345 or 12345-6789)"
-                ))
+                SearchError::InvalidFilter(format!("{zip_text:?} is not a ZIP code (12345 or 12345-6789)"))
             })?;
             let place = gazetteer
                 .zip(zip)
@@ -333,9 +323,9 @@ impl Snapshot {
     ) -> Result<Option<Bitset>, SearchError> {
         let mut restriction: Option<Bitset> = None;
         if let Some(alias) = alias.map(str::trim).filter(|alias| !alias.is_empty()) {
-            let employer = self.employer_by_alias(alias).ok_or_else(|| {
-                SearchError::InvalidFilter(format!("unknown company alias {alias:?}"))
-            })?;
+            let employer = self
+                .employer_by_alias(alias)
+                .ok_or_else(|| SearchError::InvalidFilter(format!("unknown company alias {alias:?}")))?;
             if let Some(network) = self.employer_network(employer) {
                 restriction = Some(network.clone());
             }
@@ -352,11 +342,7 @@ impl Snapshot {
         Ok(restriction)
     }
 
-    fn compile(
-        &self,
-        filters: &SearchFilters,
-        alias: Option<&str>,
-    ) -> Result<CompiledFilter, SearchError> {
+    fn compile(&self, filters: &SearchFilters, alias: Option<&str>) -> Result<CompiledFilter, SearchError> {
         check_list("selectedCredentials", &filters.selected_credentials)?;
         check_list("selectedSpecialities", &filters.selected_specialities)?;
         check_list("selectedGenders", &filters.selected_genders)?;
@@ -370,11 +356,7 @@ impl Snapshot {
         if filters.new_patients {
             locations.intersect_with(&self.bits.accepting);
         }
-        let mut service_types: Vec<&str> = filters
-            .service_types
-            .iter()
-            .map(|code| code.trim())
-            .collect();
+        let mut service_types: Vec<&str> = filters.service_types.iter().map(|code| code.trim()).collect();
         if filters.pediatrics {
             service_types.push(PEDIATRICS_SERVICE_TYPE);
         }
@@ -384,9 +366,7 @@ impl Snapshot {
                 None => locations = Bitset::empty(len),
             }
         }
-        if let Some(restriction) =
-            self.organisation_restriction(filters.employer.as_deref(), alias)?
-        {
+        if let Some(restriction) = self.organisation_restriction(filters.employer.as_deref(), alias)? {
             locations.intersect_with(&restriction);
         }
         if !filters.selected_group_and_organizations.is_empty() {
@@ -424,9 +404,7 @@ impl Snapshot {
                     rule.genders
                         .iter()
                         .flatten()
-                        .map(|gender| {
-                            &self.core.gender_locations[usize::from(*gender == Gender::M)]
-                        })
+                        .map(|gender| &self.core.gender_locations[usize::from(*gender == Gender::M)])
                         .collect()
                 };
                 for source in sources {
@@ -455,11 +433,7 @@ impl Snapshot {
         if let Some(text) = &text {
             locations.intersect_with(&self.core.location_text.matches(text, Fields::All)?);
         }
-        Ok(CompiledFilter {
-            locations,
-            rule,
-            text,
-        })
+        Ok(CompiledFilter { locations, rule, text })
     }
 
     fn clinician_rule(&self, filters: &SearchFilters) -> Result<ClinicianRule, SearchError> {
@@ -467,11 +441,7 @@ impl Snapshot {
             (!values.is_empty()).then(|| {
                 values
                     .iter()
-                    .filter_map(|value| {
-                        names
-                            .iter()
-                            .position(|name| name.eq_ignore_ascii_case(value.trim()))
-                    })
+                    .filter_map(|value| names.iter().position(|name| name.eq_ignore_ascii_case(value.trim())))
                     .map(|code| code as u16)
                     .collect()
             })
@@ -484,9 +454,7 @@ impl Snapshot {
                 .iter()
                 .map(|gender| {
                     Gender::parse(gender).ok_or_else(|| {
-                        SearchError::InvalidFilter(format!(
-                            "selectedGenders accepts F and M, not {gender:?}"
-                        ))
+                        SearchError::InvalidFilter(format!("selectedGenders accepts F and M, not {gender:?}"))
                     })
                 })
                 .collect::<Result<HashSet<_>, _>>()?;
@@ -500,11 +468,7 @@ impl Snapshot {
     }
 
     /// Runs a marketplace search.
-    pub fn search(
-        &self,
-        request: &SearchRequest,
-        gazetteer: &Gazetteer,
-    ) -> Result<SearchResponse, SearchError> {
+    pub fn search(&self, request: &SearchRequest, gazetteer: &Gazetteer) -> Result<SearchResponse, SearchError> {
         if request.page == 0 || request.page > MAX_PAGE {
             return Err(SearchError::InvalidParameter(format!(
                 "page must be between 1 and {MAX_PAGE}"
@@ -516,18 +480,11 @@ impl Snapshot {
             )));
         }
         let origin = self.resolve_origin(request.origin, &request.filters, gazetteer)?;
-        let radius = request
-            .filters
-            .search_distance
-            .radius_miles()
-            .min(MAX_SEARCH_MILES);
+        let radius = request.filters.search_distance.radius_miles().min(MAX_SEARCH_MILES);
         let filter = self.compile(&request.filters, request.company_alias.as_deref())?;
         let physical_len = self.core.physical_len;
 
-        let physical_total = self
-            .core
-            .morton
-            .count_within(origin, radius, &filter.locations);
+        let physical_total = self.core.morton.count_within(origin, radius, &filter.locations);
         let origin_state = self.origin_state(&request.filters, origin, gazetteer);
         let mut virtual_matches: Vec<usize> = (physical_len..self.location_count())
             .filter(|ordinal| filter.locations.contains(*ordinal))
@@ -537,12 +494,7 @@ impl Snapshot {
                     .is_some_and(|state| self.location(*ordinal).virtual_states.contains(state))
             })
             .collect();
-        virtual_matches.sort_by(|a, b| {
-            self.location(*a)
-                .name
-                .cmp(&self.location(*b).name)
-                .then(a.cmp(b))
-        });
+        virtual_matches.sort_by(|a, b| self.location(*a).name.cmp(&self.location(*b).name).then(a.cmp(b)));
 
         let total = physical_total + virtual_matches.len();
         let limit = request.limit as usize;
@@ -585,12 +537,7 @@ impl Snapshot {
         })
     }
 
-    fn origin_state(
-        &self,
-        filters: &SearchFilters,
-        origin: LatLng,
-        gazetteer: &Gazetteer,
-    ) -> Option<String> {
+    fn origin_state(&self, filters: &SearchFilters, origin: LatLng, gazetteer: &Gazetteer) -> Option<String> {
         let from_zip = filters
             .user_zip_code
             .iter()
@@ -598,11 +545,7 @@ impl Snapshot {
             .filter_map(|zip| ZipCode::parse(zip))
             .find_map(|zip| gazetteer.zip(zip))
             .map(|place| place.state.clone());
-        from_zip.or_else(|| {
-            gazetteer
-                .nearest_zip(origin)
-                .map(|place| place.state.clone())
-        })
+        from_zip.or_else(|| gazetteer.nearest_zip(origin).map(|place| place.state.clone()))
     }
 
     /// Physical matches within `radius`, nearest first, with distances in miles. Few
@@ -618,12 +561,7 @@ impl Snapshot {
             let mut found: Vec<(usize, f64)> = filter
                 .iter()
                 .take_while(|ordinal| *ordinal < physical_len)
-                .map(|ordinal| {
-                    (
-                        ordinal,
-                        haversine_miles(origin, self.core.morton.position(ordinal)),
-                    )
-                })
+                .map(|ordinal| (ordinal, haversine_miles(origin, self.core.morton.position(ordinal))))
                 .filter(|(_, distance)| *distance <= radius)
                 .collect();
             found.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
@@ -639,12 +577,7 @@ impl Snapshot {
             .take_while(move |(_, distance_2)| *distance_2 <= chord_limit)
             .map(|(point, _)| point.ordinal as usize)
             .filter(|ordinal| filter.contains(*ordinal))
-            .map(move |ordinal| {
-                (
-                    ordinal,
-                    haversine_miles(origin, self.core.morton.position(ordinal)),
-                )
-            })
+            .map(move |ordinal| (ordinal, haversine_miles(origin, self.core.morton.position(ordinal))))
             .filter(move |(_, distance)| *distance <= radius);
         Box::new(walk)
     }
@@ -674,9 +607,7 @@ impl Snapshot {
             for clinician in self.clinicians_at(location) {
                 let clinician = *clinician as usize;
                 let name_ok = match (&clinician_names, &place_names) {
-                    (Some(names), Some(places)) => {
-                        names.contains(clinician) || places.contains(location)
-                    }
+                    (Some(names), Some(places)) => names.contains(clinician) || places.contains(location),
                     _ => true,
                 };
                 if name_ok && filter.rule.accepts(self, clinician) && seen.insert(clinician) {
@@ -827,12 +758,7 @@ impl Snapshot {
     }
 
     /// Clusters the matching physical locations in a box on a grid fitted to the zoom.
-    pub fn area_pins(
-        &self,
-        bounds: Bounds,
-        zoom: u32,
-        filters: &PinFilters,
-    ) -> Result<AreaPinsResponse, SearchError> {
+    pub fn area_pins(&self, bounds: Bounds, zoom: u32, filters: &PinFilters) -> Result<AreaPinsResponse, SearchError> {
         let bounds = bounds.validate()?;
         if zoom > MAX_ZOOM {
             return Err(SearchError::InvalidParameter(format!(
@@ -911,17 +837,10 @@ impl Snapshot {
         })
     }
 
-    fn count_cell_in_box(
-        &self,
-        cell: crate::spatial::Cell,
-        bounds: Bounds,
-        filter: &Bitset,
-    ) -> (usize, usize, LatLng) {
+    fn count_cell_in_box(&self, cell: crate::spatial::Cell, bounds: Bounds, filter: &Bitset) -> (usize, usize, LatLng) {
         let rect = cell.geo_rect();
-        let envelope = rstar::AABB::from_corners(
-            [rect.west.max(-180.0), rect.south],
-            [rect.east.min(180.0), rect.north],
-        );
+        let envelope =
+            rstar::AABB::from_corners([rect.west.max(-180.0), rect.south], [rect.east.min(180.0), rect.north]);
         let (mut count, mut new_patients, mut lat, mut lng) = (0, 0, 0.0, 0.0);
         for point in self.core.trees.map.locate_in_envelope(envelope) {
             let ordinal = point.ordinal as usize;
@@ -973,12 +892,7 @@ impl Snapshot {
         ))
     }
 
-    fn value_list(
-        &self,
-        names: &[String],
-        locations: &[Bitset],
-        network: Option<&Bitset>,
-    ) -> Vec<String> {
+    fn value_list(&self, names: &[String], locations: &[Bitset], network: Option<&Bitset>) -> Vec<String> {
         names
             .iter()
             .zip(locations)
@@ -1035,11 +949,7 @@ impl Snapshot {
     }
 
     /// Suggests clinics whose names start like `text` (for the address box's autocomplete).
-    pub fn suggest_names(
-        &self,
-        text: &str,
-        limit: usize,
-    ) -> Result<Vec<NameSuggestion>, SearchError> {
+    pub fn suggest_names(&self, text: &str, limit: usize) -> Result<Vec<NameSuggestion>, SearchError> {
         let Some(query) = TextQuery::parse(text)? else {
             return Ok(Vec::new());
         };

@@ -5,9 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use domain::{
-    Clinician, Employer, Gender, LatLng, Location, Organisation, PEDIATRICS_SERVICE_TYPE,
-};
+use domain::{Clinician, Employer, Gender, LatLng, Location, Organisation, PEDIATRICS_SERVICE_TYPE};
 use serde::{Deserialize, Serialize};
 
 use crate::SearchError;
@@ -103,9 +101,7 @@ pub(crate) struct AttributeBits {
 
 impl AttributeBits {
     fn build(locations: &[Location]) -> Self {
-        let accepting = Bitset::from_fn(locations.len(), |ordinal| {
-            locations[ordinal].accepting_new_patients
-        });
+        let accepting = Bitset::from_fn(locations.len(), |ordinal| locations[ordinal].accepting_new_patients);
         let mut service_types: HashMap<String, Bitset> = HashMap::new();
         for (ordinal, location) in locations.iter().enumerate() {
             for code in &location.service_type_codes {
@@ -158,9 +154,7 @@ impl Snapshot {
     pub fn build(mut input: SnapshotInput, directory: Option<&Path>) -> Result<Self, SearchError> {
         sort_into_ordinal_order(&mut input.locations);
         input.clinicians.sort_by_key(|clinician| clinician.id);
-        input
-            .organisations
-            .sort_by_key(|organisation| organisation.id);
+        input.organisations.sort_by_key(|organisation| organisation.id);
         let derived = Derived::new(&input);
         let location_texts = location_texts(&input, &derived);
         let clinician_texts: Vec<(String, String)> = input
@@ -203,10 +197,8 @@ impl Snapshot {
         let mut input: SnapshotInput = postcard::from_bytes(&bytes)?;
         sort_into_ordinal_order(&mut input.locations);
         let derived = Derived::new(&input);
-        let location_text =
-            TextIndex::open(&directory.join(LOCATION_TEXT_DIR), input.locations.len())?;
-        let clinician_text =
-            TextIndex::open(&directory.join(CLINICIAN_TEXT_DIR), input.clinicians.len())?;
+        let location_text = TextIndex::open(&directory.join(LOCATION_TEXT_DIR), input.locations.len())?;
+        let clinician_text = TextIndex::open(&directory.join(CLINICIAN_TEXT_DIR), input.clinicians.len())?;
         let mut snapshot = Self::assemble(
             input,
             derived,
@@ -227,9 +219,7 @@ impl Snapshot {
     ) -> Self {
         let bits = AttributeBits::build(&input.locations);
         let watermark_micros = input.watermark_micros;
-        let employer_networks = (0..input.employers.len())
-            .map(|_| OnceLock::new())
-            .collect();
+        let employer_networks = (0..input.employers.len()).map(|_| OnceLock::new()).collect();
         let core = Core {
             physical_len: derived.physical_len,
             location_organisation: derived.location_organisation,
@@ -308,17 +298,11 @@ impl Snapshot {
     }
 
     pub fn location_ordinal(&self, id: i64) -> Option<usize> {
-        self.core
-            .location_by_id
-            .get(&id)
-            .map(|ordinal| *ordinal as usize)
+        self.core.location_by_id.get(&id).map(|ordinal| *ordinal as usize)
     }
 
     pub fn clinician_ordinal(&self, id: i64) -> Option<usize> {
-        self.core
-            .clinician_by_id
-            .get(&id)
-            .map(|ordinal| *ordinal as usize)
+        self.core.clinician_by_id.get(&id).map(|ordinal| *ordinal as usize)
     }
 
     pub fn organisation_of(&self, location_ordinal: usize) -> &Organisation {
@@ -438,10 +422,7 @@ impl Snapshot {
                 || current.is_virtual != changed.is_virtual
                 || current.virtual_states != changed.virtual_states;
             if structural {
-                return Err(NeedsRebuild(format!(
-                    "location {} moved or was renamed",
-                    changed.id
-                )));
+                return Err(NeedsRebuild(format!("location {} moved or was renamed", changed.id)));
             }
             bits.apply(ordinal, changed, self.location_count());
             location_overrides.insert(ordinal as u32, changed.clone());
@@ -538,12 +519,8 @@ fn location_texts(input: &SnapshotInput, derived: &Derived) -> Vec<(String, Stri
         .iter()
         .enumerate()
         .map(|(ordinal, location)| {
-            let organisation =
-                &input.organisations[derived.location_organisation[ordinal] as usize];
-            let primary = format!(
-                "{} {} {}",
-                location.name, location.location_name, organisation.name
-            );
+            let organisation = &input.organisations[derived.location_organisation[ordinal] as usize];
+            let primary = format!("{} {} {}", location.name, location.location_name, organisation.name);
             let people: Vec<String> = derived
                 .location_clinicians
                 .get(ordinal)
@@ -584,10 +561,7 @@ impl Derived {
     fn new(input: &SnapshotInput) -> Self {
         let locations = &input.locations;
         let location_count = locations.len();
-        let physical_len = locations
-            .iter()
-            .take_while(|location| !location.is_virtual)
-            .count();
+        let physical_len = locations.iter().take_while(|location| !location.is_virtual).count();
         let organisation_by_id: HashMap<i64, u32> = input
             .organisations
             .iter()
@@ -605,12 +579,7 @@ impl Derived {
         // dropped; the database's foreign key makes this unreachable in practice.
         let location_organisation: Vec<u32> = locations
             .iter()
-            .map(|location| {
-                organisation_by_id
-                    .get(&location.organisation_id)
-                    .copied()
-                    .unwrap_or(0)
-            })
+            .map(|location| organisation_by_id.get(&location.organisation_id).copied().unwrap_or(0))
             .collect();
         let location_by_id: HashMap<i64, u32> = locations
             .iter()
@@ -632,22 +601,16 @@ impl Derived {
                 }
             }
         }
-        let clinician_locations =
-            Lists::from_pairs(input.clinicians.len(), &clinician_location_pairs);
-        let location_clinician_pairs: Vec<(u32, u32)> = clinician_location_pairs
-            .iter()
-            .map(|(c, l)| (*l, *c))
-            .collect();
+        let clinician_locations = Lists::from_pairs(input.clinicians.len(), &clinician_location_pairs);
+        let location_clinician_pairs: Vec<(u32, u32)> =
+            clinician_location_pairs.iter().map(|(c, l)| (*l, *c)).collect();
         let location_clinicians = Lists::from_pairs(location_count, &location_clinician_pairs);
         let organisation_location_pairs: Vec<(u32, u32)> = location_organisation
             .iter()
             .enumerate()
             .map(|(location, organisation)| (*organisation, location as u32))
             .collect();
-        let organisation_locations = Lists::from_pairs(
-            input.organisations.len().max(1),
-            &organisation_location_pairs,
-        );
+        let organisation_locations = Lists::from_pairs(input.organisations.len().max(1), &organisation_location_pairs);
 
         let (clinician_credential, credential_names) =
             dictionary(input.clinicians.iter().map(|c| c.credentials.as_str()));
@@ -659,10 +622,8 @@ impl Derived {
         for (clinician_ordinal, clinician) in input.clinicians.iter().enumerate() {
             for location in clinician_locations.get(clinician_ordinal) {
                 let location = *location as usize;
-                credential_locations[clinician_credential[clinician_ordinal] as usize]
-                    .insert(location);
-                speciality_locations[clinician_speciality[clinician_ordinal] as usize]
-                    .insert(location);
+                credential_locations[clinician_credential[clinician_ordinal] as usize].insert(location);
+                speciality_locations[clinician_speciality[clinician_ordinal] as usize].insert(location);
                 gender_locations[usize::from(clinician.gender == Gender::M)].insert(location);
             }
         }
@@ -688,10 +649,7 @@ impl Derived {
 
         let physical_positions: Vec<LatLng> = locations[..physical_len]
             .iter()
-            .map(|l| LatLng {
-                lat: l.lat,
-                lng: l.lng,
-            })
+            .map(|l| LatLng { lat: l.lat, lng: l.lng })
             .collect();
         let trees = SpatialTrees::build(&physical_positions);
         let morton = MortonIndex::new(physical_positions);
@@ -736,8 +694,6 @@ fn dictionary<'a>(values: impl Iterator<Item = &'a str> + Clone) -> (Vec<u16>, V
         .enumerate()
         .map(|(code, name)| (name.as_str(), code as u16))
         .collect();
-    let codes = values
-        .map(|value| code_of.get(value).copied().unwrap_or(0))
-        .collect();
+    let codes = values.map(|value| code_of.get(value).copied().unwrap_or(0)).collect();
     (codes, names)
 }

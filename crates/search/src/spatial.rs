@@ -21,10 +21,7 @@ const SCAN_BELOW: usize = 48;
 /// Returns the Web Mercator position in the unit square (x east, y south).
 pub fn mercator(position: LatLng) -> (f64, f64) {
     let x = (position.lng + 180.0) / 360.0;
-    let lat = position
-        .lat
-        .clamp(-MAX_MERCATOR_LAT, MAX_MERCATOR_LAT)
-        .to_radians();
+    let lat = position.lat.clamp(-MAX_MERCATOR_LAT, MAX_MERCATOR_LAT).to_radians();
     let y = (1.0 - (lat.tan() + 1.0 / lat.cos()).ln() / std::f64::consts::PI) / 2.0;
     (x.clamp(0.0, 1.0), y.clamp(0.0, 1.0))
 }
@@ -163,20 +160,13 @@ fn coverage(rect: GeoRect, origin: LatLng, radius_haversine: f64) -> Coverage {
     } else {
         0.0
     };
-    let lat_gap_max = (origin.lat - rect.south)
-        .abs()
-        .max((origin.lat - rect.north).abs());
-    let inside_lng =
-        longitude_gap(origin.lng, (rect.west + rect.east) / 2.0) <= (rect.east - rect.west) / 2.0;
+    let lat_gap_max = (origin.lat - rect.south).abs().max((origin.lat - rect.north).abs());
+    let inside_lng = longitude_gap(origin.lng, (rect.west + rect.east) / 2.0) <= (rect.east - rect.west) / 2.0;
     let lng_gaps = (
         longitude_gap(origin.lng, rect.west),
         longitude_gap(origin.lng, rect.east),
     );
-    let lng_gap_min = if inside_lng {
-        0.0
-    } else {
-        lng_gaps.0.min(lng_gaps.1)
-    };
+    let lng_gap_min = if inside_lng { 0.0 } else { lng_gaps.0.min(lng_gaps.1) };
     let lng_gap_max = lng_gaps.0.max(lng_gaps.1);
     let (cos_south, cos_north) = (rect.south.to_radians().cos(), rect.north.to_radians().cos());
     let cos_min = cos_south.min(cos_north);
@@ -188,13 +178,13 @@ fn coverage(rect: GeoRect, origin: LatLng, radius_haversine: f64) -> Coverage {
     let cos_origin = origin.lat.to_radians().cos();
     // A small relative slack keeps rounding from misclassifying a cell that touches the circle.
     let slack = 1e-12;
-    let lower = haversine_term(lat_gap_min.to_radians())
-        + cos_origin * cos_min * haversine_term(lng_gap_min.to_radians());
+    let lower =
+        haversine_term(lat_gap_min.to_radians()) + cos_origin * cos_min * haversine_term(lng_gap_min.to_radians());
     if lower > radius_haversine * (1.0 + slack) + slack {
         return Coverage::Outside;
     }
-    let upper = haversine_term(lat_gap_max.to_radians())
-        + cos_origin * cos_max * haversine_term(lng_gap_max.to_radians());
+    let upper =
+        haversine_term(lat_gap_max.to_radians()) + cos_origin * cos_max * haversine_term(lng_gap_max.to_radians());
     if upper < radius_haversine * (1.0 - slack) - slack {
         Coverage::Inside
     } else {
@@ -268,11 +258,7 @@ impl MortonIndex {
     /// physical locations are the first `len()` bits of `filter`).
     pub fn count_within(&self, origin: LatLng, radius_miles: f64, filter: &Bitset) -> usize {
         let radius_haversine = haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES);
-        let root = Cell {
-            level: 0,
-            x: 0,
-            y: 0,
-        };
+        let root = Cell { level: 0, x: 0, y: 0 };
         let mut total = 0;
         let mut stack = vec![(root, 0, self.codes.len())];
         while let Some((cell, start, end)) = stack.pop() {
@@ -314,15 +300,7 @@ impl MortonIndex {
         out: &mut Vec<CellCount>,
     ) {
         let (x0, y0, x1, y1) = unit_rect;
-        let mut stack = vec![(
-            Cell {
-                level: 0,
-                x: 0,
-                y: 0,
-            },
-            0,
-            self.codes.len(),
-        )];
+        let mut stack = vec![(Cell { level: 0, x: 0, y: 0 }, 0, self.codes.len())];
         while let Some((cell, start, end)) = stack.pop() {
             if start == end {
                 continue;
@@ -388,9 +366,7 @@ impl RTreeObject for SpherePoint {
 
 impl PointDistance for SpherePoint {
     fn distance_2(&self, point: &[f64; 3]) -> f64 {
-        (self.unit[0] - point[0]).powi(2)
-            + (self.unit[1] - point[1]).powi(2)
-            + (self.unit[2] - point[2]).powi(2)
+        (self.unit[0] - point[0]).powi(2) + (self.unit[1] - point[1]).powi(2) + (self.unit[2] - point[2]).powi(2)
     }
 }
 
@@ -455,18 +431,12 @@ mod tests {
         let denver = LatLng::new(39.74, -104.99).unwrap();
         let boulder = LatLng::new(40.01, -105.27).unwrap();
         let code = morton_code(denver);
-        let cell = Cell {
-            level: 6,
-            x: 13,
-            y: 24,
-        };
+        let cell = Cell { level: 6, x: 13, y: 24 };
         let (low, high) = cell.code_range();
         assert!(low <= code && code < high, "Denver is in tile 6/13/24");
         assert!(morton_code(boulder) >= low && morton_code(boulder) < high);
         let rect = cell.geo_rect();
-        assert!(
-            rect.west < -104.99 && rect.east > -104.99 && rect.south < 39.74 && rect.north > 39.74
-        );
+        assert!(rect.west < -104.99 && rect.east > -104.99 && rect.south < 39.74 && rect.north > 39.74);
     }
 
     #[test]

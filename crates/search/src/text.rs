@@ -4,16 +4,11 @@ use std::path::Path;
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::query::{BooleanQuery, FuzzyTermQuery, Occur, Query};
-use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, STORED, Schema, TextFieldIndexing, TextOptions,
-};
+use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STORED, Schema, TextFieldIndexing, TextOptions};
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer, TokenStream,
 };
-use tantivy::{
-    DocId, Index, IndexReader, ReloadPolicy, Score, SegmentOrdinal, SegmentReader, TantivyDocument,
-    Term,
-};
+use tantivy::{DocId, Index, IndexReader, ReloadPolicy, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term};
 
 use crate::SearchError;
 use crate::bitset::Bitset;
@@ -133,8 +128,7 @@ impl TextIndex {
         };
         index.tokenizers().register(TOKENIZER, analyzer());
         let len = documents.len();
-        let mut writer =
-            index.writer_with_num_threads::<TantivyDocument>(1, WRITER_MEMORY_BYTES)?;
+        let mut writer = index.writer_with_num_threads::<TantivyDocument>(1, WRITER_MEMORY_BYTES)?;
         for (ordinal, (primary, secondary)) in documents.enumerate() {
             let mut document = TantivyDocument::default();
             document.add_u64(fields.ordinal, ordinal as u64);
@@ -156,10 +150,7 @@ impl TextIndex {
     }
 
     fn from_index(index: Index, fields: TextFields, len: usize) -> Result<Self, SearchError> {
-        let reader = index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         let searcher = reader.searcher();
         let segments = searcher.segment_readers();
         let doc_id_is_ordinal = match segments {
@@ -208,10 +199,7 @@ impl TextIndex {
                         (Occur::Should, Box::new(query) as Box<dyn Query>)
                     })
                     .collect();
-                (
-                    Occur::Must,
-                    Box::new(BooleanQuery::new(alternatives)) as Box<dyn Query>,
-                )
+                (Occur::Must, Box::new(BooleanQuery::new(alternatives)) as Box<dyn Query>)
             })
             .collect();
         BooleanQuery::new(clauses)
@@ -251,11 +239,7 @@ impl Collector for BitsetCollector {
     type Fruit = Bitset;
     type Child = BitsetSegmentCollector;
 
-    fn for_segment(
-        &self,
-        _segment: SegmentOrdinal,
-        reader: &SegmentReader,
-    ) -> tantivy::Result<Self::Child> {
+    fn for_segment(&self, _segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<Self::Child> {
         let ordinals = if self.doc_id_is_ordinal {
             None
         } else {
@@ -323,10 +307,7 @@ mod tests {
                 "Summit Direct Primary Care Downtown".to_owned(),
                 "Maria Garcia Robert Smith".to_owned(),
             ),
-            (
-                "Blue Ridge Family Medicine".to_owned(),
-                "Ana Lopez".to_owned(),
-            ),
+            ("Blue Ridge Family Medicine".to_owned(), "Ana Lopez".to_owned()),
             ("Smithfield Health".to_owned(), String::new()),
             ("Café Clinique".to_owned(), String::new()),
         ];

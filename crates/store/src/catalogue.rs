@@ -4,8 +4,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use domain::{
-    CareModalities, Catalogue, Clinician, Employer, EmployerStatus, Gender, Location, Organisation,
-    OrganisationKind,
+    CareModalities, Catalogue, Clinician, Employer, EmployerStatus, Gender, Location, Organisation, OrganisationKind,
 };
 use sqlx::postgres::PgRow;
 use sqlx::{Acquire, PgPool, Postgres, Row, Transaction};
@@ -66,11 +65,9 @@ pub async fn load(pool: &PgPool, catalogue: &Catalogue, replace: bool) -> Result
         if !replace {
             return Err(StoreError::CatalogueNotEmpty);
         }
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "truncate {CATALOGUE_TABLES} cascade"
-        )))
-        .execute(&mut *transaction)
-        .await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!("truncate {CATALOGUE_TABLES} cascade")))
+            .execute(&mut *transaction)
+            .await?;
     }
     copy_organisations(&mut transaction, &catalogue.organisations).await?;
     copy_employers(&mut transaction, &catalogue.employers).await?;
@@ -120,10 +117,7 @@ async fn copy_rows(
     Ok(())
 }
 
-async fn copy_organisations(
-    transaction: &mut Transaction<'_, Postgres>,
-    organisations: &[Organisation],
-) -> Result<()> {
+async fn copy_organisations(transaction: &mut Transaction<'_, Postgres>, organisations: &[Organisation]) -> Result<()> {
     let rows = organisations.iter().map(|organisation| {
         move |buffer: &mut CopyBuffer| {
             buffer
@@ -132,18 +126,10 @@ async fn copy_organisations(
                 .text(organisation.kind.as_str());
         }
     });
-    copy_rows(
-        transaction,
-        "copy organisations (id, name, kind) from stdin",
-        rows,
-    )
-    .await
+    copy_rows(transaction, "copy organisations (id, name, kind) from stdin", rows).await
 }
 
-async fn copy_employers(
-    transaction: &mut Transaction<'_, Postgres>,
-    employers: &[Employer],
-) -> Result<()> {
+async fn copy_employers(transaction: &mut Transaction<'_, Postgres>, employers: &[Employer]) -> Result<()> {
     let rows = employers.iter().map(|employer| {
         move |buffer: &mut CopyBuffer| {
             buffer
@@ -160,14 +146,11 @@ async fn copy_employers(
     )
     .await?;
     let network = employers.iter().flat_map(|employer| {
-        employer
-            .network_organisation_ids
-            .iter()
-            .map(move |organisation_id| {
-                move |buffer: &mut CopyBuffer| {
-                    buffer.number(employer.id).number(*organisation_id);
-                }
-            })
+        employer.network_organisation_ids.iter().map(move |organisation_id| {
+            move |buffer: &mut CopyBuffer| {
+                buffer.number(employer.id).number(*organisation_id);
+            }
+        })
     });
     copy_rows(
         transaction,
@@ -177,10 +160,7 @@ async fn copy_employers(
     .await
 }
 
-async fn copy_locations(
-    transaction: &mut Transaction<'_, Postgres>,
-    locations: &[Location],
-) -> Result<()> {
+async fn copy_locations(transaction: &mut Transaction<'_, Postgres>, locations: &[Location]) -> Result<()> {
     let rows = locations.iter().map(|location| {
         move |buffer: &mut CopyBuffer| {
             let modalities = location.modalities;
@@ -227,10 +207,7 @@ async fn copy_locations(
     .await
 }
 
-async fn copy_clinicians(
-    transaction: &mut Transaction<'_, Postgres>,
-    clinicians: &[Clinician],
-) -> Result<()> {
+async fn copy_clinicians(transaction: &mut Transaction<'_, Postgres>, clinicians: &[Clinician]) -> Result<()> {
     let rows = clinicians.iter().map(|clinician| {
         move |buffer: &mut CopyBuffer| {
             buffer
@@ -269,10 +246,7 @@ async fn copy_clinicians(
     .await
 }
 
-async fn copy_marketplace(
-    transaction: &mut Transaction<'_, Postgres>,
-    catalogue: &Catalogue,
-) -> Result<()> {
+async fn copy_marketplace(transaction: &mut Transaction<'_, Postgres>, catalogue: &Catalogue) -> Result<()> {
     let categories = catalogue.categories.iter().map(|category| {
         move |buffer: &mut CopyBuffer| {
             buffer
@@ -335,10 +309,7 @@ async fn copy_marketplace(
     .await
 }
 
-async fn copy_insurance(
-    transaction: &mut Transaction<'_, Postgres>,
-    catalogue: &Catalogue,
-) -> Result<()> {
+async fn copy_insurance(transaction: &mut Transaction<'_, Postgres>, catalogue: &Catalogue) -> Result<()> {
     let payers = catalogue.payers.iter().map(|payer| {
         move |buffer: &mut CopyBuffer| {
             buffer.text(&payer.id).text(&payer.name);
@@ -490,8 +461,7 @@ async fn read_employers(transaction: &mut Transaction<'_, Postgres>) -> Result<V
                 id: row.try_get("id")?,
                 company_name: row.try_get("company_name")?,
                 alias: row.try_get("alias")?,
-                status: EmployerStatus::parse(&status)
-                    .ok_or_else(|| StoreError::InvalidData(status.clone()))?,
+                status: EmployerStatus::parse(&status).ok_or_else(|| StoreError::InvalidData(status.clone()))?,
                 network_organisation_ids: row.try_get("network")?,
             })
         })
@@ -518,8 +488,10 @@ async fn attach_clinician_locations(
         )
         .bind(ids)
         .fetch(&mut **transaction),
-        None => sqlx::query("select clinician_id, location_id from clinician_locations order by clinician_id, location_id")
-            .fetch(&mut **transaction),
+        None => {
+            sqlx::query("select clinician_id, location_id from clinician_locations order by clinician_id, location_id")
+                .fetch(&mut **transaction)
+        }
     };
     while let Some(row) = rows.try_next().await? {
         let clinician_id: i64 = row.try_get(0)?;
@@ -551,8 +523,7 @@ pub async fn changes_since(pool: &PgPool, since: DateTime<Utc>) -> Result<Catalo
     sqlx::query("set transaction isolation level repeatable read, read only")
         .execute(&mut *transaction)
         .await?;
-    let statement =
-        format!("select {LOCATION_COLUMNS} from locations where updated_at > $1 order by id");
+    let statement = format!("select {LOCATION_COLUMNS} from locations where updated_at > $1 order by id");
     let locations = sqlx::query(sqlx::AssertSqlSafe(statement))
         .bind(since)
         .fetch_all(&mut *transaction)
@@ -560,8 +531,7 @@ pub async fn changes_since(pool: &PgPool, since: DateTime<Utc>) -> Result<Catalo
         .iter()
         .map(location_from_row)
         .collect::<Result<Vec<_>>>()?;
-    let statement =
-        format!("select {CLINICIAN_COLUMNS} from clinicians where updated_at > $1 order by id");
+    let statement = format!("select {CLINICIAN_COLUMNS} from clinicians where updated_at > $1 order by id");
     let mut clinicians = sqlx::query(sqlx::AssertSqlSafe(statement))
         .bind(since)
         .fetch_all(&mut *transaction)
@@ -591,11 +561,7 @@ pub async fn changes_since(pool: &PgPool, since: DateTime<Utc>) -> Result<Catalo
 
 /// Records whether a location takes new patients; the change reaches running servers through
 /// the `catalogue_changed` notification. Returns false when no such location exists.
-pub async fn set_accepting_new_patients(
-    pool: &PgPool,
-    location_id: i64,
-    accepting: bool,
-) -> Result<bool> {
+pub async fn set_accepting_new_patients(pool: &PgPool, location_id: i64, accepting: bool) -> Result<bool> {
     let result = sqlx::query("update locations set accepting_new_patients = $2 where id = $1")
         .bind(location_id)
         .bind(accepting)
@@ -661,8 +627,7 @@ fn clinician_from_row(row: &PgRow) -> Result<Clinician> {
         credentials: row.try_get("credentials")?,
         category: row.try_get("category")?,
         speciality: row.try_get("speciality")?,
-        gender: Gender::parse(&gender)
-            .ok_or_else(|| StoreError::InvalidData(format!("gender {gender}")))?,
+        gender: Gender::parse(&gender).ok_or_else(|| StoreError::InvalidData(format!("gender {gender}")))?,
         accepting_new_patients: row.try_get("accepting_new_patients")?,
         description: row.try_get("description")?,
         logo: row.try_get("logo")?,

@@ -36,11 +36,9 @@ pub struct NewGeneration {
 
 /// Reserves the next generation number, so its directory can be named before the build.
 pub async fn next_generation_number(pool: &PgPool) -> Result<i64> {
-    let next: i64 = sqlx::query_scalar(
-        "select nextval(pg_get_serial_sequence('index_generations', 'generation'))",
-    )
-    .fetch_one(pool)
-    .await?;
+    let next: i64 = sqlx::query_scalar("select nextval(pg_get_serial_sequence('index_generations', 'generation'))")
+        .fetch_one(pool)
+        .await?;
     Ok(next)
 }
 

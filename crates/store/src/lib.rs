@@ -51,9 +51,7 @@ pub async fn migrate(pool: &PgPool) -> Result<()> {
 pub fn convert_sqlx_err(error: sqlx::Error) -> StoreError {
     if let sqlx::Error::Database(db_error) = &error {
         if db_error.is_unique_violation() {
-            return StoreError::AlreadyExists(
-                db_error.constraint().unwrap_or("unique key").to_owned(),
-            );
+            return StoreError::AlreadyExists(db_error.constraint().unwrap_or("unique key").to_owned());
         }
     }
     StoreError::Database(error)

@@ -25,22 +25,13 @@ fn denver() -> SearchRequest {
 #[test]
 fn bad_pages_limits_and_origins_are_client_errors() {
     let cases = [
-        SearchRequest {
-            page: 0,
-            ..denver()
-        },
+        SearchRequest { page: 0, ..denver() },
         SearchRequest {
             page: 10_001,
             ..denver()
         },
-        SearchRequest {
-            limit: 0,
-            ..denver()
-        },
-        SearchRequest {
-            limit: 51,
-            ..denver()
-        },
+        SearchRequest { limit: 0, ..denver() },
+        SearchRequest { limit: 51, ..denver() },
         SearchRequest {
             origin: None,
             ..denver()
@@ -108,14 +99,8 @@ fn bad_bounds_and_zooms_are_client_errors() {
             nw_lat: f64::NAN,
             ..good
         },
-        Bounds {
-            nw_lat: 91.0,
-            ..good
-        },
-        Bounds {
-            se_lng: -181.0,
-            ..good
-        },
+        Bounds { nw_lat: 91.0, ..good },
+        Bounds { se_lng: -181.0, ..good },
         Bounds {
             nw_lat: 39.0,
             se_lat: 40.0,

@@ -82,10 +82,7 @@ impl<'a> Brute<'a> {
                 clinicians_at.entry(*location).or_default().push(position);
             }
         }
-        Self {
-            fixture,
-            clinicians_at,
-        }
+        Self { fixture, clinicians_at }
     }
 
     fn organisation_name(&self, location: &Location) -> &str {
@@ -120,18 +117,12 @@ impl<'a> Brute<'a> {
         let employers = &self.fixture.input.employers;
         let mut networks = Vec::new();
         if let Some(alias) = alias {
-            let employer = employers
-                .iter()
-                .find(|e| e.alias.as_deref() == Some(alias))
-                .unwrap();
+            let employer = employers.iter().find(|e| e.alias.as_deref() == Some(alias)).unwrap();
             networks.push(employer.network_organisation_ids.clone());
         }
         if let Some(name) = name {
             let wanted = name.to_lowercase();
-            let mut sorted: Vec<_> = employers
-                .iter()
-                .map(|e| (e.company_name.to_lowercase(), e))
-                .collect();
+            let mut sorted: Vec<_> = employers.iter().map(|e| (e.company_name.to_lowercase(), e)).collect();
             sorted.sort_by(|a, b| a.0.cmp(&b.0));
             let chosen = sorted
                 .iter()
@@ -154,23 +145,14 @@ impl<'a> Brute<'a> {
         }
     }
 
-    pub fn matches(
-        &self,
-        location: &Location,
-        filters: &SearchFilters,
-        alias: Option<&str>,
-    ) -> bool {
+    pub fn matches(&self, location: &Location, filters: &SearchFilters, alias: Option<&str>) -> bool {
         if filters.new_patients && !location.accepting_new_patients {
             return false;
         }
         if filters.pediatrics && !location.offers_service("BH") {
             return false;
         }
-        if !filters
-            .service_types
-            .iter()
-            .all(|code| location.offers_service(code))
-        {
+        if !filters.service_types.iter().all(|code| location.offers_service(code)) {
             return false;
         }
         if let Some(network) = self.employer_network(filters.employer.as_deref(), alias) {
@@ -192,37 +174,30 @@ impl<'a> Brute<'a> {
             || !filters.selected_specialities.is_empty()
             || !filters.selected_genders.is_empty();
         if clinician_filters {
-            let any = self
-                .clinicians_at
-                .get(&location.id)
-                .into_iter()
-                .flatten()
-                .any(|c| {
-                    let clinician = &self.fixture.input.clinicians[*c];
-                    (filters.selected_credentials.is_empty()
+            let any = self.clinicians_at.get(&location.id).into_iter().flatten().any(|c| {
+                let clinician = &self.fixture.input.clinicians[*c];
+                (filters.selected_credentials.is_empty()
+                    || filters
+                        .selected_credentials
+                        .iter()
+                        .any(|v| v.eq_ignore_ascii_case(&clinician.credentials)))
+                    && (filters.selected_specialities.is_empty()
                         || filters
-                            .selected_credentials
+                            .selected_specialities
                             .iter()
-                            .any(|v| v.eq_ignore_ascii_case(&clinician.credentials)))
-                        && (filters.selected_specialities.is_empty()
-                            || filters
-                                .selected_specialities
-                                .iter()
-                                .any(|v| v.eq_ignore_ascii_case(&clinician.speciality)))
-                        && (filters.selected_genders.is_empty()
-                            || filters
-                                .selected_genders
-                                .iter()
-                                .any(|v| Gender::parse(v) == Some(clinician.gender)))
-                });
+                            .any(|v| v.eq_ignore_ascii_case(&clinician.speciality)))
+                    && (filters.selected_genders.is_empty()
+                        || filters
+                            .selected_genders
+                            .iter()
+                            .any(|v| Gender::parse(v) == Some(clinician.gender)))
+            });
             if !any {
                 return false;
             }
         }
         match &filters.search_by_name {
-            Some(text) if !tokens(text).is_empty() => {
-                text_matches(text, &self.searchable_text(location))
-            }
+            Some(text) if !tokens(text).is_empty() => text_matches(text, &self.searchable_text(location)),
             _ => true,
         }
     }
@@ -242,18 +217,7 @@ impl<'a> Brute<'a> {
             .locations
             .iter()
             .filter(|l| !l.is_virtual && self.matches(l, filters, alias))
-            .map(|l| {
-                (
-                    l.id,
-                    miles(
-                        origin,
-                        LatLng {
-                            lat: l.lat,
-                            lng: l.lng,
-                        },
-                    ),
-                )
-            })
+            .map(|l| (l.id, miles(origin, LatLng { lat: l.lat, lng: l.lng })))
             .filter(|(_, d)| *d <= radius)
             .collect();
         physical.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -262,11 +226,7 @@ impl<'a> Brute<'a> {
             .input
             .locations
             .iter()
-            .filter(|l| {
-                l.is_virtual
-                    && l.virtual_states.iter().any(|s| s == state)
-                    && self.matches(l, filters, alias)
-            })
+            .filter(|l| l.is_virtual && l.virtual_states.iter().any(|s| s == state) && self.matches(l, filters, alias))
             .map(|l| l.id)
             .collect();
         (physical, virtual_ids)

@@ -34,12 +34,7 @@ pub fn input() -> SnapshotInput {
     let catalogue = seed::generate(&config, gazetteer());
     let mut locations = catalogue.locations;
     let template = locations[0].clone();
-    let next_id = locations
-        .iter()
-        .map(|location| location.id)
-        .max()
-        .unwrap_or(0)
-        + 1;
+    let next_id = locations.iter().map(|location| location.id).max().unwrap_or(0) + 1;
     // Locations on both sides of the antimeridian and at the Mercator limits.
     for (offset, (lat, lng)) in [
         (51.8, 179.9),

@@ -9,31 +9,25 @@ use crate::brute::Brute;
 use crate::fixture::fixture;
 
 fn boxes() -> impl Strategy<Value = Bounds> {
-    let ordinary = (
-        -60.0f64..75.0,
-        0.05f64..30.0,
-        -180.0f64..180.0,
-        0.05f64..60.0,
-    )
-        .prop_map(|(south, height, west, width)| Bounds {
-            nw_lng: west,
-            nw_lat: (south + height).min(90.0),
-            se_lng: if west + width > 180.0 {
-                west + width - 360.0
-            } else {
-                west + width
-            },
-            se_lat: south,
-        });
-    let antimeridian =
-        (160.0f64..179.95, -179.95f64..-150.0, 40.0f64..60.0).prop_map(|(west, east, south)| {
+    let ordinary =
+        (-60.0f64..75.0, 0.05f64..30.0, -180.0f64..180.0, 0.05f64..60.0).prop_map(|(south, height, west, width)| {
             Bounds {
                 nw_lng: west,
-                nw_lat: south + 15.0,
-                se_lng: east,
+                nw_lat: (south + height).min(90.0),
+                se_lng: if west + width > 180.0 {
+                    west + width - 360.0
+                } else {
+                    west + width
+                },
                 se_lat: south,
             }
         });
+    let antimeridian = (160.0f64..179.95, -179.95f64..-150.0, 40.0f64..60.0).prop_map(|(west, east, south)| Bounds {
+        nw_lng: west,
+        nw_lat: south + 15.0,
+        se_lng: east,
+        se_lat: south,
+    });
     let edges = prop_oneof![
         Just(Bounds {
             nw_lng: -180.0,
@@ -65,11 +59,7 @@ fn boxes() -> impl Strategy<Value = Bounds> {
 
 fn pin_filters() -> impl Strategy<Value = (PinFilters, SearchFilters)> {
     (any::<bool>(), any::<bool>()).prop_map(|(new_patients, pediatrics)| {
-        let service_types: Vec<String> = if pediatrics {
-            vec!["BH".into()]
-        } else {
-            Vec::new()
-        };
+        let service_types: Vec<String> = if pediatrics { vec!["BH".into()] } else { Vec::new() };
         (
             PinFilters {
                 new_patients,
@@ -129,10 +119,7 @@ fn a_crowded_box_says_it_is_over_the_limit() {
         se_lng: 180.0,
         se_lat: -90.0,
     };
-    let answer = fixture
-        .snapshot
-        .pins(whole_world, &PinFilters::default())
-        .unwrap();
+    let answer = fixture.snapshot.pins(whole_world, &PinFilters::default()).unwrap();
     assert!(answer.over_limit && answer.pins.is_empty() && answer.limit == search::query::MAX_PINS);
     let areas = fixture
         .snapshot

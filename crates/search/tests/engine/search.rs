@@ -32,10 +32,7 @@ fn assert_search_agrees(origin: LatLng, filters: SearchFilters, alias: Option<&s
     let (physical, virtual_ids) = brute.search(origin, &filters, alias, &origin_state(origin));
     let mut search_request = request(origin, filters.clone(), 1);
     search_request.company_alias = alias.map(str::to_owned);
-    let answer = fixture
-        .snapshot
-        .search(&search_request, gazetteer())
-        .unwrap();
+    let answer = fixture.snapshot.search(&search_request, gazetteer()).unwrap();
     let radius = filters.search_distance.radius_miles();
     let near_edge = physical
         .iter()
@@ -47,26 +44,12 @@ fn assert_search_agrees(origin: LatLng, filters: SearchFilters, alias: Option<&s
         "total {} vs brute {expected_total} for {filters:?}",
         answer.total_results
     );
-    assert_eq!(
-        answer.total_pages as usize,
-        answer.total_results.div_ceil(6)
-    );
+    assert_eq!(answer.total_pages as usize, answer.total_results.div_ceil(6));
     let expected_page: Vec<f64> = physical.iter().take(6).map(|(_, d)| *d).collect();
-    let got_page: Vec<f64> = answer
-        .clinics
-        .iter()
-        .filter_map(|item| item.distance)
-        .collect();
-    assert_eq!(
-        got_page.len(),
-        expected_page.len().min(6),
-        "page size for {filters:?}"
-    );
+    let got_page: Vec<f64> = answer.clinics.iter().filter_map(|item| item.distance).collect();
+    assert_eq!(got_page.len(), expected_page.len().min(6), "page size for {filters:?}");
     for (got, expected) in got_page.iter().zip(&expected_page) {
-        assert!(
-            (got - expected).abs() < TOLERANCE_MILES,
-            "distance {got} vs {expected}"
-        );
+        assert!((got - expected).abs() < TOLERANCE_MILES, "distance {got} vs {expected}");
     }
     for item in answer.clinics.iter().filter(|item| item.distance.is_some()) {
         let location = fixture
@@ -89,53 +72,44 @@ fn assert_search_agrees(origin: LatLng, filters: SearchFilters, alias: Option<&s
             .map(|item| item.location_id)
             .collect();
         assert!(virtual_on_page.iter().all(|id| virtual_ids.contains(id)));
-        assert_eq!(
-            virtual_on_page.len(),
-            (6 - physical.len()).min(virtual_ids.len())
-        );
+        assert_eq!(virtual_on_page.len(), (6 - physical.len()).min(virtual_ids.len()));
     }
 }
 
 fn origins() -> impl Strategy<Value = LatLng> {
-    let anchored =
-        (0usize..3_000, -0.3f64..0.3, -0.3f64..0.3).prop_map(|(position, dlat, dlng)| {
-            let location = &fixture().input.locations[position];
-            LatLng {
-                lat: (location.lat + dlat).clamp(-89.0, 89.0),
-                lng: (location.lng + dlng).clamp(-179.9, 179.9),
-            }
-        });
+    let anchored = (0usize..3_000, -0.3f64..0.3, -0.3f64..0.3).prop_map(|(position, dlat, dlng)| {
+        let location = &fixture().input.locations[position];
+        LatLng {
+            lat: (location.lat + dlat).clamp(-89.0, 89.0),
+            lng: (location.lng + dlng).clamp(-179.9, 179.9),
+        }
+    });
     let anywhere = (24.0f64..49.0, -125.0f64..-67.0).prop_map(|(lat, lng)| LatLng { lat, lng });
     prop_oneof![3 => anchored, 1 => anywhere]
 }
 
 fn name_queries() -> impl Strategy<Value = Option<String>> {
-    let from_data = (0usize..3_000, 0usize..4, any::<bool>(), 1usize..6).prop_map(
-        |(position, word, typo, prefix)| {
-            let fixture = fixture();
-            let brute = Brute::new(fixture);
-            let text = brute.searchable_text(&fixture.input.locations[position]);
-            let words: Vec<&str> = text.split_whitespace().collect();
-            let mut chosen = words[word % words.len()].to_lowercase();
-            if typo && chosen.len() > 5 {
-                chosen.remove(1);
-            }
-            let cut: String = chosen
-                .chars()
-                .take(chosen.chars().count().saturating_sub(prefix % 3))
-                .collect();
-            Some(cut)
-        },
-    );
+    let from_data = (0usize..3_000, 0usize..4, any::<bool>(), 1usize..6).prop_map(|(position, word, typo, prefix)| {
+        let fixture = fixture();
+        let brute = Brute::new(fixture);
+        let text = brute.searchable_text(&fixture.input.locations[position]);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let mut chosen = words[word % words.len()].to_lowercase();
+        if typo && chosen.len() > 5 {
+            chosen.remove(1);
+        }
+        let cut: String = chosen
+            .chars()
+            .take(chosen.chars().count().saturating_sub(prefix % 3))
+            .collect();
+        Some(cut)
+    });
     prop_oneof![2 => Just(None), 2 => from_data, 1 => Just(Some("family medicine".to_owned()))]
 }
 
 fn filters() -> impl Strategy<Value = SearchFilters> {
     let credentials = prop::sample::subsequence(vec!["MD", "DO", "NP", "PA"], 0..=2);
-    let specialities = prop::sample::subsequence(
-        vec!["Family Medicine", "Internal Medicine", "Pediatrics"],
-        0..=1,
-    );
+    let specialities = prop::sample::subsequence(vec!["Family Medicine", "Internal Medicine", "Pediatrics"], 0..=1);
     let genders = prop::sample::subsequence(vec!["F", "M"], 0..=1);
     (
         any::<bool>(),
@@ -148,16 +122,7 @@ fn filters() -> impl Strategy<Value = SearchFilters> {
         prop::option::of(0usize..8),
     )
         .prop_map(
-            |(
-                new_patients,
-                pediatrics,
-                credentials,
-                specialities,
-                genders,
-                slider,
-                name,
-                employer,
-            )| SearchFilters {
+            |(new_patients, pediatrics, credentials, specialities, genders, slider, name, employer)| SearchFilters {
                 search_by_name: name,
                 new_patients,
                 pediatrics,
@@ -221,10 +186,7 @@ fn paging_visits_every_match_exactly_once() {
                     item.location_id
                 );
                 if let Some(distance) = item.distance {
-                    assert!(
-                        distance + 1e-9 >= last_distance,
-                        "pages are ordered by distance"
-                    );
+                    assert!(distance + 1e-9 >= last_distance, "pages are ordered by distance");
                     last_distance = distance;
                 }
             }
@@ -232,10 +194,7 @@ fn paging_visits_every_match_exactly_once() {
         assert_eq!(seen.len(), first.total_results);
         let past_the_end = fixture
             .snapshot
-            .search(
-                &request(origin, filters, first.total_pages + 1),
-                gazetteer(),
-            )
+            .search(&request(origin, filters, first.total_pages + 1), gazetteer())
             .unwrap();
         assert!(past_the_end.clinics.is_empty());
         assert_eq!(past_the_end.total_results, first.total_results);
@@ -293,9 +252,7 @@ fn every_filter_narrows_as_specified() {
             ..base.clone()
         },
         SearchFilters {
-            selected_group_and_organizations: vec![
-                fixture.snapshot.organisation_of(0).name.clone(),
-            ],
+            selected_group_and_organizations: vec![fixture.snapshot.organisation_of(0).name.clone()],
             ..base.clone()
         },
     ];
@@ -338,11 +295,7 @@ fn an_employer_network_and_a_company_alias_restrict_results() {
         .input
         .locations
         .iter()
-        .find(|l| {
-            restricted
-                .network_organisation_ids
-                .contains(&l.organisation_id)
-        })
+        .find(|l| restricted.network_organisation_ids.contains(&l.organisation_id))
         .unwrap();
     let origin = LatLng {
         lat: first_in_network.lat,
@@ -369,23 +322,11 @@ fn an_employer_network_and_a_company_alias_restrict_results() {
             .iter()
             .find(|l| l.id == item.location_id)
             .unwrap();
-        restricted
-            .network_organisation_ids
-            .contains(&location.organisation_id)
+        restricted.network_organisation_ids.contains(&location.organisation_id)
     }));
     let prefix: String = restricted.company_name.chars().take(4).collect();
-    assert!(
-        fixture
-            .snapshot
-            .employer_by_name(&prefix.to_lowercase())
-            .is_some()
-    );
-    assert!(
-        fixture
-            .snapshot
-            .employer_by_name("No Such Employer Inc")
-            .is_none()
-    );
+    assert!(fixture.snapshot.employer_by_name(&prefix.to_lowercase()).is_some());
+    assert!(fixture.snapshot.employer_by_name("No Such Employer Inc").is_none());
 }
 
 #[test]
@@ -404,10 +345,7 @@ fn the_origin_falls_back_from_coordinates_to_user_zip_to_zip() {
         limit: 6,
     };
     let answer = fixture.snapshot.search(&by_user_zip, gazetteer()).unwrap();
-    assert!(
-        (answer.origin.lat - 39.75).abs() < 0.1,
-        "userZipCode wins over zipCode"
-    );
+    assert!((answer.origin.lat - 39.75).abs() < 0.1, "userZipCode wins over zipCode");
     let by_zip = SearchRequest {
         filters: SearchFilters {
             user_zip_code: None,
@@ -415,31 +353,13 @@ fn the_origin_falls_back_from_coordinates_to_user_zip_to_zip() {
         },
         ..by_user_zip.clone()
     };
-    assert!(
-        (fixture
-            .snapshot
-            .search(&by_zip, gazetteer())
-            .unwrap()
-            .origin
-            .lat
-            - 40.75)
-            .abs()
-            < 0.1
-    );
+    assert!((fixture.snapshot.search(&by_zip, gazetteer()).unwrap().origin.lat - 40.75).abs() < 0.1);
     let by_point = SearchRequest {
-        origin: Some(LatLng {
-            lat: 30.0,
-            lng: -97.0,
-        }),
+        origin: Some(LatLng { lat: 30.0, lng: -97.0 }),
         ..by_user_zip
     };
     assert_eq!(
-        fixture
-            .snapshot
-            .search(&by_point, gazetteer())
-            .unwrap()
-            .origin
-            .lat,
+        fixture.snapshot.search(&by_point, gazetteer()).unwrap().origin.lat,
         30.0
     );
 }
@@ -461,20 +381,14 @@ fn clinicians_are_bounded_nearest_first_and_honour_clinician_filters() {
         .snapshot
         .search(&request(origin, filters, 1), gazetteer())
         .unwrap();
-    assert!(
-        !answer.clinicians.is_empty() && answer.clinicians.len() <= search::query::MAX_CLINICIANS
-    );
+    assert!(!answer.clinicians.is_empty() && answer.clinicians.len() <= search::query::MAX_CLINICIANS);
     assert!(
         answer
             .clinicians
             .iter()
             .all(|item| item.gender == Some("F") && item.entity == "provider")
     );
-    let distances: Vec<f64> = answer
-        .clinicians
-        .iter()
-        .filter_map(|item| item.distance)
-        .collect();
+    let distances: Vec<f64> = answer.clinicians.iter().filter_map(|item| item.distance).collect();
     assert!(distances.windows(2).all(|pair| pair[0] <= pair[1] + 1e-9));
     let unique: HashSet<i64> = answer.clinicians.iter().map(|item| item.id).collect();
     assert_eq!(unique.len(), answer.clinicians.len());
@@ -490,11 +404,7 @@ fn virtual_locations_follow_physical_ones_for_the_states_they_serve() {
         .find(|l| l.is_virtual)
         .expect("the generator makes virtual locations");
     let state = &virtual_location.virtual_states[0];
-    let zip = gazetteer()
-        .zips()
-        .iter()
-        .find(|z| &z.state == state)
-        .unwrap();
+    let zip = gazetteer().zips().iter().find(|z| &z.state == state).unwrap();
     let filters = SearchFilters {
         search_distance: DistanceSlider::new(1).unwrap(),
         ..SearchFilters::default()
@@ -505,28 +415,19 @@ fn virtual_locations_follow_physical_ones_for_the_states_they_serve() {
         .unwrap();
     let last = fixture
         .snapshot
-        .search(
-            &request(zip.position, filters, first.total_pages),
-            gazetteer(),
-        )
+        .search(&request(zip.position, filters, first.total_pages), gazetteer())
         .unwrap();
-    let virtual_items: Vec<_> = last
-        .clinics
-        .iter()
-        .filter(|item| item.is_virtual_location)
-        .collect();
+    let virtual_items: Vec<_> = last.clinics.iter().filter(|item| item.is_virtual_location).collect();
     assert!(
         !virtual_items.is_empty(),
         "the last page ends with virtual locations serving {state}"
     );
-    assert!(virtual_items.iter().all(|item| item.distance.is_none()
-        && !item.care_modality.at_clinic
-        && item.care_modality.in_home));
-    let first_virtual = last
-        .clinics
-        .iter()
-        .position(|item| item.is_virtual_location)
-        .unwrap();
+    assert!(
+        virtual_items
+            .iter()
+            .all(|item| item.distance.is_none() && !item.care_modality.at_clinic && item.care_modality.in_home)
+    );
+    let first_virtual = last.clinics.iter().position(|item| item.is_virtual_location).unwrap();
     assert!(
         last.clinics[first_virtual..]
             .iter()

@@ -18,16 +18,12 @@ fn new_patients_near(snapshot: &Snapshot, origin: LatLng) -> usize {
         page: 1,
         limit: 6,
     };
-    snapshot
-        .search(&request, gazetteer())
-        .unwrap()
-        .total_results
+    snapshot.search(&request, gazetteer()).unwrap().total_results
 }
 
 #[test]
 fn a_written_snapshot_opens_with_the_same_answers() {
-    let directory =
-        std::env::temp_dir().join(format!("nearcare-snapshot-test-{}", std::process::id()));
+    let directory = std::env::temp_dir().join(format!("nearcare-snapshot-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&directory);
     Snapshot::build(input(), Some(&directory)).unwrap();
     let opened = Snapshot::open(&directory, 7).unwrap();
@@ -94,10 +90,7 @@ fn a_clinic_that_stops_taking_new_patients_is_patched_in_without_a_rebuild() {
         before,
         "a query in flight keeps its snapshot"
     );
-    assert_eq!(
-        new_patients_near(&handle.load().unwrap(), origin),
-        before - 1
-    );
+    assert_eq!(new_patients_near(&handle.load().unwrap(), origin), before - 1);
 
     changed.lat += 1.0;
     assert!(
