@@ -1,1 +1,370 @@
-fn main() {}
+//! `indexer`: the operator CLI. Loads data, rebuilds and publishes the search snapshot, shows
+//! its status and runs queries against it.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use domain::{DistanceSlider, LatLng, SearchFilters};
+use gazetteer::Gazetteer;
+use indicatif::{ProgressBar, ProgressStyle};
+use search::query::{DEFAULT_PAGE_SIZE, PinFilters};
+use search::{Bounds, SearchRequest, Snapshot};
+
+#[derive(Parser)]
+#[command(
+    name = "indexer",
+    about = "Nearcare operator CLI: seed, rebuild and inspect the search index"
+)]
+struct Cli {
+    /// PostgreSQL URL; without it a private cluster is started in <local-dir>/postgres.
+    #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
+    database_url: Option<String>,
+    /// Folder for the private cluster and (by default) the index.
+    #[arg(long, env = "NEARCARE_LOCAL_DIR", default_value = indexer::DEFAULT_LOCAL_DIR, global = true)]
+    local_dir: PathBuf,
+    /// Folder of snapshot generations; defaults to <local-dir>/index.
+    #[arg(long, env = "NEARCARE_INDEX_DIR", global = true)]
+    index_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Applies pending migrations.
+    Migrate,
+    /// Fills the catalogue with generated, realistic data.
+    Seed {
+        #[arg(long, default_value_t = 1_500)]
+        clinics: usize,
+        /// Defaults to 80% of the clinics.
+        #[arg(long)]
+        clinicians: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Replaces a non-empty catalogue.
+        #[arg(long)]
+        replace: bool,
+    },
+    /// Builds a new snapshot generation from PostgreSQL and publishes it.
+    Rebuild,
+    /// Shows the published generation and the catalogue.
+    Status,
+    /// Runs a query against the current snapshot and prints the API's JSON.
+    #[command(subcommand)]
+    Query(QueryCommand),
+    /// Edits a location (a small change that reaches running servers without a rebuild).
+    #[command(subcommand)]
+    Location(LocationCommand),
+    /// Manages the private PostgreSQL cluster.
+    #[command(subcommand)]
+    Pg(PgCommand),
+}
+
+#[derive(Subcommand)]
+enum QueryCommand {
+    /// A marketplace search (POST /member/app/market/search).
+    Search(SearchArgs),
+    /// Pins in a box (GET /member/app/market/location/pins).
+    Pins(PinArgs),
+    /// Clusters in a box (GET /member/app/market/location/areapins).
+    AreaPins {
+        #[command(flatten)]
+        pins: PinArgs,
+        #[arg(long)]
+        zoom: u32,
+    },
+}
+
+#[derive(Args)]
+struct SearchArgs {
+    #[arg(long, allow_hyphen_values = true)]
+    lat: Option<f64>,
+    #[arg(long, allow_hyphen_values = true)]
+    lng: Option<f64>,
+    /// Origin ZIP when no lat/lng is given.
+    #[arg(long)]
+    zip: Option<String>,
+    /// searchByName.
+    #[arg(long)]
+    name: Option<String>,
+    #[arg(long)]
+    new_patients: bool,
+    #[arg(long)]
+    pediatrics: bool,
+    /// Distance slider position, 0..=9.
+    #[arg(long, default_value_t = 5)]
+    distance: i64,
+    #[arg(long)]
+    employer: Option<String>,
+    #[arg(long)]
+    company: Option<String>,
+    /// The whole filters object as JSON (spec field names); overrides the flags above.
+    #[arg(long)]
+    filters: Option<String>,
+    #[arg(long, default_value_t = 1)]
+    page: u32,
+    #[arg(long, default_value_t = DEFAULT_PAGE_SIZE)]
+    limit: u32,
+}
+
+#[derive(Args)]
+struct PinArgs {
+    /// nwLng,nwLat,seLng,seLat
+    #[arg(long, allow_hyphen_values = true)]
+    bounds: String,
+    #[arg(long)]
+    new_patients: bool,
+    #[arg(long)]
+    pediatrics: bool,
+    #[arg(long)]
+    employer: Option<String>,
+    #[arg(long)]
+    company: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum LocationCommand {
+    /// Marks whether a location accepts new patients.
+    SetAccepting { id: i64, accepting: bool },
+}
+
+#[derive(Subcommand)]
+enum PgCommand {
+    /// Starts the private cluster (if needed) and prints its URL.
+    Start,
+    /// Stops the private cluster.
+    Stop,
+}
+
+fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    if let Err(error) = runtime.block_on(run(cli)) {
+        eprintln!("error: {error:#}");
+        std::process::exit(1);
+    }
+}
+
+async fn run(cli: Cli) -> Result<()> {
+    let index_dir = cli.index_dir.clone().unwrap_or_else(|| cli.local_dir.join("index"));
+    if let Command::Pg(command) = &cli.command {
+        return pg(command, &cli.local_dir);
+    }
+    let pool = indexer::open_database(cli.database_url.as_deref(), &cli.local_dir).await?;
+    match cli.command {
+        Command::Migrate => println!("migrations applied"),
+        Command::Seed {
+            clinics,
+            clinicians,
+            seed,
+            replace,
+        } => seed_catalogue(&pool, clinics, clinicians, seed, replace).await?,
+        Command::Rebuild => rebuild(&pool, &index_dir).await?,
+        Command::Status => status(&pool).await?,
+        Command::Query(query) => run_query(&pool, query).await?,
+        Command::Location(LocationCommand::SetAccepting { id, accepting }) => {
+            if !store::catalogue::set_accepting_new_patients(&pool, id, accepting).await? {
+                bail!("no location with id {id}");
+            }
+            println!("location {id} accepting new patients: {accepting}");
+        }
+        Command::Pg(_) => unreachable!("handled above"),
+    }
+    Ok(())
+}
+
+fn pg(command: &PgCommand, local_dir: &std::path::Path) -> Result<()> {
+    let root = local_dir.join("postgres");
+    match command {
+        PgCommand::Start => println!("{}", pgcluster::PrivateCluster::start(&root)?.url("nearcare")),
+        PgCommand::Stop => {
+            if root.join("data/postmaster.pid").exists() {
+                pgcluster::PrivateCluster::start(&root)?.stop()?;
+            }
+            println!("stopped");
+        }
+    }
+    Ok(())
+}
+
+async fn seed_catalogue(
+    pool: &store::PgPool,
+    clinics: usize,
+    clinicians: Option<usize>,
+    seed: u64,
+    replace: bool,
+) -> Result<()> {
+    let started = Instant::now();
+    let config = seed::SeedConfig {
+        clinics,
+        clinicians: clinicians.unwrap_or(clinics * 4 / 5),
+        seed,
+    };
+    let spinner = spinner(format!("generating {clinics} clinics"));
+    let catalogue = tokio::task::spawn_blocking(move || seed::generate(&config, &Gazetteer::embedded())).await?;
+    spinner.set_message(format!(
+        "loading {} locations and {} clinicians",
+        catalogue.locations.len(),
+        catalogue.clinicians.len()
+    ));
+    store::catalogue::load(pool, &catalogue, replace).await?;
+    spinner.finish_and_clear();
+    let counts = store::catalogue::counts(pool).await?;
+    println!("{}", serde_json::to_string_pretty(&counts)?);
+    println!("seeded in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn spinner(message: String) -> ProgressBar {
+    let spinner = ProgressBar::new_spinner();
+    spinner.enable_steady_tick(Duration::from_millis(120));
+    spinner.set_message(message);
+    spinner
+}
+
+async fn rebuild(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<()> {
+    let bar = ProgressBar::new(1);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg:22} [{bar:40}] {pos}/{len} rows ({elapsed})")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let reporter = bar.clone();
+    let (report, _) = indexer::rebuild(pool, index_dir, move |stage, done, total| {
+        reporter.set_message(stage.to_owned());
+        reporter.set_length(total.max(1));
+        reporter.set_position(done);
+    })
+    .await?;
+    bar.finish_and_clear();
+    let generation = &report.generation;
+    println!(
+        "published generation {} ({}): {} locations, {} clinicians; read {:.1} s, built {:.1} s, total {:.1} s; peak memory {} MiB",
+        generation.generation,
+        generation.directory,
+        generation.locations,
+        generation.clinicians,
+        report.read_millis as f64 / 1000.0,
+        report.build_millis as f64 / 1000.0,
+        f64::from(generation.build_millis) / 1000.0,
+        generation.peak_rss_bytes / (1 << 20)
+    );
+    Ok(())
+}
+
+async fn status(pool: &store::PgPool) -> Result<()> {
+    let counts = store::catalogue::counts(pool).await?;
+    let current = store::generations::current(pool).await?;
+    let report = match &current {
+        Some(generation) => {
+            let age = chrono::Utc::now() - generation.published_at;
+            let pending =
+                store::catalogue::changes_since(pool, generation.catalogue_watermark, chrono::TimeDelta::zero())
+                    .await?;
+            serde_json::json!({
+                "generation": generation,
+                "ageSeconds": age.num_seconds(),
+                "changedRowsSinceBuild": pending.locations.len() + pending.clinicians.len(),
+                "catalogue": counts,
+            })
+        }
+        None => serde_json::json!({ "generation": null, "catalogue": counts }),
+    };
+    println!("{}", serde_json::to_string_pretty(&report)?);
+    Ok(())
+}
+
+async fn current_snapshot(pool: &store::PgPool) -> Result<Snapshot> {
+    let snapshot = indexer::load_published(pool)
+        .await?
+        .context("no published snapshot: run `indexer rebuild` first")?;
+    Ok(match indexer::catch_up(pool, &snapshot).await? {
+        indexer::CatchUp::Patched(patched) => patched,
+        indexer::CatchUp::Unchanged => snapshot,
+        indexer::CatchUp::NeedsRebuild(reason) => {
+            eprintln!("note: the catalogue changed since this snapshot ({reason}); run `indexer rebuild`");
+            snapshot
+        }
+    })
+}
+
+fn parse_bounds(text: &str) -> Result<Bounds> {
+    let values: Vec<f64> = text
+        .split(',')
+        .map(|value| value.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .context("bounds are four numbers")?;
+    let [nw_lng, nw_lat, se_lng, se_lat] = values[..] else {
+        bail!("bounds are nwLng,nwLat,seLng,seLat")
+    };
+    Ok(Bounds {
+        nw_lng,
+        nw_lat,
+        se_lng,
+        se_lat,
+    })
+}
+
+fn pin_filters(args: &PinArgs) -> PinFilters {
+    PinFilters {
+        new_patients: args.new_patients,
+        service_types: if args.pediatrics {
+            vec![domain::PEDIATRICS_SERVICE_TYPE.to_owned()]
+        } else {
+            Vec::new()
+        },
+        employer: args.employer.clone(),
+        company_alias: args.company.clone(),
+    }
+}
+
+async fn run_query(pool: &store::PgPool, query: QueryCommand) -> Result<()> {
+    let snapshot = current_snapshot(pool).await?;
+    let json = match query {
+        QueryCommand::Search(args) => {
+            let filters = match &args.filters {
+                Some(json) => serde_json::from_str(json).context("--filters is not a valid filters object")?,
+                None => SearchFilters {
+                    search_by_name: args.name.clone(),
+                    new_patients: args.new_patients,
+                    pediatrics: args.pediatrics,
+                    search_distance: DistanceSlider::new(args.distance).context("--distance is 0 to 9")?,
+                    employer: args.employer.clone(),
+                    zip_code: args.zip.clone(),
+                    ..SearchFilters::default()
+                },
+            };
+            let origin = match (args.lat, args.lng) {
+                (Some(lat), Some(lng)) => Some(LatLng::new(lat, lng).context("lat/lng out of range")?),
+                (None, None) => None,
+                _ => bail!("give both --lat and --lng, or neither"),
+            };
+            let request = SearchRequest {
+                filters,
+                origin,
+                company_alias: args.company,
+                page: args.page,
+                limit: args.limit,
+            };
+            serde_json::to_value(snapshot.search(&request, &Gazetteer::embedded())?)?
+        }
+        QueryCommand::Pins(args) => {
+            serde_json::to_value(snapshot.pins(parse_bounds(&args.bounds)?, &pin_filters(&args))?)?
+        }
+        QueryCommand::AreaPins { pins, zoom } => {
+            serde_json::to_value(snapshot.area_pins(parse_bounds(&pins.bounds)?, zoom, &pin_filters(&pins))?)?
+        }
+    };
+    println!("{}", serde_json::to_string_pretty(&json)?);
+    Ok(())
+}

@@ -226,18 +226,16 @@ impl Gazetteer {
             .and_then(|last| last.split_whitespace().next())
             .filter(|word| word.len() == 2 && word.chars().all(|c| c.is_ascii_alphabetic()))
             .map(str::to_ascii_uppercase);
-        let mut candidates: Vec<String> = parts.iter().map(|part| part.to_lowercase()).collect();
-        if let [single] = parts.as_slice() {
-            // "Denver CO": try without a trailing state word too.
-            if let Some((name, state)) = single.rsplit_once(' ') {
-                if state.len() == 2 {
-                    candidates.insert(0, name.to_lowercase());
-                    return self
-                        .city_named(&candidates[0], Some(&state.to_ascii_uppercase()))
-                        .or_else(|| self.city_named(&single.to_lowercase(), None));
-                }
-            }
+        // "Denver CO": the trailing word is a state when it names one.
+        if let [single] = parts.as_slice()
+            && let Some((name, state)) = single.rsplit_once(' ')
+            && state.len() == 2
+        {
+            return self
+                .city_named(&name.to_lowercase(), Some(&state.to_ascii_uppercase()))
+                .or_else(|| self.city_named(&single.to_lowercase(), None));
         }
+        let candidates: Vec<String> = parts.iter().map(|part| part.to_lowercase()).collect();
         candidates
             .iter()
             .rev()
@@ -290,7 +288,7 @@ impl Gazetteer {
             .map(|(_, position)| &self.cities[*position])
             .filter(|city| state_part.as_deref().is_none_or(|state| city.state.starts_with(state)))
             .collect();
-        matches.sort_by(|a, b| b.population.cmp(&a.population));
+        matches.sort_by_key(|city| std::cmp::Reverse(city.population));
         let mut seen = std::collections::HashSet::new();
         matches
             .into_iter()

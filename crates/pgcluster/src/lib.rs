@@ -38,6 +38,10 @@ impl PrivateCluster {
         }
         fs::create_dir_all(root).with_context(|| format!("creating {}", root.display()))?;
         let root = root.canonicalize()?;
+        // Tests and the run command may start the same cluster at once: one initialises and
+        // starts it while the others wait, then attach.
+        let lock_file = fs::File::create(root.join("start.lock"))?;
+        lock_file.lock().context("locking the cluster folder")?;
         let cluster = Self { root, bin_dir, port: 0 };
         if running_as_root() {
             cluster.grant_postgres_user_access()?;

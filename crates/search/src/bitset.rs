@@ -36,10 +36,10 @@ impl Bitset {
 
     fn clear_tail(&mut self) {
         let used_bits = self.len % 64;
-        if used_bits != 0 {
-            if let Some(last) = self.words.last_mut() {
-                *last &= (1u64 << used_bits) - 1;
-            }
+        if used_bits != 0
+            && let Some(last) = self.words.last_mut()
+        {
+            *last &= (1u64 << used_bits) - 1;
         }
     }
 

@@ -331,12 +331,12 @@ impl Snapshot {
             }
         }
         // An unknown employer name is an inactive employer with no network: no restriction.
-        if let Some(employer) = employer.and_then(|name| self.employer_by_name(name)) {
-            if let Some(network) = self.employer_network(employer) {
-                match &mut restriction {
-                    Some(existing) => existing.intersect_with(network),
-                    None => restriction = Some(network.clone()),
-                }
+        if let Some(employer) = employer.and_then(|name| self.employer_by_name(name))
+            && let Some(network) = self.employer_network(employer)
+        {
+            match &mut restriction {
+                Some(existing) => existing.intersect_with(network),
+                None => restriction = Some(network.clone()),
             }
         }
         Ok(restriction)

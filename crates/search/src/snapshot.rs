@@ -151,7 +151,18 @@ pub struct NeedsRebuild(pub String);
 impl Snapshot {
     /// Builds a snapshot from rows. With `directory`, the snapshot is written there (a
     /// generation directory) and can later be opened with [`Snapshot::open`].
-    pub fn build(mut input: SnapshotInput, directory: Option<&Path>) -> Result<Self, SearchError> {
+    pub fn build(input: SnapshotInput, directory: Option<&Path>) -> Result<Self, SearchError> {
+        Self::build_with_progress(input, directory, &|_, _, _| {})
+    }
+
+    /// Like [`Snapshot::build`], reporting `(stage, done, total)` as it goes.
+    pub fn build_with_progress(
+        mut input: SnapshotInput,
+        directory: Option<&Path>,
+        progress: &dyn Fn(&str, u64, u64),
+    ) -> Result<Self, SearchError> {
+        let total = (input.locations.len() + input.clinicians.len()) as u64;
+        progress("ordering locations", 0, total);
         sort_into_ordinal_order(&mut input.locations);
         input.clinicians.sort_by_key(|clinician| clinician.id);
         input.organisations.sort_by_key(|organisation| organisation.id);
@@ -162,14 +173,18 @@ impl Snapshot {
             .iter()
             .map(|clinician| (clinician.display_name(), String::new()))
             .collect();
+        let location_count = location_texts.len() as u64;
         let location_text = TextIndex::build(
             directory.map(|d| d.join(LOCATION_TEXT_DIR)).as_deref(),
             location_texts.into_iter(),
+            &|done| progress("indexing locations", done, total),
         )?;
         let clinician_text = TextIndex::build(
             directory.map(|d| d.join(CLINICIAN_TEXT_DIR)).as_deref(),
             clinician_texts.into_iter(),
+            &|done| progress("indexing clinicians", location_count + done, total),
         )?;
+        progress("writing snapshot", total, total);
         if let Some(directory) = directory {
             let bytes = postcard::to_stdvec(&input)?;
             std::fs::write(directory.join(CATALOGUE_FILE), bytes)?;
@@ -280,19 +295,19 @@ impl Snapshot {
 
     /// Returns the location row at an ordinal, with any patch applied.
     pub fn location(&self, ordinal: usize) -> &Location {
-        if !self.location_overrides.is_empty() {
-            if let Some(patched) = self.location_overrides.get(&(ordinal as u32)) {
-                return patched;
-            }
+        if !self.location_overrides.is_empty()
+            && let Some(patched) = self.location_overrides.get(&(ordinal as u32))
+        {
+            return patched;
         }
         &self.core.input.locations[ordinal]
     }
 
     pub fn clinician(&self, ordinal: usize) -> &Clinician {
-        if !self.clinician_overrides.is_empty() {
-            if let Some(patched) = self.clinician_overrides.get(&(ordinal as u32)) {
-                return patched;
-            }
+        if !self.clinician_overrides.is_empty()
+            && let Some(patched) = self.clinician_overrides.get(&(ordinal as u32))
+        {
+            return patched;
         }
         &self.core.input.clinicians[ordinal]
     }

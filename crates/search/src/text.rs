@@ -117,6 +117,7 @@ impl TextIndex {
     pub fn build(
         directory: Option<&Path>,
         documents: impl ExactSizeIterator<Item = (String, String)>,
+        progress: &dyn Fn(u64),
     ) -> Result<Self, SearchError> {
         let (schema, fields) = schema();
         let index = match directory {
@@ -135,6 +136,9 @@ impl TextIndex {
             document.add_text(fields.primary, &primary);
             document.add_text(fields.secondary, &secondary);
             writer.add_document(document)?;
+            if ordinal % 10_000 == 9_999 {
+                progress(ordinal as u64 + 1);
+            }
         }
         writer.commit()?;
         writer.wait_merging_threads()?;
@@ -311,7 +315,7 @@ mod tests {
             ("Smithfield Health".to_owned(), String::new()),
             ("Café Clinique".to_owned(), String::new()),
         ];
-        TextIndex::build(None, documents.into_iter()).unwrap()
+        TextIndex::build(None, documents.into_iter(), &|_| {}).unwrap()
     }
 
     fn ordinals(index: &TextIndex, text: &str, fields: Fields) -> Vec<usize> {

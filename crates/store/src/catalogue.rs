@@ -517,8 +517,20 @@ impl CatalogueChanges {
     }
 }
 
-/// Reads locations and clinicians whose `updated_at` is after `since`.
-pub async fn changes_since(pool: &PgPool, since: DateTime<Utc>) -> Result<CatalogueChanges> {
+/// How far before a watermark changes are read again. `updated_at` is stamped when a
+/// transaction starts but becomes visible when it commits, so a row stamped just before a
+/// snapshot's watermark can appear after it; re-applying a change is harmless.
+pub const CHANGE_LOOKBACK: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
+
+/// Reads locations and clinicians whose `updated_at` is after `since` minus `lookback` (pass
+/// [`CHANGE_LOOKBACK`] when applying changes, zero when counting them).
+pub async fn changes_since(
+    pool: &PgPool,
+    since: DateTime<Utc>,
+    lookback: chrono::TimeDelta,
+) -> Result<CatalogueChanges> {
+    let watermark_floor = since;
+    let since = since - lookback;
     let mut transaction = pool.begin().await?;
     sqlx::query("set transaction isolation level repeatable read, read only")
         .execute(&mut *transaction)
@@ -542,12 +554,12 @@ pub async fn changes_since(pool: &PgPool, since: DateTime<Utc>) -> Result<Catalo
     let ids: Vec<i64> = clinicians.iter().map(|clinician| clinician.id).collect();
     attach_clinician_locations(&mut transaction, &mut clinicians, Some(&ids)).await?;
     let watermark: DateTime<Utc> = if locations.is_empty() && clinicians.is_empty() {
-        since
+        watermark_floor
     } else {
         sqlx::query_scalar(
             "select greatest((select max(updated_at) from locations), (select max(updated_at) from clinicians), $1)",
         )
-        .bind(since)
+        .bind(watermark_floor)
         .fetch_one(&mut *transaction)
         .await?
     };

@@ -3,10 +3,15 @@
 use std::fmt::Write;
 
 /// Accumulates rows in PostgreSQL's COPY text format.
-#[derive(Default)]
 pub struct CopyBuffer {
     text: String,
     first_field: bool,
+}
+
+impl Default for CopyBuffer {
+    fn default() -> Self {
+        Self::with_capacity(0)
+    }
 }
 
 impl CopyBuffer {

@@ -49,10 +49,10 @@ pub async fn migrate(pool: &PgPool) -> Result<()> {
 
 /// Turns a unique violation into [`StoreError::AlreadyExists`], keeping other errors as they are.
 pub fn convert_sqlx_err(error: sqlx::Error) -> StoreError {
-    if let sqlx::Error::Database(db_error) = &error {
-        if db_error.is_unique_violation() {
-            return StoreError::AlreadyExists(db_error.constraint().unwrap_or("unique key").to_owned());
-        }
+    if let sqlx::Error::Database(db_error) = &error
+        && db_error.is_unique_violation()
+    {
+        return StoreError::AlreadyExists(db_error.constraint().unwrap_or("unique key").to_owned());
     }
     StoreError::Database(error)
 }

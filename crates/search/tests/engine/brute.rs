@@ -31,8 +31,8 @@ fn osa(a: &[char], b: &[char]) -> usize {
     for (i, row) in table.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        table[0][j] = j;
+    for (j, cell) in table[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
@@ -155,10 +155,10 @@ impl<'a> Brute<'a> {
         if !filters.service_types.iter().all(|code| location.offers_service(code)) {
             return false;
         }
-        if let Some(network) = self.employer_network(filters.employer.as_deref(), alias) {
-            if !network.contains(&location.organisation_id) {
-                return false;
-            }
+        if let Some(network) = self.employer_network(filters.employer.as_deref(), alias)
+            && !network.contains(&location.organisation_id)
+        {
+            return false;
         }
         if !filters.selected_group_and_organizations.is_empty() {
             let name = self.organisation_name(location).to_lowercase();

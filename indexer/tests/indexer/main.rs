@@ -1,0 +1,301 @@
+//! The operator path against a real PostgreSQL: seed, rebuild, publish, load, patch, query.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use domain::{DistanceSlider, LatLng, SearchFilters};
+use gazetteer::Gazetteer;
+use search::SearchRequest;
+use sqlx::Row;
+
+fn index_dir(name: &str) -> PathBuf {
+    let directory = std::env::temp_dir().join(format!("nearcare-index-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&directory);
+    directory
+}
+
+async fn seeded(clinics: usize) -> testkit::TestDatabase {
+    let database = testkit::database().await.expect("test database");
+    let config = seed::SeedConfig {
+        clinics,
+        clinicians: clinics * 4 / 5,
+        seed: 11,
+    };
+    let catalogue = seed::generate(&config, &Gazetteer::embedded());
+    store::catalogue::load(&database.pool, &catalogue, false)
+        .await
+        .expect("catalogue loads");
+    database
+}
+
+/// Great-circle miles, independent of the engine (spherical law of cosines).
+fn miles(a: LatLng, b: LatLng) -> f64 {
+    let (phi1, phi2) = (a.lat.to_radians(), b.lat.to_radians());
+    let cosine = phi1.sin() * phi2.sin() + phi1.cos() * phi2.cos() * (b.lng - a.lng).to_radians().cos();
+    cosine.clamp(-1.0, 1.0).acos() * 3_958.761_3
+}
+
+#[tokio::test]
+async fn a_rebuilt_snapshot_answers_like_a_scan_of_the_database() {
+    let database = seeded(2_000).await;
+    let directory = index_dir("scan");
+    let (report, _) = indexer::rebuild(&database.pool, &directory, |_, _, _| {})
+        .await
+        .unwrap();
+    assert_eq!(report.generation.locations, 2_000);
+    let snapshot = indexer::load_published(&database.pool)
+        .await
+        .unwrap()
+        .expect("the generation opens");
+    assert_eq!(snapshot.generation, report.generation.generation);
+
+    let rows = sqlx::query("select id, lat, lng, accepting_new_patients from locations where not is_virtual")
+        .fetch_all(&database.pool)
+        .await
+        .unwrap();
+    let gazetteer = Gazetteer::embedded();
+    for (step, row) in rows.iter().step_by(97).enumerate() {
+        let origin = LatLng {
+            lat: row.get::<f64, _>("lat") + 0.05,
+            lng: row.get::<f64, _>("lng") - 0.05,
+        };
+        let new_patients = step % 2 == 0;
+        let slider = DistanceSlider::new((step % 10) as i64).unwrap();
+        let mut expected: Vec<f64> = rows
+            .iter()
+            .filter(|r| !new_patients || r.get::<bool, _>("accepting_new_patients"))
+            .map(|r| {
+                miles(
+                    origin,
+                    LatLng {
+                        lat: r.get("lat"),
+                        lng: r.get("lng"),
+                    },
+                )
+            })
+            .filter(|distance| *distance <= slider.radius_miles())
+            .collect();
+        expected.sort_by(f64::total_cmp);
+        let filters = SearchFilters {
+            new_patients,
+            search_distance: slider,
+            ..SearchFilters::default()
+        };
+        let request = SearchRequest {
+            filters,
+            origin: Some(origin),
+            company_alias: None,
+            page: 1,
+            limit: 6,
+        };
+        let answer = snapshot.search(&request, &gazetteer).unwrap();
+        let physical: Vec<f64> = answer.clinics.iter().filter_map(|item| item.distance).collect();
+        let virtual_count = answer.total_results - answer.clinics.iter().filter(|i| i.distance.is_some()).count();
+        assert!(
+            answer.total_results >= expected.len(),
+            "every physical match is counted"
+        );
+        assert!(virtual_count <= answer.total_results);
+        for (got, want) in physical.iter().zip(&expected) {
+            assert!((got - want).abs() < 1e-6, "distance {got} vs {want}");
+        }
+        assert_eq!(physical.len(), expected.len().min(6));
+    }
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[tokio::test]
+async fn a_failed_build_never_replaces_a_good_snapshot() {
+    let database = seeded(300).await;
+    let directory = index_dir("failed");
+    let (good, _) = indexer::rebuild(&database.pool, &directory, |_, _, _| {})
+        .await
+        .unwrap();
+    let not_a_directory = directory.join("a-file");
+    std::fs::write(&not_a_directory, b"in the way").unwrap();
+    let failed = indexer::rebuild(&database.pool, &not_a_directory, |_, _, _| {}).await;
+    assert!(failed.is_err(), "building into a file must fail");
+    let current = store::generations::current(&database.pool).await.unwrap().unwrap();
+    assert_eq!(
+        current.generation, good.generation.generation,
+        "the good generation is still the current one"
+    );
+    assert!(indexer::load_published(&database.pool).await.unwrap().is_some());
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[tokio::test]
+async fn a_clinic_that_stops_taking_new_patients_reaches_the_snapshot_without_a_rebuild() {
+    let database = seeded(300).await;
+    let directory = index_dir("patch");
+    let (_, snapshot) = indexer::rebuild(&database.pool, &directory, |_, _, _| {})
+        .await
+        .unwrap();
+    let accepting_id: i64 = sqlx::query_scalar(
+        "select id from locations where accepting_new_patients and not is_virtual order by id limit 1",
+    )
+    .fetch_one(&database.pool)
+    .await
+    .unwrap();
+    let ordinal = snapshot.location_ordinal(accepting_id).unwrap();
+    let origin = snapshot.position(ordinal);
+    let count = |snapshot: &search::Snapshot| {
+        let filters = SearchFilters {
+            new_patients: true,
+            search_distance: DistanceSlider::new(1).unwrap(),
+            ..SearchFilters::default()
+        };
+        let request = SearchRequest {
+            filters,
+            origin: Some(origin),
+            company_alias: None,
+            page: 1,
+            limit: 6,
+        };
+        snapshot.search(&request, &Gazetteer::embedded()).unwrap().total_results
+    };
+    let before = count(&snapshot);
+
+    let mut listener = sqlx::postgres::PgListener::connect_with(&database.pool).await.unwrap();
+    listener
+        .listen(store::generations::CATALOGUE_CHANGED_CHANNEL)
+        .await
+        .unwrap();
+    assert!(
+        store::catalogue::set_accepting_new_patients(&database.pool, accepting_id, false)
+            .await
+            .unwrap()
+    );
+    let notification = tokio::time::timeout(std::time::Duration::from_secs(5), listener.recv())
+        .await
+        .expect("notified")
+        .unwrap();
+    assert_eq!(notification.payload(), "locations");
+
+    let indexer::CatchUp::Patched(patched) = indexer::catch_up(&database.pool, &snapshot).await.unwrap() else {
+        panic!("an attribute change is patched in");
+    };
+    assert_eq!(count(&patched), before - 1);
+    assert_eq!(patched.generation, snapshot.generation, "no new generation was built");
+    assert!(
+        !store::catalogue::set_accepting_new_patients(&database.pool, -1, false)
+            .await
+            .unwrap()
+    );
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[tokio::test]
+async fn publishing_announces_the_generation() {
+    let database = seeded(100).await;
+    let directory = index_dir("announce");
+    let mut listener = sqlx::postgres::PgListener::connect_with(&database.pool).await.unwrap();
+    listener
+        .listen(store::generations::INDEX_PUBLISHED_CHANNEL)
+        .await
+        .unwrap();
+    let (report, _) = indexer::rebuild(&database.pool, &directory, |_, _, _| {})
+        .await
+        .unwrap();
+    let notification = tokio::time::timeout(std::time::Duration::from_secs(5), listener.recv())
+        .await
+        .expect("notified")
+        .unwrap();
+    assert_eq!(notification.payload(), report.generation.generation.to_string());
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[tokio::test]
+async fn seeding_twice_needs_replace() {
+    let database = seeded(100).await;
+    let catalogue = seed::generate(
+        &seed::SeedConfig {
+            clinics: 50,
+            clinicians: 40,
+            seed: 2,
+        },
+        &Gazetteer::embedded(),
+    );
+    let refused = store::catalogue::load(&database.pool, &catalogue, false).await;
+    assert!(matches!(refused, Err(store::StoreError::CatalogueNotEmpty)));
+    store::catalogue::load(&database.pool, &catalogue, true).await.unwrap();
+    assert_eq!(store::catalogue::counts(&database.pool).await.unwrap().locations, 50);
+}
+
+fn indexer_command(database_url: &str, index: &std::path::Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_indexer"));
+    command
+        .env("DATABASE_URL", database_url)
+        .env("NEARCARE_INDEX_DIR", index)
+        .env_remove("RUST_LOG");
+    command
+}
+
+#[tokio::test]
+async fn the_cli_query_prints_the_engine_answer_and_status_reports_the_generation() {
+    let database = seeded(400).await;
+    let directory = index_dir("cli");
+    let rebuild = indexer_command(&database.url, &directory)
+        .arg("rebuild")
+        .output()
+        .unwrap();
+    assert!(rebuild.status.success(), "{}", String::from_utf8_lossy(&rebuild.stderr));
+    assert!(String::from_utf8_lossy(&rebuild.stdout).contains("published generation"));
+
+    let output = indexer_command(&database.url, &directory)
+        .args(["query", "search", "--zip", "80202", "--distance", "0"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let snapshot = indexer::load_published(&database.pool).await.unwrap().unwrap();
+    let filters = SearchFilters {
+        zip_code: Some("80202".into()),
+        search_distance: DistanceSlider::new(0).unwrap(),
+        ..SearchFilters::default()
+    };
+    let request = SearchRequest {
+        filters,
+        origin: None,
+        company_alias: None,
+        page: 1,
+        limit: 6,
+    };
+    let expected = serde_json::to_value(snapshot.search(&request, &Gazetteer::embedded()).unwrap()).unwrap();
+    assert_eq!(printed, expected);
+
+    let pins = indexer_command(&database.url, &directory)
+        .args(["query", "pins", "--bounds", "-105.5,40.2,-104.5,39.4"])
+        .output()
+        .unwrap();
+    assert!(pins.status.success());
+    let pins: serde_json::Value = serde_json::from_slice(&pins.stdout).unwrap();
+    assert!(!pins["pins"].as_array().unwrap().is_empty());
+
+    let status = indexer_command(&database.url, &directory)
+        .arg("status")
+        .output()
+        .unwrap();
+    let status: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["generation"]["locations"], 400);
+    assert_eq!(status["changedRowsSinceBuild"], 0);
+
+    let bad = indexer_command(&database.url, &directory)
+        .args(["query", "pins", "--bounds", "1,2,3"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[test]
+fn an_unreachable_database_is_a_one_line_error() {
+    let output = indexer_command("postgres://nobody@127.0.0.1:1/nowhere", &std::env::temp_dir())
+        .arg("status")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line, got: {stderr}");
+    assert!(stderr.starts_with("error: cannot reach the database"), "{stderr}");
+}
