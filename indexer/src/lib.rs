@@ -18,20 +18,28 @@ const KEEP_OLD_GENERATIONS: usize = 2;
 /// Opens the database: `DATABASE_URL` when given, otherwise the private cluster in
 /// `local_dir/postgres` (started if needed) and its `nearcare` database. Migrations are applied.
 pub async fn open_database(database_url: Option<&str>, local_dir: &Path) -> Result<PgPool> {
-    let url = match database_url {
-        Some(url) => url.to_owned(),
+    Ok(open_database_with_cluster(database_url, local_dir).await?.0)
+}
+
+/// Like [`open_database`], also returning the private cluster when one is used.
+pub async fn open_database_with_cluster(
+    database_url: Option<&str>,
+    local_dir: &Path,
+) -> Result<(PgPool, Option<pgcluster::PrivateCluster>)> {
+    let (url, cluster) = match database_url {
+        Some(url) => (url.to_owned(), None),
         None => {
             let root = local_dir.join("postgres");
             let cluster = tokio::task::spawn_blocking(move || pgcluster::PrivateCluster::start(&root)).await??;
             ensure_database(&cluster.url("postgres"), "nearcare").await?;
-            cluster.url("nearcare")
+            (cluster.url("nearcare"), Some(cluster))
         }
     };
     let pool = store::connect(&url, 16)
         .await
         .with_context(|| format!("cannot reach the database at {}", redact(&url)))?;
     store::migrate(&pool).await.context("applying migrations")?;
-    Ok(pool)
+    Ok((pool, cluster))
 }
 
 async fn ensure_database(admin_url: &str, name: &str) -> Result<()> {

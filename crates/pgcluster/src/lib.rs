@@ -23,6 +23,7 @@ pub struct PrivateCluster {
     root: PathBuf,
     bin_dir: PathBuf,
     port: u16,
+    started_here: bool,
 }
 
 impl PrivateCluster {
@@ -42,7 +43,12 @@ impl PrivateCluster {
         // starts it while the others wait, then attach.
         let lock_file = fs::File::create(root.join("start.lock"))?;
         lock_file.lock().context("locking the cluster folder")?;
-        let cluster = Self { root, bin_dir, port: 0 };
+        let cluster = Self {
+            root,
+            bin_dir,
+            port: 0,
+            started_here: false,
+        };
         if running_as_root() {
             cluster.grant_postgres_user_access()?;
         }
@@ -63,6 +69,11 @@ impl PrivateCluster {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// True when this call started the server (rather than attaching to a running one).
+    pub fn started_here(&self) -> bool {
+        self.started_here
     }
 
     /// Stops the server (fast shutdown: open sessions are rolled back).
@@ -148,7 +159,11 @@ impl PrivateCluster {
             if output.status.success() {
                 fs::write(self.port_file(), port.to_string())?;
                 tracing::info!(port, data = %data_dir.display(), "started private postgres");
-                return Ok(Self { port, ..self });
+                return Ok(Self {
+                    port,
+                    started_here: true,
+                    ..self
+                });
             }
             tracing::warn!(port, stderr = %String::from_utf8_lossy(&output.stderr), "pg_ctl start failed, retrying");
         }

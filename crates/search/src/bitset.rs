@@ -134,6 +134,30 @@ impl Bitset {
             .sum()
     }
 
+    /// Iterates members in `start..end` in increasing order.
+    pub fn iter_range(&self, start: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
+        let first_word = start / 64;
+        let last_word = end.div_ceil(64).min(self.words.len());
+        (first_word..last_word).flat_map(move |position| {
+            let mut remaining = self.words[position];
+            if position == first_word {
+                remaining &= u64::MAX << (start % 64);
+            }
+            if position * 64 + 64 > end {
+                let used = end - position * 64;
+                remaining &= if used >= 64 { u64::MAX } else { (1u64 << used) - 1 };
+            }
+            std::iter::from_fn(move || {
+                if remaining == 0 {
+                    return None;
+                }
+                let bit = remaining.trailing_zeros() as usize;
+                remaining &= remaining - 1;
+                Some(position * 64 + bit)
+            })
+        })
+    }
+
     /// Iterates members in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.words.iter().enumerate().flat_map(|(position, word)| {
@@ -171,5 +195,13 @@ mod tests {
         }
         assert_eq!(Bitset::full(130).count(), 130);
         assert_eq!(set.iter().count(), set.count());
+        for (start, end) in [(0, 300), (5, 70), (64, 128), (63, 65), (100, 100), (299, 300)] {
+            let expected: Vec<usize> = (start..end).filter(|o| set.contains(*o)).collect();
+            assert_eq!(
+                set.iter_range(start, end).collect::<Vec<_>>(),
+                expected,
+                "{start}..{end}"
+            );
+        }
     }
 }

@@ -2,7 +2,6 @@
 
 use std::collections::HashSet;
 
-use domain::geo::chord_for_miles;
 use domain::{
     CareModalities, Gender, LatLng, MAX_SEARCH_MILES, PEDIATRICS_SERVICE_TYPE, SearchFilters, ZipCode, haversine_miles,
 };
@@ -12,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::SearchError;
 use crate::bitset::Bitset;
 use crate::snapshot::Snapshot;
-use crate::spatial::{CellCount, MORTON_LEVELS, mercator};
+use crate::spatial::{CellCount, MORTON_LEVELS, MapBox, chord_2, chord_limit, mercator};
 use crate::text::{Fields, TextQuery};
 
 /// The page size the marketplace uses.
@@ -33,8 +32,9 @@ pub const MAX_AREA_CELLS: f64 = 4_096.0;
 pub const MAX_ZOOM: u32 = 22;
 /// Values accepted in each list filter.
 pub const MAX_LIST_VALUES: usize = 50;
-/// Below this many candidates a search scans them instead of walking the R-tree.
-const SCAN_CANDIDATES_BELOW: usize = 4_096;
+/// Up to this many matches within the radius are gathered from the Morton cells and sorted;
+/// more are walked nearest-first through the R-tree.
+const GATHER_MATCHES_BELOW: usize = 2_048;
 
 /// A marketplace search.
 #[derive(Debug, Clone, Default)]
@@ -149,22 +149,36 @@ impl Bounds {
         Ok(self)
     }
 
-    /// The box as one or two longitude ranges (two when it crosses the antimeridian).
-    fn longitude_ranges(self) -> Vec<(f64, f64)> {
+    /// The box as one or two boxes that do not wrap (two when it crosses the antimeridian).
+    pub fn map_boxes(self) -> Vec<MapBox> {
+        let (south, north) = (self.se_lat, self.nw_lat);
         if self.nw_lng <= self.se_lng {
-            vec![(self.nw_lng, self.se_lng)]
+            vec![MapBox {
+                west: self.nw_lng,
+                south,
+                east: self.se_lng,
+                north,
+            }]
         } else {
-            vec![(self.nw_lng, 180.0), (-180.0, self.se_lng)]
+            vec![
+                MapBox {
+                    west: self.nw_lng,
+                    south,
+                    east: 180.0,
+                    north,
+                },
+                MapBox {
+                    west: -180.0,
+                    south,
+                    east: self.se_lng,
+                    north,
+                },
+            ]
         }
     }
 
     pub fn contains(self, position: LatLng) -> bool {
-        position.lat <= self.nw_lat
-            && position.lat >= self.se_lat
-            && self
-                .longitude_ranges()
-                .iter()
-                .any(|(west, east)| position.lng >= *west && position.lng <= *east)
+        self.map_boxes().iter().any(|map_box| map_box.contains(position))
     }
 }
 
@@ -431,7 +445,7 @@ impl Snapshot {
             None => None,
         };
         if let Some(text) = &text {
-            locations.intersect_with(&self.core.location_text.matches(text, Fields::All)?);
+            locations.intersect_with(&*self.core.location_text.matches(text, Fields::All)?);
         }
         Ok(CompiledFilter { locations, rule, text })
     }
@@ -482,26 +496,23 @@ impl Snapshot {
         let origin = self.resolve_origin(request.origin, &request.filters, gazetteer)?;
         let radius = request.filters.search_distance.radius_miles().min(MAX_SEARCH_MILES);
         let filter = self.compile(&request.filters, request.company_alias.as_deref())?;
-        let physical_len = self.core.physical_len;
-
         let physical_total = self.core.morton.count_within(origin, radius, &filter.locations);
         let origin_state = self.origin_state(&request.filters, origin, gazetteer);
-        let mut virtual_matches: Vec<usize> = (physical_len..self.location_count())
+        // Listed by name, after every physical location.
+        let virtual_matches: Vec<usize> = origin_state
+            .and_then(|state| self.core.virtual_by_state.get(&state))
+            .into_iter()
+            .flatten()
+            .map(|ordinal| *ordinal as usize)
             .filter(|ordinal| filter.locations.contains(*ordinal))
-            .filter(|ordinal| {
-                origin_state
-                    .as_ref()
-                    .is_some_and(|state| self.location(*ordinal).virtual_states.contains(state))
-            })
             .collect();
-        virtual_matches.sort_by(|a, b| self.location(*a).name.cmp(&self.location(*b).name).then(a.cmp(b)));
 
         let total = physical_total + virtual_matches.len();
         let limit = request.limit as usize;
         let offset = (request.page as usize - 1) * limit;
         let wanted_physical = (offset + limit).min(physical_total);
         let nearest: Vec<(usize, f64)> = if wanted_physical > offset {
-            self.nearest_iter(origin, radius, &filter.locations)
+            self.nearest_iter(origin, radius, &filter.locations, physical_total)
                 .take(wanted_physical)
                 .collect()
         } else {
@@ -524,7 +535,7 @@ impl Snapshot {
                     .map(|ordinal| self.location_item(*ordinal, None)),
             );
         }
-        let clinicians = self.nearest_clinicians(origin, radius, &filter, &virtual_matches)?;
+        let clinicians = self.nearest_clinicians(origin, radius, &filter, physical_total, &virtual_matches)?;
         let total_pages = total.div_ceil(limit) as u32;
         Ok(SearchResponse {
             clinics,
@@ -548,37 +559,42 @@ impl Snapshot {
         from_zip.or_else(|| gazetteer.nearest_zip(origin).map(|place| place.state.clone()))
     }
 
-    /// Physical matches within `radius`, nearest first, with distances in miles. Few
-    /// candidates are scanned and sorted; otherwise the 3-D R-tree is walked lazily.
+    /// Physical matches within `radius`, nearest first, with distances in miles. When the
+    /// circle holds few matches (`total`, counted already) they are gathered from the Morton
+    /// cells and sorted; otherwise matches are dense and the 3-D R-tree is walked lazily.
     fn nearest_iter<'a>(
         &'a self,
         origin: LatLng,
         radius: f64,
         filter: &'a Bitset,
+        total: usize,
     ) -> Box<dyn Iterator<Item = (usize, f64)> + 'a> {
-        let physical_len = self.core.physical_len;
-        if filter.count_range(0, physical_len) <= SCAN_CANDIDATES_BELOW {
-            let mut found: Vec<(usize, f64)> = filter
-                .iter()
-                .take_while(|ordinal| *ordinal < physical_len)
-                .map(|ordinal| (ordinal, haversine_miles(origin, self.core.morton.position(ordinal))))
-                .filter(|(_, distance)| *distance <= radius)
+        let morton = &self.core.morton;
+        let origin_unit = origin.unit_vector();
+        if total <= GATHER_MATCHES_BELOW {
+            let mut found = Vec::with_capacity(total);
+            morton.collect_within(origin, radius, filter, &mut found);
+            let mut by_chord: Vec<(f64, usize)> = found
+                .into_iter()
+                .map(|ordinal| (chord_2(morton.unit(ordinal), &origin_unit), ordinal))
                 .collect();
-            found.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-            return Box::new(found.into_iter());
+            by_chord.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            return Box::new(
+                by_chord
+                    .into_iter()
+                    .map(move |(_, ordinal)| (ordinal, haversine_miles(origin, morton.position(ordinal)))),
+            );
         }
-        let chord = chord_for_miles(radius);
-        let chord_limit = chord * chord * (1.0 + 1e-9) + 1e-15;
+        let limit = chord_limit(radius);
         let walk = self
             .core
             .trees
             .sphere
-            .nearest_neighbor_iter_with_distance_2(origin.unit_vector())
-            .take_while(move |(_, distance_2)| *distance_2 <= chord_limit)
+            .nearest_neighbor_iter_with_distance_2(origin_unit)
+            .take_while(move |(_, distance_2)| *distance_2 <= limit)
             .map(|(point, _)| point.ordinal as usize)
             .filter(|ordinal| filter.contains(*ordinal))
-            .map(move |ordinal| (ordinal, haversine_miles(origin, self.core.morton.position(ordinal))))
-            .filter(move |(_, distance)| *distance <= radius);
+            .map(move |ordinal| (ordinal, haversine_miles(origin, morton.position(ordinal))));
         Box::new(walk)
     }
 
@@ -587,6 +603,7 @@ impl Snapshot {
         origin: LatLng,
         radius: f64,
         filter: &CompiledFilter,
+        physical_total: usize,
         virtual_matches: &[usize],
     ) -> Result<Vec<MarketItem>, SearchError> {
         let (clinician_names, place_names) = match &filter.text {
@@ -599,7 +616,7 @@ impl Snapshot {
         let mut seen = HashSet::new();
         let mut items = Vec::new();
         let located = self
-            .nearest_iter(origin, radius, &filter.locations)
+            .nearest_iter(origin, radius, &filter.locations, physical_total)
             .take(CLINICIAN_SCAN_LOCATIONS)
             .map(|(ordinal, distance)| (ordinal, Some(distance)));
         let virtual_located = virtual_matches.iter().map(|ordinal| (*ordinal, None));
@@ -721,21 +738,28 @@ impl Snapshot {
     /// Lists every matching physical location in a box, or says there are too many.
     pub fn pins(&self, bounds: Bounds, filters: &PinFilters) -> Result<PinsResponse, SearchError> {
         let bounds = bounds.validate()?;
-        let filter = self.pin_filter(filters)?;
-        let mut pins = Vec::new();
-        for (west, east) in bounds.longitude_ranges() {
-            let envelope = rstar::AABB::from_corners([west, bounds.se_lat], [east, bounds.nw_lat]);
+        let mut filter = self.pin_filter(filters)?;
+        filter.intersect_with(&self.core.physical);
+        // Counting is popcounts over Morton cells, so a crowded box costs no pin at all.
+        let boxes = bounds.map_boxes();
+        let count: usize = boxes
+            .iter()
+            .map(|map_box| self.core.morton.count_in_box(*map_box, &filter))
+            .sum();
+        if count > MAX_PINS {
+            return Ok(PinsResponse {
+                pins: Vec::new(),
+                over_limit: true,
+                limit: MAX_PINS,
+            });
+        }
+        let mut pins = Vec::with_capacity(count);
+        for map_box in boxes {
+            let envelope = rstar::AABB::from_corners([map_box.west, map_box.south], [map_box.east, map_box.north]);
             for point in self.core.trees.map.locate_in_envelope(envelope) {
                 let ordinal = point.ordinal as usize;
                 if !filter.contains(ordinal) {
                     continue;
-                }
-                if pins.len() == MAX_PINS {
-                    return Ok(PinsResponse {
-                        pins: Vec::new(),
-                        over_limit: true,
-                        limit: MAX_PINS,
-                    });
                 }
                 let location = self.location(ordinal);
                 pins.push(Pin {
@@ -765,107 +789,57 @@ impl Snapshot {
                 "zoom must be between 0 and {MAX_ZOOM}"
             )));
         }
-        let filter = self.pin_filter(filters)?;
-        let (_, top) = mercator(LatLng {
-            lat: bounds.nw_lat,
-            lng: 0.0,
-        });
-        let (_, bottom) = mercator(LatLng {
-            lat: bounds.se_lat,
-            lng: 0.0,
-        });
-        let rects: Vec<(f64, f64, f64, f64)> = bounds
-            .longitude_ranges()
-            .into_iter()
-            .map(|(west, east)| ((west + 180.0) / 360.0, top, (east + 180.0) / 360.0, bottom))
-            .collect();
-        let unit_area: f64 = rects
+        let mut filter = self.pin_filter(filters)?;
+        filter.intersect_with(&self.core.physical);
+        let boxes = bounds.map_boxes();
+        let unit_area: f64 = boxes
             .iter()
-            .map(|(x0, y0, x1, y1)| (x1 - x0).max(1e-9) * (y1 - y0).max(1e-9))
+            .map(|map_box| {
+                let (x0, y0) = mercator(LatLng {
+                    lat: map_box.north,
+                    lng: map_box.west,
+                });
+                let (x1, y1) = mercator(LatLng {
+                    lat: map_box.south,
+                    lng: map_box.east,
+                });
+                (x1 - x0).max(1e-9) * (y1 - y0).max(1e-9)
+            })
             .sum();
         // Cells of a quarter tile at this zoom, coarsened while the box would need too many.
         let mut level = (zoom + 2).min(MORTON_LEVELS);
         while level > 0 && unit_area * 4f64.powi(level as i32) > MAX_AREA_CELLS {
             level -= 1;
         }
-        let mut physical_filter = filter;
-        physical_filter.intersect_with(&self.core.physical);
-        let accepting = &self.bits.accepting;
         let mut cells: Vec<CellCount> = Vec::new();
-        for rect in rects {
+        for map_box in boxes {
             self.core
                 .morton
-                .cell_counts(level, rect, &physical_filter, accepting, &mut cells);
+                .cell_counts(level, map_box, &filter, &self.bits.accepting, &mut cells);
         }
-        let mut areas = Vec::with_capacity(cells.len());
-        let mut total = 0;
-        for cell in cells {
-            let rect = cell.cell.geo_rect();
-            // A cell straddling the box edge counts only its locations inside the box.
-            let inside_box = bounds.contains(LatLng {
-                lat: rect.north,
-                lng: rect.west,
-            }) && bounds.contains(LatLng {
-                lat: rect.south,
-                lng: rect.east,
-            });
-            let (count, new_patients, centroid) = if inside_box {
-                (cell.count, cell.new_patients, cell.centroid)
-            } else {
-                self.count_cell_in_box(cell.cell, bounds, &physical_filter)
-            };
-            if count == 0 {
-                continue;
-            }
-            total += count;
-            areas.push(AreaPin {
-                coordinates: centroid.into(),
-                count,
-                new_patients,
-                bounds: CellBounds {
-                    nw_lng: rect.west,
-                    nw_lat: rect.north,
-                    se_lng: rect.east,
-                    se_lat: rect.south,
-                },
-            });
-        }
+        let total = cells.iter().map(|cell| cell.count).sum();
+        let areas = cells
+            .into_iter()
+            .map(|cell| {
+                let rect = cell.cell.geo_rect();
+                AreaPin {
+                    coordinates: cell.centroid.into(),
+                    count: cell.count,
+                    new_patients: cell.new_patients,
+                    bounds: CellBounds {
+                        nw_lng: rect.west,
+                        nw_lat: rect.north,
+                        se_lng: rect.east,
+                        se_lat: rect.south,
+                    },
+                }
+            })
+            .collect();
         Ok(AreaPinsResponse {
             areas,
             total,
             cell_level: level,
         })
-    }
-
-    fn count_cell_in_box(&self, cell: crate::spatial::Cell, bounds: Bounds, filter: &Bitset) -> (usize, usize, LatLng) {
-        let rect = cell.geo_rect();
-        let envelope =
-            rstar::AABB::from_corners([rect.west.max(-180.0), rect.south], [rect.east.min(180.0), rect.north]);
-        let (mut count, mut new_patients, mut lat, mut lng) = (0, 0, 0.0, 0.0);
-        for point in self.core.trees.map.locate_in_envelope(envelope) {
-            let ordinal = point.ordinal as usize;
-            let position = LatLng {
-                lat: point.lng_lat[1],
-                lng: point.lng_lat[0],
-            };
-            // The cell test uses the same Morton code that ordered the locations.
-            let in_cell = crate::spatial::cell_of(position, cell.level) == (cell.x, cell.y);
-            if in_cell && filter.contains(ordinal) && bounds.contains(position) {
-                count += 1;
-                new_patients += usize::from(self.bits.accepting.contains(ordinal));
-                lat += position.lat;
-                lng += position.lng;
-            }
-        }
-        let centroid = if count > 0 {
-            LatLng {
-                lat: lat / count as f64,
-                lng: lng / count as f64,
-            }
-        } else {
-            LatLng { lat: 0.0, lng: 0.0 }
-        };
-        (count, new_patients, centroid)
     }
 
     fn alias_network(&self, alias: Option<&str>) -> Result<Option<Bitset>, SearchError> {

@@ -86,6 +86,8 @@ pub(crate) struct Core {
     pub(crate) speciality_locations: Vec<Bitset>,
     pub(crate) gender_locations: [Bitset; 2],
     pub(crate) physical: Bitset,
+    /// Virtual locations serving each state, sorted by name.
+    pub(crate) virtual_by_state: HashMap<String, Vec<u32>>,
     pub(crate) morton: MortonIndex,
     pub(crate) trees: SpatialTrees,
     pub(crate) location_text: TextIndex,
@@ -256,6 +258,7 @@ impl Snapshot {
             speciality_locations: derived.speciality_locations,
             gender_locations: derived.gender_locations,
             physical: derived.physical,
+            virtual_by_state: derived.virtual_by_state,
             morton: derived.morton,
             trees: derived.trees,
             location_text,
@@ -568,6 +571,7 @@ struct Derived {
     speciality_locations: Vec<Bitset>,
     gender_locations: [Bitset; 2],
     physical: Bitset,
+    virtual_by_state: HashMap<String, Vec<u32>>,
     morton: MortonIndex,
     trees: SpatialTrees,
 }
@@ -669,6 +673,20 @@ impl Derived {
         let trees = SpatialTrees::build(&physical_positions);
         let morton = MortonIndex::new(physical_positions);
         let physical = Bitset::from_fn(location_count, |ordinal| ordinal < physical_len);
+        let mut virtual_by_state: HashMap<String, Vec<u32>> = HashMap::new();
+        for (ordinal, location) in locations.iter().enumerate().skip(physical_len) {
+            for state in &location.virtual_states {
+                virtual_by_state.entry(state.clone()).or_default().push(ordinal as u32);
+            }
+        }
+        for ordinals in virtual_by_state.values_mut() {
+            ordinals.sort_by(|a, b| {
+                locations[*a as usize]
+                    .name
+                    .cmp(&locations[*b as usize].name)
+                    .then(a.cmp(b))
+            });
+        }
         Self {
             physical_len,
             location_organisation,
@@ -689,6 +707,7 @@ impl Derived {
             speciality_locations,
             gender_locations,
             physical,
+            virtual_by_state,
             morton,
             trees,
         }

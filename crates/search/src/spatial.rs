@@ -6,7 +6,7 @@
 //! locations in the cells the circle's edge crosses. Nearest-first listing and box queries use
 //! rstar R-trees.
 
-use domain::{LatLng, haversine_miles};
+use domain::LatLng;
 use rstar::{AABB, PointDistance, RTree, RTreeObject};
 
 use crate::bitset::Bitset;
@@ -16,7 +16,7 @@ pub const MORTON_LEVELS: u32 = 24;
 /// Web Mercator's latitude limit.
 const MAX_MERCATOR_LAT: f64 = 85.051_128_78;
 /// Below this many locations a partially covered cell is checked one location at a time.
-const SCAN_BELOW: usize = 48;
+const SCAN_BELOW: usize = 128;
 
 /// Returns the Web Mercator position in the unit square (x east, y south).
 pub fn mercator(position: LatLng) -> (f64, f64) {
@@ -139,7 +139,7 @@ fn longitude_gap(a: f64, b: f64) -> f64 {
     if gap > 180.0 { 360.0 - gap } else { gap }
 }
 
-/// Where a cell lies relative to a circle.
+/// Where a cell lies relative to a circle or a box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Coverage {
     Inside,
@@ -198,16 +198,94 @@ pub struct CellCount {
     pub cell: Cell,
     pub count: usize,
     pub new_patients: usize,
-    /// Mean position of the cell's locations.
+    /// Mean position of the cell's counted locations.
     pub centroid: LatLng,
+}
+
+/// A box in both coordinate systems: degrees for per-location tests, the Mercator unit square
+/// for cells. Longitudes do not wrap: a box over the antimeridian is two of these.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MapBox {
+    pub west: f64,
+    pub south: f64,
+    pub east: f64,
+    pub north: f64,
+}
+
+impl MapBox {
+    fn unit_rect(self) -> (f64, f64, f64, f64) {
+        let (x0, y0) = mercator(LatLng {
+            lat: self.north,
+            lng: self.west,
+        });
+        let (x1, y1) = mercator(LatLng {
+            lat: self.south,
+            lng: self.east,
+        });
+        (x0, y0, x1, y1)
+    }
+
+    pub fn contains(self, position: LatLng) -> bool {
+        position.lat >= self.south
+            && position.lat <= self.north
+            && position.lng >= self.west
+            && position.lng <= self.east
+    }
+
+    /// Where a cell lies relative to the box. Cells on the Mercator square's edge hold clamped
+    /// positions and are always checked one location at a time.
+    fn coverage(self, cell: Cell) -> Coverage {
+        let (bx0, by0, bx1, by1) = self.unit_rect();
+        let (cx0, cy0, cx1, cy1) = cell.unit_rect();
+        if cx1 < bx0 || cx0 > bx1 || cy1 < by0 || cy0 > by1 {
+            return Coverage::Outside;
+        }
+        let on_square_edge = cy0 <= 0.0 || cy1 >= 1.0 || cx0 <= 0.0 || cx1 >= 1.0;
+        // Strict inequalities: a location on the cell's edge may belong to the next cell.
+        if !on_square_edge && cx0 > bx0 && cx1 < bx1 && cy0 > by0 && cy1 < by1 {
+            Coverage::Inside
+        } else {
+            Coverage::Partial
+        }
+    }
+}
+
+/// What a quadtree walk hands its visitor.
+enum Visit {
+    /// A cell entirely inside: the ordinal range of its locations.
+    Inside(usize, usize),
+    /// A location of a small cell on the edge, to be checked on its own.
+    Edge(usize),
+}
+
+/// Counts gathered over part of the map.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AreaStats {
+    pub count: usize,
+    pub new_patients: usize,
+    pub lat_sum: f64,
+    pub lng_sum: f64,
 }
 
 /// The Morton-ordered view of the physical locations.
 pub struct MortonIndex {
     codes: Vec<u64>,
     positions: Vec<LatLng>,
+    units: Vec<[f64; 3]>,
     lat_prefix: Vec<f64>,
     lng_prefix: Vec<f64>,
+}
+
+/// The squared chord that bounds a radius, with a hair of slack so rounding never drops a
+/// location that the great-circle distance puts on the edge.
+pub fn chord_limit(radius_miles: f64) -> f64 {
+    let chord = domain::geo::chord_for_miles(radius_miles);
+    chord * chord * (1.0 + 1e-12)
+}
+
+#[inline]
+pub fn chord_2(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)
 }
 
 impl MortonIndex {
@@ -215,6 +293,7 @@ impl MortonIndex {
     pub fn new(positions: Vec<LatLng>) -> Self {
         let codes: Vec<u64> = positions.iter().map(|p| morton_code(*p)).collect();
         debug_assert!(codes.windows(2).all(|pair| pair[0] <= pair[1]));
+        let units = positions.iter().map(|p| p.unit_vector()).collect();
         let mut lat_prefix = Vec::with_capacity(positions.len() + 1);
         let mut lng_prefix = Vec::with_capacity(positions.len() + 1);
         let (mut lat_sum, mut lng_sum) = (0.0, 0.0);
@@ -229,6 +308,7 @@ impl MortonIndex {
         Self {
             codes,
             positions,
+            units,
             lat_prefix,
             lng_prefix,
         }
@@ -246,6 +326,10 @@ impl MortonIndex {
         self.positions[ordinal]
     }
 
+    pub fn unit(&self, ordinal: usize) -> &[f64; 3] {
+        &self.units[ordinal]
+    }
+
     fn range_within(&self, cell: Cell, start: usize, end: usize) -> (usize, usize) {
         let (low, high) = cell.code_range();
         let slice = &self.codes[start..end];
@@ -254,27 +338,19 @@ impl MortonIndex {
         (start + first, start + last)
     }
 
-    /// Counts the members of `filter` within `radius_miles` of `origin` (ordinals of the
-    /// physical locations are the first `len()` bits of `filter`).
-    pub fn count_within(&self, origin: LatLng, radius_miles: f64, filter: &Bitset) -> usize {
-        let radius_haversine = haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES);
-        let root = Cell { level: 0, x: 0, y: 0 };
-        let mut total = 0;
-        let mut stack = vec![(root, 0, self.codes.len())];
+    /// Walks the quadtree: `classify` says where a cell lies; `visit` gets the ordinal ranges
+    /// of cells inside and, one by one, the ordinals of small cells on the edge.
+    fn walk(&self, classify: impl Fn(Cell) -> Coverage, mut visit: impl FnMut(Visit)) {
+        let mut stack = vec![(Cell { level: 0, x: 0, y: 0 }, 0, self.codes.len())];
         while let Some((cell, start, end)) = stack.pop() {
             if start == end {
                 continue;
             }
-            match coverage(cell.geo_rect(), origin, radius_haversine) {
+            match classify(cell) {
                 Coverage::Outside => {}
-                Coverage::Inside => total += filter.count_range(start, end),
+                Coverage::Inside => visit(Visit::Inside(start, end)),
                 Coverage::Partial if end - start <= SCAN_BELOW || cell.level == MORTON_LEVELS => {
-                    total += (start..end)
-                        .filter(|ordinal| {
-                            filter.contains(*ordinal)
-                                && haversine_miles(origin, self.positions[*ordinal]) <= radius_miles
-                        })
-                        .count();
+                    (start..end).for_each(|ordinal| visit(Visit::Edge(ordinal)));
                 }
                 Coverage::Partial => {
                     let mut child_start = start;
@@ -286,27 +362,100 @@ impl MortonIndex {
                 }
             }
         }
+    }
+
+    /// Counts the members of `filter` within `radius_miles` of `origin` (ordinals of the
+    /// physical locations are the first `len()` bits of `filter`).
+    pub fn count_within(&self, origin: LatLng, radius_miles: f64, filter: &Bitset) -> usize {
+        let radius_haversine = haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES);
+        let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
+        let mut total = 0;
+        self.walk(
+            |cell| coverage(cell.geo_rect(), origin, radius_haversine),
+            |visit| match visit {
+                Visit::Inside(start, end) => total += filter.count_range(start, end),
+                Visit::Edge(ordinal) => {
+                    total +=
+                        usize::from(filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit);
+                }
+            },
+        );
         total
     }
 
-    /// Counts the members of `filter` in each non-empty cell of `level` that meets the
-    /// Mercator rectangle `x0..x1`, `y0..y1` (unit square; no antimeridian wrap).
+    /// Collects the members of `filter` within `radius_miles` of `origin`.
+    pub fn collect_within(&self, origin: LatLng, radius_miles: f64, filter: &Bitset, out: &mut Vec<usize>) {
+        let radius_haversine = haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES);
+        let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
+        self.walk(
+            |cell| coverage(cell.geo_rect(), origin, radius_haversine),
+            |visit| match visit {
+                Visit::Inside(start, end) => out.extend(filter.iter_range(start, end)),
+                Visit::Edge(ordinal) => {
+                    if filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit {
+                        out.push(ordinal);
+                    }
+                }
+            },
+        );
+    }
+
+    /// Counts the members of `filter` in a box.
+    pub fn count_in_box(&self, map_box: MapBox, filter: &Bitset) -> usize {
+        let mut total = 0;
+        self.walk(
+            |cell| map_box.coverage(cell),
+            |visit| match visit {
+                Visit::Inside(start, end) => total += filter.count_range(start, end),
+                Visit::Edge(ordinal) => {
+                    total += usize::from(filter.contains(ordinal) && map_box.contains(self.positions[ordinal]));
+                }
+            },
+        );
+        total
+    }
+
+    fn stats_of_range(&self, start: usize, end: usize, filter: &Bitset, new_patients: &Bitset) -> AreaStats {
+        let count = filter.count_range(start, end);
+        let new_patients = filter.count_range_and(new_patients, start, end);
+        // A cluster marker needs a representative position, not an exact mean: large ranges
+        // use the mean of all their locations (prefix sums), small ones the filtered mean.
+        let (lat_sum, lng_sum) = if count == end - start || end - start > 64 {
+            let scale = count as f64 / (end - start) as f64;
+            (
+                (self.lat_prefix[end] - self.lat_prefix[start]) * scale,
+                (self.lng_prefix[end] - self.lng_prefix[start]) * scale,
+            )
+        } else {
+            filter.iter_range(start, end).fold((0.0, 0.0), |(lat, lng), ordinal| {
+                (lat + self.positions[ordinal].lat, lng + self.positions[ordinal].lng)
+            })
+        };
+        AreaStats {
+            count,
+            new_patients,
+            lat_sum,
+            lng_sum,
+        }
+    }
+
+    /// Counts the members of `filter` in each non-empty cell of `level` that meets the box.
     pub fn cell_counts(
         &self,
         level: u32,
-        unit_rect: (f64, f64, f64, f64),
+        map_box: MapBox,
         filter: &Bitset,
         new_patients: &Bitset,
         out: &mut Vec<CellCount>,
     ) {
-        let (x0, y0, x1, y1) = unit_rect;
+        let (x0, y0, x1, y1) = map_box.unit_rect();
         let mut stack = vec![(Cell { level: 0, x: 0, y: 0 }, 0, self.codes.len())];
         while let Some((cell, start, end)) = stack.pop() {
             if start == end {
                 continue;
             }
             let (cx0, cy0, cx1, cy1) = cell.unit_rect();
-            if cx1 <= x0 || cx0 > x1 || cy1 <= y0 || cy0 > y1 {
+            if cx1 < x0 || cx0 > x1 || cy1 < y0 || cy0 > y1 {
                 continue;
             }
             if cell.level < level {
@@ -318,35 +467,75 @@ impl MortonIndex {
                 }
                 continue;
             }
-            let count = filter.count_range(start, end);
-            if count == 0 {
+            let stats = if map_box.coverage(cell) == Coverage::Inside {
+                self.stats_of_range(start, end, filter, new_patients)
+            } else {
+                self.stats_in_box(cell, start, end, map_box, filter, new_patients)
+            };
+            if stats.count == 0 {
                 continue;
             }
-            let new_patients_count = filter.count_range_and(new_patients, start, end);
-            let centroid = if count == end - start || end - start > 4096 {
-                let size = (end - start) as f64;
-                LatLng {
-                    lat: (self.lat_prefix[end] - self.lat_prefix[start]) / size,
-                    lng: (self.lng_prefix[end] - self.lng_prefix[start]) / size,
-                }
-            } else {
-                let (mut lat, mut lng) = (0.0, 0.0);
-                for ordinal in (start..end).filter(|ordinal| filter.contains(*ordinal)) {
-                    lat += self.positions[ordinal].lat;
-                    lng += self.positions[ordinal].lng;
-                }
-                LatLng {
-                    lat: lat / count as f64,
-                    lng: lng / count as f64,
-                }
+            let count = stats.count as f64;
+            let centroid = LatLng {
+                lat: stats.lat_sum / count,
+                lng: stats.lng_sum / count,
             };
             out.push(CellCount {
                 cell,
-                count,
-                new_patients: new_patients_count,
+                count: stats.count,
+                new_patients: stats.new_patients,
                 centroid,
             });
         }
+    }
+
+    /// The members of `filter` in the part of a cell that the box covers.
+    fn stats_in_box(
+        &self,
+        cell: Cell,
+        start: usize,
+        end: usize,
+        map_box: MapBox,
+        filter: &Bitset,
+        new_patients: &Bitset,
+    ) -> AreaStats {
+        let mut stats = AreaStats::default();
+        let mut stack = vec![(cell, start, end)];
+        while let Some((cell, start, end)) = stack.pop() {
+            if start == end {
+                continue;
+            }
+            match map_box.coverage(cell) {
+                Coverage::Outside => {}
+                Coverage::Inside => {
+                    let inner = self.stats_of_range(start, end, filter, new_patients);
+                    stats.count += inner.count;
+                    stats.new_patients += inner.new_patients;
+                    stats.lat_sum += inner.lat_sum;
+                    stats.lng_sum += inner.lng_sum;
+                }
+                Coverage::Partial if end - start <= SCAN_BELOW || cell.level == MORTON_LEVELS => {
+                    for ordinal in start..end {
+                        let position = self.positions[ordinal];
+                        if filter.contains(ordinal) && map_box.contains(position) {
+                            stats.count += 1;
+                            stats.new_patients += usize::from(new_patients.contains(ordinal));
+                            stats.lat_sum += position.lat;
+                            stats.lng_sum += position.lng;
+                        }
+                    }
+                }
+                Coverage::Partial => {
+                    let mut child_start = start;
+                    for child in cell.children() {
+                        let (first, last) = self.range_within(child, child_start, end);
+                        stack.push((child, first, last));
+                        child_start = last;
+                    }
+                }
+            }
+        }
+        stats
     }
 }
 
@@ -425,6 +614,7 @@ impl SpatialTrees {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::haversine_miles;
 
     #[test]
     fn morton_codes_keep_cells_contiguous() {

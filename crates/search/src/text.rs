@@ -1,6 +1,8 @@
 //! The tantivy side of a snapshot: names, with prefix and typo tolerance, as bitsets of ordinals.
 
+use std::collections::{HashMap, VecDeque};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::query::{BooleanQuery, FuzzyTermQuery, Occur, Query};
@@ -22,7 +24,7 @@ pub const MAX_QUERY_CHARS: usize = 100;
 const WRITER_MEMORY_BYTES: usize = 600 << 20;
 
 /// Which fields a query looks at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Fields {
     /// Place names and the names of people there.
     All,
@@ -30,8 +32,9 @@ pub enum Fields {
     Primary,
 }
 
-/// A parsed name query: normalised words, the last one matched as a prefix.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A parsed name query: normalised words. Every word matches a whole word, with one typo
+/// allowed from 4 characters; the last word may also match the start of a word.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TextQuery {
     words: Vec<String>,
 }
@@ -104,6 +107,7 @@ fn schema() -> (Schema, TextFields) {
 
 /// A name index over one kind of entity (locations or clinicians).
 pub struct TextIndex {
+    cache: Mutex<ResultCache>,
     reader: IndexReader,
     fields: TextFields,
     len: usize,
@@ -172,6 +176,7 @@ impl TextIndex {
             )));
         }
         Ok(Self {
+            cache: Mutex::default(),
             reader,
             fields,
             len,
@@ -191,33 +196,52 @@ impl TextIndex {
             .enumerate()
             .map(|(position, word)| {
                 let distance = edit_distance_for(word);
-                let alternatives: Vec<(Occur, Box<dyn Query>)> = searched
-                    .iter()
-                    .map(|field| {
-                        let term = Term::from_field_text(*field, word);
-                        let query = if position == last {
-                            FuzzyTermQuery::new_prefix(term, distance, true)
-                        } else {
-                            FuzzyTermQuery::new(term, distance, true)
-                        };
-                        (Occur::Should, Box::new(query) as Box<dyn Query>)
-                    })
-                    .collect();
+                let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+                for field in searched {
+                    let term = Term::from_field_text(*field, word);
+                    alternatives.push((
+                        Occur::Should,
+                        Box::new(FuzzyTermQuery::new(term.clone(), distance, true)),
+                    ));
+                    // The word being typed may be the start of a word (no typo there).
+                    if position == last {
+                        alternatives.push((Occur::Should, Box::new(FuzzyTermQuery::new_prefix(term, 0, true))));
+                    }
+                }
                 (Occur::Must, Box::new(BooleanQuery::new(alternatives)) as Box<dyn Query>)
             })
             .collect();
         BooleanQuery::new(clauses)
     }
 
-    /// Returns the ordinals whose texts contain every word of the query.
-    pub fn matches(&self, text: &TextQuery, fields: Fields) -> Result<Bitset, SearchError> {
+    /// Returns the ordinals whose texts contain every word of the query. Recent answers are
+    /// kept: many people type the same few names, and an index never changes.
+    pub fn matches(&self, text: &TextQuery, fields: Fields) -> Result<Arc<Bitset>, SearchError> {
+        let key = (text.clone(), fields);
+        if let Some(hit) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(&key)
+        {
+            return Ok(hit);
+        }
+        let answer = Arc::new(self.matches_uncached(text, fields)?);
+        self.cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(key, Arc::clone(&answer));
+        Ok(answer)
+    }
+
+    /// Like [`TextIndex::matches`], bypassing the cache (for measuring the index itself).
+    pub fn matches_uncached(&self, text: &TextQuery, fields: Fields) -> Result<Bitset, SearchError> {
         let query = self.query(text, fields);
-        let searcher = self.reader.searcher();
         let collector = BitsetCollector {
             len: self.len,
             doc_id_is_ordinal: self.doc_id_is_ordinal,
         };
-        Ok(searcher.search(&query, &collector)?)
+        Ok(self.reader.searcher().search(&query, &collector)?)
     }
 
     pub fn len(&self) -> usize {
@@ -226,6 +250,32 @@ impl TextIndex {
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+/// Answers kept per index, oldest dropped first.
+const CACHED_ANSWERS: usize = 64;
+
+#[derive(Default)]
+struct ResultCache {
+    answers: HashMap<(TextQuery, Fields), Arc<Bitset>>,
+    order: VecDeque<(TextQuery, Fields)>,
+}
+
+impl ResultCache {
+    fn get(&self, key: &(TextQuery, Fields)) -> Option<Arc<Bitset>> {
+        self.answers.get(key).cloned()
+    }
+
+    fn insert(&mut self, key: (TextQuery, Fields), answer: Arc<Bitset>) {
+        if self.answers.insert(key.clone(), answer).is_none() {
+            self.order.push_back(key);
+        }
+        while self.order.len() > CACHED_ANSWERS {
+            if let Some(oldest) = self.order.pop_front() {
+                self.answers.remove(&oldest);
+            }
+        }
     }
 }
 
@@ -337,8 +387,20 @@ mod tests {
     fn tolerates_one_typo_in_longer_words_and_folds_accents() {
         let index = index();
         assert_eq!(ordinals(&index, "summti", Fields::All), [0]);
-        // One edit from "summit" and from "smit", the start of "Smithfield".
-        assert_eq!(ordinals(&index, "sumit", Fields::All), [0, 2]);
+        assert_eq!(
+            ordinals(&index, "sumit", Fields::All),
+            [0],
+            "a typo is forgiven in whole words"
+        );
+        assert_eq!(
+            ordinals(&index, "smi", Fields::All),
+            [0, 2],
+            "the last word may be a start"
+        );
+        assert!(
+            ordinals(&index, "smi health", Fields::All).is_empty(),
+            "earlier words are whole words"
+        );
         assert_eq!(
             ordinals(&index, "garica", Fields::All),
             [0],

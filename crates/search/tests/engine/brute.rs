@@ -50,7 +50,7 @@ fn osa(a: &[char], b: &[char]) -> usize {
 }
 
 /// Whether every query word is in the text: exact for words of up to 3 characters, one edit
-/// otherwise; the last word may match the start of a word.
+/// otherwise; the last word may also be the start of a word (exactly).
 pub fn text_matches(query: &str, text: &str) -> bool {
     let words = tokens(query);
     let document = tokens(text);
@@ -60,11 +60,7 @@ pub fn text_matches(query: &str, text: &str) -> bool {
         let last = position + 1 == words.len();
         document.iter().any(|token| {
             let token: Vec<char> = token.chars().collect();
-            if last {
-                (0..=token.len()).any(|end| osa(&word, &token[..end]) <= allowed)
-            } else {
-                osa(&word, &token) <= allowed
-            }
+            osa(&word, &token) <= allowed || (last && token.starts_with(&word))
         })
     })
 }
@@ -258,6 +254,8 @@ impl<'a> Brute<'a> {
 fn the_brute_text_matcher_follows_the_documented_rules() {
     assert!(text_matches("summit prim", "Summit Direct Primary Care"));
     assert!(text_matches("sumit", "Summit Direct"));
+    assert!(text_matches("summ", "Summit Direct"));
+    assert!(!text_matches("sum direct", "Summit Direct"));
     assert!(!text_matches("smt", "Summit"));
     assert!(text_matches("garica", "Maria Garcia"));
     assert!(!text_matches("xyzzy", "Summit"));

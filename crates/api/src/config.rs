@@ -1,0 +1,76 @@
+//! The server's configuration, read once from flags and environment variables.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use clap::Parser;
+
+/// A value that never prints (database URLs carry passwords).
+#[derive(Clone)]
+pub struct Secret(pub String);
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(Self(text.to_owned()))
+    }
+}
+
+#[derive(Debug, Clone, Parser)]
+#[command(name = "nearcare-server", about = "The Nearcare API and web app")]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, env = "PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// PostgreSQL URL; without it a private cluster is started in <local-dir>/postgres.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<Secret>,
+    /// Folder for the private cluster, the index and generated development keys.
+    #[arg(long, env = "NEARCARE_LOCAL_DIR", default_value = indexer::DEFAULT_LOCAL_DIR)]
+    pub local_dir: PathBuf,
+    /// Folder of snapshot generations; defaults to <local-dir>/index.
+    #[arg(long, env = "NEARCARE_INDEX_DIR")]
+    pub index_dir: Option<PathBuf>,
+    /// The built SPA (`npm run build` in web/).
+    #[arg(long, env = "NEARCARE_WEB_DIST", default_value = "web/dist")]
+    pub web_dist: PathBuf,
+    /// Clinics generated when the catalogue is empty (0: leave it empty).
+    #[arg(long, env = "NEARCARE_SEED_CLINICS", default_value_t = 1_500)]
+    pub seed_clinics: usize,
+    /// Secret for signing access tokens; generated into <local-dir>/secrets on first run when unset.
+    #[arg(long, env = "NEARCARE_JWT_SECRET", hide_env_values = true)]
+    pub jwt_secret: Option<Secret>,
+    /// Largest request body accepted, in bytes.
+    #[arg(long, env = "NEARCARE_BODY_LIMIT", default_value_t = 64 * 1024)]
+    pub body_limit: usize,
+}
+
+impl Config {
+    /// A configuration for tests: a given database, an isolated local folder, a free port.
+    pub fn for_tests(database_url: String, local_dir: PathBuf) -> Self {
+        Self {
+            host: "127.0.0.1".into(),
+            port: 0,
+            database_url: Some(Secret(database_url)),
+            index_dir: Some(local_dir.join("index")),
+            local_dir,
+            web_dist: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/dist")),
+            seed_clinics: 0,
+            jwt_secret: Some(Secret("test-secret-not-for-production-use".into())),
+            body_limit: 64 * 1024,
+        }
+    }
+
+    pub fn index_dir(&self) -> PathBuf {
+        self.index_dir.clone().unwrap_or_else(|| self.local_dir.join("index"))
+    }
+}

@@ -1,0 +1,59 @@
+//! Extractors whose rejections are [`ApiError`]s, so malformed input gets our JSON format.
+
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// `axum::Json` with our error body.
+pub struct Json<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(Self(value)),
+            Err(JsonRejection::BytesRejection(rejection))
+                if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE =>
+            {
+                Err(ApiError::PayloadTooLarge)
+            }
+            Err(JsonRejection::MissingJsonContentType(_)) => Err(ApiError::bad_request(
+                "unsupported_media_type",
+                "send the body as application/json",
+            )),
+            Err(rejection) => Err(ApiError::bad_request("invalid_body", rejection.body_text())),
+        }
+    }
+}
+
+/// `axum::extract::Query` with our error body.
+pub struct Query<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(value)| Self(value))
+            .map_err(|rejection: QueryRejection| ApiError::bad_request("invalid_query", rejection.body_text()))
+    }
+}
+
+/// `axum::extract::Path` with our error body.
+pub struct Path<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Path<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(value)| Self(value))
+            .map_err(|rejection: PathRejection| ApiError::bad_request("invalid_path", rejection.body_text()))
+    }
+}

@@ -1,0 +1,180 @@
+//! Marketplace categories, vendors, solutions and employers, read from PostgreSQL.
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sqlx::Row;
+
+use crate::app::AppState;
+use crate::auth::MaybeCaller;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{Path, Query};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/member/app/market", get(categories))
+        .route("/dpcproviders/market/vendor/{id}", get(vendor))
+        .route("/dpcproviders/market/solution/{id}", get(solution))
+        .route("/member/app/potential/employers", get(potential_employers))
+}
+
+/// Categories in their display order, each with its solutions and vendors.
+async fn categories(State(state): State<AppState>, _caller: MaybeCaller) -> ApiResult<axum::Json<Value>> {
+    let categories = sqlx::query("select id, name, slug from marketplace_categories order by position, id")
+        .fetch_all(&state.pool)
+        .await?;
+    let items = sqlx::query(
+        "select 'solution' as entity, id, name, logo, description, website, category_id, kind from solutions
+         union all
+         select 'vendor', id, company_name, logo, description, website, category_id, 'vendor' from vendors
+         order by category_id, entity, name",
+    )
+    .fetch_all(&state.pool)
+    .await?;
+    let categories: Vec<Value> = categories
+        .iter()
+        .map(|category| {
+            let id: i64 = category.get("id");
+            let items: Vec<Value> = items
+                .iter()
+                .filter(|item| item.get::<i64, _>("category_id") == id)
+                .map(|item| {
+                    json!({
+                        "entity": item.get::<String, _>("entity"),
+                        "id": item.get::<i64, _>("id"),
+                        "name": item.get::<String, _>("name"),
+                        "logo": item.get::<String, _>("logo"),
+                        "description": item.get::<String, _>("description"),
+                        "website": item.get::<String, _>("website"),
+                        "type": item.get::<String, _>("kind"),
+                    })
+                })
+                .collect();
+            json!({ "id": id, "name": category.get::<String, _>("name"), "slug": category.get::<String, _>("slug"), "items": items })
+        })
+        .collect();
+    Ok(axum::Json(json!({ "categories": categories })))
+}
+
+async fn vendor(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<axum::Json<Value>> {
+    let row = sqlx::query(
+        "select v.id, v.company_name, c.name as category, v.logo, v.description, v.website, v.contact_first_name,
+                v.contact_last_name, v.contact_email, v.address1
+         from vendors v join marketplace_categories c on c.id = v.category_id where v.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&state.pool)
+    .await?
+    .ok_or_else(|| ApiError::NotFound("Vendor not found".into()))?;
+    Ok(axum::Json(json!({
+        "id": row.get::<i64, _>("id"),
+        "companyName": row.get::<String, _>("company_name"),
+        "category": row.get::<String, _>("category"),
+        "logo": row.get::<String, _>("logo"),
+        "favorite": false,
+        "details": { "description": row.get::<String, _>("description"), "website": row.get::<String, _>("website") },
+        "contact": {
+            "firstName": row.get::<String, _>("contact_first_name"),
+            "lastName": row.get::<String, _>("contact_last_name"),
+            "email": row.get::<String, _>("contact_email"),
+            "address1": row.get::<String, _>("address1"),
+        },
+    })))
+}
+
+async fn solution(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<axum::Json<Value>> {
+    let row = sqlx::query(
+        "select s.id, s.name, s.kind, c.name as category, s.logo, s.description, s.definition, s.website, s.contract_url,
+                s.base_rate_cents, v.contact_first_name, v.contact_last_name, v.contact_email, v.address1
+         from solutions s join marketplace_categories c on c.id = s.category_id
+         left join vendors v on v.id = s.vendor_id where s.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&state.pool)
+    .await?
+    .ok_or_else(|| ApiError::NotFound("Solution not found".into()))?;
+    let base_rate = row.get::<i64, _>("base_rate_cents") as f64 / 100.0;
+    Ok(axum::Json(json!({
+        "id": row.get::<i64, _>("id"),
+        "name": row.get::<String, _>("name"),
+        "type": row.get::<String, _>("kind"),
+        "category": row.get::<String, _>("category"),
+        "logo": row.get::<String, _>("logo"),
+        "contract": row.get::<String, _>("contract_url"),
+        "contracted": false,
+        "favorite": false,
+        "website": row.get::<String, _>("website"),
+        "details": {
+            "description": row.get::<String, _>("description"),
+            "definition": row.get::<String, _>("definition"),
+            "website": row.get::<String, _>("website"),
+        },
+        "facilitator": {
+            "primaryContact": {
+                "firstName": row.get::<Option<String>, _>("contact_first_name"),
+                "lastName": row.get::<Option<String>, _>("contact_last_name"),
+                "email": row.get::<Option<String>, _>("contact_email"),
+            },
+            "address1": row.get::<Option<String>, _>("address1"),
+        },
+        "rate": { "structure": "PMPM", "frequency": "monthly", "amount": base_rate },
+    })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct EmployerQuery {
+    search: Option<String>,
+    limit: Option<i64>,
+}
+
+/// Employers by company name: an exact match first, then names starting with the text
+/// (case-insensitive). A search nobody matches answers an inactive employer of that name,
+/// so the marketplace shows the "not yet participating" banner.
+async fn potential_employers(
+    State(state): State<AppState>,
+    Query(query): Query<EmployerQuery>,
+) -> ApiResult<axum::Json<Vec<Value>>> {
+    let limit = query.limit.unwrap_or(100);
+    if !(1..=500).contains(&limit) {
+        return Err(ApiError::bad_request(
+            "invalid_parameter",
+            "limit must be between 1 and 500",
+        ));
+    }
+    let search = query.search.as_deref().map(str::trim).unwrap_or_default();
+    if search.len() > 200 {
+        return Err(ApiError::bad_request(
+            "invalid_parameter",
+            "search must be at most 200 characters",
+        ));
+    }
+    let pattern = format!(
+        "{}%",
+        search
+            .to_lowercase()
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    );
+    let rows = sqlx::query(
+        "select id, company_name, status from employers
+         where lower(company_name) like $1
+         order by lower(company_name) = lower($2) desc, company_name
+         limit $3",
+    )
+    .bind(&pattern)
+    .bind(search)
+    .bind(limit)
+    .fetch_all(&state.pool)
+    .await?;
+    let mut employers: Vec<Value> = rows
+        .iter()
+        .map(|row| json!({ "id": row.get::<i64, _>("id"), "companyName": row.get::<String, _>("company_name"), "status": row.get::<String, _>("status") }))
+        .collect();
+    if employers.is_empty() && !search.is_empty() {
+        employers.push(json!({ "id": null, "companyName": search, "status": "inactive" }));
+    }
+    Ok(axum::Json(employers))
+}

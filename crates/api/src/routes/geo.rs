@@ -1,0 +1,110 @@
+//! Geocoding and address autocomplete, answered offline from the gazetteer and the catalogue.
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::{get, post};
+use domain::LatLng;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::app::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{Json, Query};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/member/app/market/locations/geocode", post(geocode))
+        .route("/member/app/market/locations/autocomplete", get(autocomplete))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct GeocodeBody {
+    address: Option<String>,
+    lat: Option<f64>,
+    lng: Option<f64>,
+}
+
+/// Answers in the shape of the maps geocoder the SPA was written for:
+/// `results[0].geometry.location` and `formatted_address`.
+async fn geocode(State(state): State<AppState>, Json(body): Json<GeocodeBody>) -> ApiResult<axum::Json<Value>> {
+    let found = match (&body.address, body.lat, body.lng) {
+        (_, Some(lat), Some(lng)) => {
+            let position = LatLng::new(lat, lng).ok_or_else(|| {
+                ApiError::bad_request(
+                    "invalid_parameter",
+                    "lat must be within -90 and 90, lng within -180 and 180",
+                )
+            })?;
+            state.gazetteer.reverse_geocode(position)
+        }
+        (Some(address), None, None) => {
+            if address.trim().is_empty() || address.len() > 300 {
+                return Err(ApiError::bad_request(
+                    "invalid_parameter",
+                    "address must be 1 to 300 characters",
+                ));
+            }
+            state.gazetteer.geocode(address)
+        }
+        _ => {
+            return Err(ApiError::bad_request(
+                "invalid_parameter",
+                "send an address, or both lat and lng",
+            ));
+        }
+    };
+    let found = found.ok_or_else(|| ApiError::NotFound("No place matches that address".into()))?;
+    Ok(axum::Json(json!({
+        "status": "OK",
+        "results": [{
+            "geometry": { "location": { "lat": found.position.lat, "lng": found.position.lng } },
+            "formatted_address": found.formatted_address,
+            "zipCode": found.zip,
+            "state": found.state,
+        }]
+    })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AutocompleteQuery {
+    input: String,
+}
+
+/// Places first (ZIPs for digits, cities for words), then matching clinic names.
+async fn autocomplete(
+    State(state): State<AppState>,
+    Query(query): Query<AutocompleteQuery>,
+) -> ApiResult<axum::Json<Value>> {
+    if query.input.len() > 100 {
+        return Err(ApiError::bad_request(
+            "invalid_parameter",
+            "input must be at most 100 characters",
+        ));
+    }
+    let mut predictions: Vec<Value> = state
+        .gazetteer
+        .autocomplete(&query.input, 5)
+        .into_iter()
+        .map(|suggestion| {
+            json!({
+                "description": suggestion.label,
+                "kind": suggestion.kind,
+                "location": { "lat": suggestion.position.lat, "lng": suggestion.position.lng },
+            })
+        })
+        .collect();
+    let letters = query.input.trim().chars().filter(|c| c.is_alphabetic()).count();
+    if letters >= 3 {
+        let snapshot = state.snapshot()?;
+        for clinic in snapshot.suggest_names(&query.input, 3)? {
+            predictions.push(json!({
+                "description": format!("{} — {}, {}", clinic.name, clinic.city, clinic.state),
+                "kind": "clinic",
+                "location": null,
+                "id": clinic.id,
+                "locationId": clinic.location_id,
+            }));
+        }
+    }
+    Ok(axum::Json(json!({ "predictions": predictions })))
+}

@@ -1,0 +1,246 @@
+//! Marketplace search, pins, area pins and the filter lists.
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::{get, post};
+use domain::{LatLng, SearchFilters};
+use search::query::{DEFAULT_PAGE_SIZE, PinFilters};
+use search::{AreaPinsResponse, Bounds, PinsResponse, SearchRequest, SearchResponse};
+use serde::Deserialize;
+
+use crate::app::AppState;
+use crate::auth::{Caller, MaybeCaller};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{Json, Path, Query};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/member/app/market/search", post(search))
+        .route(
+            "/member/app/family/member/{dependent_id}/market",
+            post(dependent_search),
+        )
+        .route("/member/app/market/location/pins", get(pins))
+        .route("/member/app/market/location/areapins", get(area_pins))
+        .route("/market/credentials/provider", get(credentials))
+        .route("/market/specialities", get(specialities))
+        .route("/market/organization/company/name", get(organisation_names))
+        .route("/market/organization/from/alias", post(from_alias))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchQuery {
+    page: Option<u32>,
+    limit: Option<u32>,
+    lat: Option<f64>,
+    lng: Option<f64>,
+    company: Option<String>,
+    user_zip_code: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct SearchBody {
+    search: SearchSection,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct SearchSection {
+    filters: SearchFilters,
+}
+
+fn origin(lat: Option<f64>, lng: Option<f64>) -> ApiResult<Option<LatLng>> {
+    match (lat, lng) {
+        (None, None) => Ok(None),
+        (Some(lat), Some(lng)) => LatLng::new(lat, lng).map(Some).ok_or_else(|| {
+            ApiError::bad_request(
+                "invalid_parameter",
+                "lat must be within -90 and 90, lng within -180 and 180",
+            )
+        }),
+        _ => Err(ApiError::bad_request(
+            "invalid_parameter",
+            "send both lat and lng, or neither",
+        )),
+    }
+}
+
+fn run_search(state: &AppState, query: SearchQuery, body: SearchBody) -> ApiResult<axum::Json<SearchResponse>> {
+    let mut filters = body.search.filters;
+    if let Some(zip) = query.user_zip_code.filter(|zip| !zip.trim().is_empty()) {
+        filters.user_zip_code = Some(zip);
+    }
+    let request = SearchRequest {
+        filters,
+        origin: origin(query.lat, query.lng)?,
+        company_alias: query.company.filter(|alias| !alias.trim().is_empty()),
+        page: query.page.unwrap_or(1),
+        limit: query.limit.unwrap_or(DEFAULT_PAGE_SIZE),
+    };
+    Ok(axum::Json(state.snapshot()?.search(&request, &state.gazetteer)?))
+}
+
+async fn search(
+    State(state): State<AppState>,
+    _caller: MaybeCaller,
+    Query(query): Query<SearchQuery>,
+    Json(body): Json<SearchBody>,
+) -> ApiResult<axum::Json<SearchResponse>> {
+    run_search(&state, query, body)
+}
+
+/// The same search on behalf of a dependent; the subscriber must be signed in and the
+/// dependent must be theirs.
+async fn dependent_search(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(dependent_id): Path<i64>,
+    Query(query): Query<SearchQuery>,
+    Json(body): Json<SearchBody>,
+) -> ApiResult<axum::Json<SearchResponse>> {
+    crate::routes::profiles::require_dependent(&state, caller, dependent_id).await?;
+    run_search(&state, query, body)
+}
+
+/// Pin queries. The spec also sends zipCode and userZipCode; a box needs no origin, so they
+/// are accepted and ignored.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PinQuery {
+    nw_lng: f64,
+    nw_lat: f64,
+    se_lng: f64,
+    se_lat: f64,
+    #[serde(default)]
+    new_patients: Option<bool>,
+    /// Comma-separated service type codes (BH is pediatrics).
+    #[serde(default)]
+    service_types: Option<String>,
+    #[serde(default)]
+    employer: Option<String>,
+    #[serde(default)]
+    alias: Option<String>,
+    #[serde(default)]
+    zoom: Option<u32>,
+}
+
+impl PinQuery {
+    fn bounds(&self) -> Bounds {
+        Bounds {
+            nw_lng: self.nw_lng,
+            nw_lat: self.nw_lat,
+            se_lng: self.se_lng,
+            se_lat: self.se_lat,
+        }
+    }
+
+    fn filters(&self) -> PinFilters {
+        let service_types = self
+            .service_types
+            .iter()
+            .flat_map(|codes| codes.split(','))
+            .map(str::trim)
+            .filter(|code| !code.is_empty())
+            .map(str::to_owned)
+            .collect();
+        PinFilters {
+            new_patients: self.new_patients.unwrap_or(false),
+            service_types,
+            employer: self.employer.clone().filter(|name| !name.trim().is_empty()),
+            company_alias: self.alias.clone().filter(|alias| !alias.trim().is_empty()),
+        }
+    }
+}
+
+async fn pins(
+    State(state): State<AppState>,
+    _caller: MaybeCaller,
+    Query(query): Query<PinQuery>,
+) -> ApiResult<axum::Json<PinsResponse>> {
+    Ok(axum::Json(state.snapshot()?.pins(query.bounds(), &query.filters())?))
+}
+
+async fn area_pins(
+    State(state): State<AppState>,
+    _caller: MaybeCaller,
+    Query(query): Query<PinQuery>,
+) -> ApiResult<axum::Json<AreaPinsResponse>> {
+    let zoom = query
+        .zoom
+        .ok_or_else(|| ApiError::bad_request("invalid_query", "zoom is required"))?;
+    Ok(axum::Json(state.snapshot()?.area_pins(
+        query.bounds(),
+        zoom,
+        &query.filters(),
+    )?))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AliasQuery {
+    alias: Option<String>,
+    search: Option<String>,
+    limit: Option<usize>,
+}
+
+impl AliasQuery {
+    fn alias(&self) -> Option<&str> {
+        self.alias.as_deref().map(str::trim).filter(|alias| !alias.is_empty())
+    }
+}
+
+async fn credentials(
+    State(state): State<AppState>,
+    Query(query): Query<AliasQuery>,
+) -> ApiResult<axum::Json<Vec<String>>> {
+    Ok(axum::Json(state.snapshot()?.credential_list(query.alias())?))
+}
+
+async fn specialities(
+    State(state): State<AppState>,
+    Query(query): Query<AliasQuery>,
+) -> ApiResult<axum::Json<Vec<String>>> {
+    Ok(axum::Json(state.snapshot()?.speciality_list(query.alias())?))
+}
+
+/// Organisation names are many at scale: the list is capped (default 100, at most 500).
+async fn organisation_names(
+    State(state): State<AppState>,
+    Query(query): Query<AliasQuery>,
+) -> ApiResult<axum::Json<Vec<String>>> {
+    let limit = query.limit.unwrap_or(100);
+    if !(1..=500).contains(&limit) {
+        return Err(ApiError::bad_request(
+            "invalid_parameter",
+            "limit must be between 1 and 500",
+        ));
+    }
+    let search = query.search.as_deref().filter(|text| text.len() <= 100);
+    Ok(axum::Json(state.snapshot()?.organisation_names(
+        query.alias(),
+        search,
+        limit,
+    )?))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AliasBody {
+    company: String,
+}
+
+async fn from_alias(
+    State(state): State<AppState>,
+    Json(body): Json<AliasBody>,
+) -> ApiResult<axum::Json<serde_json::Value>> {
+    let snapshot = state.snapshot()?;
+    let employer = snapshot
+        .employer_by_alias(&body.company)
+        .ok_or_else(|| ApiError::NotFound(format!("No company uses the address {:?}", body.company.trim())))?;
+    Ok(axum::Json(serde_json::json!({
+        "companyName": employer.company_name,
+        "alias": employer.alias,
+        "status": employer.status.as_str(),
+        "id": employer.id,
+    })))
+}

@@ -1,0 +1,20 @@
+//! Routers by feature.
+
+use axum::Router;
+
+use crate::app::AppState;
+
+pub mod catalogue;
+pub mod geo;
+pub mod health;
+pub mod market;
+pub mod profiles;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(health::router())
+        .merge(market::router())
+        .merge(geo::router())
+        .merge(profiles::router())
+        .merge(catalogue::router())
+}

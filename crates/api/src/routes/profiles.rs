@@ -1,0 +1,264 @@
+//! Clinic, clinician and preview profiles, answered from the snapshot.
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use domain::{LatLng, haversine_miles};
+use search::{MarketItem, Snapshot};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::app::AppState;
+use crate::auth::{Caller, MaybeCaller};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{Path, Query};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/member/app/market/provider/{id}", get(provider))
+        .route(
+            "/member/app/family/member/{dependent_id}/market/provider/{id}",
+            get(dependent_provider),
+        )
+        .route("/member/app/market/doctor/{id}", get(doctor))
+        .route("/member/app/market/location/{id}/preview", get(preview))
+}
+
+const PROVIDER_NOT_FOUND: &str = "Provider not found";
+
+/// Checks that `dependent_id` is a family member of the signed-in subscriber. Family members
+/// arrive with the enrolment work; until then no id qualifies.
+pub async fn require_dependent(_state: &AppState, _caller: Caller, dependent_id: i64) -> ApiResult<()> {
+    Err(ApiError::NotFound(format!(
+        "No Dependent ID was found ({dependent_id})"
+    )))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderQuery {
+    location_id: Option<i64>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct OriginQuery {
+    lat: Option<f64>,
+    lng: Option<f64>,
+}
+
+impl OriginQuery {
+    fn origin(&self) -> ApiResult<Option<LatLng>> {
+        match (self.lat, self.lng) {
+            (Some(lat), Some(lng)) => LatLng::new(lat, lng).map(Some).ok_or_else(|| {
+                ApiError::bad_request(
+                    "invalid_parameter",
+                    "lat must be within -90 and 90, lng within -180 and 180",
+                )
+            }),
+            (None, None) => Ok(None),
+            _ => Err(ApiError::bad_request(
+                "invalid_parameter",
+                "send both lat and lng, or neither",
+            )),
+        }
+    }
+}
+
+/// The location of an organisation: the one asked for, or its first.
+fn organisation_location(snapshot: &Snapshot, organisation_id: i64, location_id: Option<i64>) -> ApiResult<usize> {
+    let locations = snapshot.organisation_locations(organisation_id);
+    let ordinal = match location_id {
+        Some(location_id) => snapshot
+            .location_ordinal(location_id)
+            .filter(|ordinal| locations.contains(&(*ordinal as u32))),
+        None => locations
+            .iter()
+            .map(|ordinal| *ordinal as usize)
+            .min_by_key(|ordinal| snapshot.location(*ordinal).id),
+    };
+    ordinal.ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))
+}
+
+fn clinic_profile(snapshot: &Snapshot, organisation_id: i64, ordinal: usize) -> Value {
+    let location = snapshot.location(ordinal);
+    let organisation = snapshot.organisation_of(ordinal);
+    let clinicians: Vec<Value> = snapshot
+        .clinicians_at(ordinal)
+        .iter()
+        .map(|clinician_ordinal| {
+            let clinician = snapshot.clinician(*clinician_ordinal as usize);
+            json!({
+                "id": clinician.id,
+                "providerName": clinician.display_name(),
+                "credentials": clinician.credentials,
+                "category": clinician.category,
+                "speciality": clinician.speciality,
+                "gender": clinician.gender.as_str(),
+                "worksAt": location.name,
+                "logo": clinician.logo,
+                "newPatients": clinician.accepting_new_patients,
+            })
+        })
+        .collect();
+    let other_locations: Vec<Value> = snapshot
+        .organisation_locations(organisation_id)
+        .iter()
+        .map(|other| snapshot.location(*other as usize))
+        .filter(|other| other.id != location.id)
+        .take(50)
+        .map(|other| {
+            json!({
+                "locationId": other.id,
+                "locationName": other.location_name,
+                "address1": other.address1,
+                "city": other.city,
+                "state": other.state,
+                "zipCode": other.zip,
+                "newPatients": other.accepting_new_patients,
+            })
+        })
+        .collect();
+    json!({
+        "id": organisation_id,
+        "locationId": location.id,
+        "companyName": location.name,
+        "organizationName": organisation.name,
+        "locationName": location.location_name,
+        "logo": location.logo,
+        "credentials": snapshot.location_credentials(ordinal),
+        "speciality": snapshot.location_speciality(ordinal),
+        "newPatients": location.accepting_new_patients,
+        "isVirtualLocation": location.is_virtual,
+        "virtualStates": location.virtual_states,
+        "homeCare": location.home_care,
+        "careModality": location.modalities.as_displayed(location.is_virtual),
+        "details": { "description": location.description },
+        "favorite": false,
+        "contracted": false,
+        "contact": {
+            "phone": location.phone,
+            "address1": location.address1,
+            "city": location.city,
+            "state": location.state,
+            "zipCode": location.zip,
+            "website": location.website,
+            "coordinates": { "lat": location.lat, "lng": location.lng },
+        },
+        "services": location.service_type_codes.iter().map(|code| json!({ "serviceType": code })).collect::<Vec<_>>(),
+        "pediatrics": {
+            "offered": snapshot.offers_pediatrics(ordinal),
+            "minAge": location.pediatric_min_age,
+            "maxAge": location.pediatric_max_age,
+        },
+        "clinicians": clinicians,
+        "otherLocations": other_locations,
+    })
+}
+
+async fn provider(
+    State(state): State<AppState>,
+    _caller: MaybeCaller,
+    Path(id): Path<i64>,
+    Query(query): Query<ProviderQuery>,
+) -> ApiResult<axum::Json<Value>> {
+    let snapshot = state.snapshot()?;
+    let ordinal = organisation_location(&snapshot, id, query.location_id)?;
+    Ok(axum::Json(clinic_profile(&snapshot, id, ordinal)))
+}
+
+async fn dependent_provider(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((dependent_id, id)): Path<(i64, i64)>,
+    Query(query): Query<ProviderQuery>,
+) -> ApiResult<axum::Json<Value>> {
+    require_dependent(&state, caller, dependent_id).await?;
+    let snapshot = state.snapshot()?;
+    let ordinal = organisation_location(&snapshot, id, query.location_id)?;
+    Ok(axum::Json(clinic_profile(&snapshot, id, ordinal)))
+}
+
+async fn doctor(
+    State(state): State<AppState>,
+    _caller: MaybeCaller,
+    Path(id): Path<i64>,
+    Query(query): Query<OriginQuery>,
+) -> ApiResult<axum::Json<Value>> {
+    let origin = query.origin()?;
+    let snapshot = state.snapshot()?;
+    let ordinal = snapshot
+        .clinician_ordinal(id)
+        .ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))?;
+    let clinician = snapshot.clinician(ordinal);
+    let clinics: Vec<Value> = snapshot
+        .locations_of(ordinal)
+        .iter()
+        .map(|location_ordinal| {
+            let location_ordinal = *location_ordinal as usize;
+            let location = snapshot.location(location_ordinal);
+            let distance = origin.filter(|_| !location.is_virtual).map(|origin| {
+                haversine_miles(
+                    origin,
+                    LatLng {
+                        lat: location.lat,
+                        lng: location.lng,
+                    },
+                )
+            });
+            json!({
+                "id": snapshot.organisation_of(location_ordinal).id,
+                "locationId": location.id,
+                "providerName": location.name,
+                "locationName": location.location_name,
+                "logo": location.logo,
+                "address": format!("{}, {}, {} {}", location.address1, location.city, location.state, location.zip),
+                "address1": location.address1,
+                "city": location.city,
+                "state": location.state,
+                "zip": location.zip,
+                "distance": distance,
+                "homeCare": location.home_care,
+                "isVirtualLocation": location.is_virtual,
+                "newPatients": location.accepting_new_patients,
+                "coordinates": { "lat": location.lat, "lng": location.lng },
+            })
+        })
+        .collect();
+    Ok(axum::Json(json!({
+        "id": clinician.id,
+        "providerName": clinician.display_name(),
+        "credentials": clinician.credentials,
+        "category": clinician.category,
+        "speciality": clinician.speciality,
+        "newPatients": clinician.accepting_new_patients,
+        "gender": clinician.gender.as_str(),
+        "logo": clinician.logo,
+        "favorite": false,
+        "details": { "description": clinician.description, "gender": clinician.gender.as_str(), "NPI": clinician.npi },
+        "clinics": clinics,
+    })))
+}
+
+async fn preview(
+    State(state): State<AppState>,
+    _caller: MaybeCaller,
+    Path(id): Path<i64>,
+    Query(query): Query<OriginQuery>,
+) -> ApiResult<axum::Json<MarketItem>> {
+    let origin = query.origin()?;
+    let snapshot = state.snapshot()?;
+    let ordinal = snapshot
+        .location_ordinal(id)
+        .ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))?;
+    let location = snapshot.location(ordinal);
+    let distance = origin.filter(|_| !location.is_virtual).map(|origin| {
+        haversine_miles(
+            origin,
+            LatLng {
+                lat: location.lat,
+                lng: location.lng,
+            },
+        )
+    });
+    Ok(axum::Json(snapshot.location_item(ordinal, distance)))
+}

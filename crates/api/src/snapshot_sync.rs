@@ -1,0 +1,69 @@
+//! Keeps a process's snapshot current: LISTENs for published generations (load and swap) and
+//! catalogue edits (patch and swap). Queries in flight keep the snapshot they started with.
+
+use std::time::Duration;
+
+use search::SnapshotHandle;
+use sqlx::postgres::PgListener;
+use store::PgPool;
+use store::generations::{CATALOGUE_CHANGED_CHANNEL, INDEX_PUBLISHED_CHANNEL};
+
+/// Runs until the process stops, reconnecting when the database connection drops.
+pub async fn run(pool: PgPool, snapshots: SnapshotHandle) {
+    loop {
+        if let Err(error) = listen(&pool, &snapshots).await {
+            tracing::warn!(
+                error = format!("{error:#}"),
+                "snapshot listener lost its connection, retrying"
+            );
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+}
+
+async fn listen(pool: &PgPool, snapshots: &SnapshotHandle) -> anyhow::Result<()> {
+    let mut listener = PgListener::connect_with(pool).await?;
+    listener
+        .listen_all([INDEX_PUBLISHED_CHANNEL, CATALOGUE_CHANGED_CHANNEL])
+        .await?;
+    // Anything published or edited while we were not listening.
+    refresh(pool, snapshots, true).await;
+    loop {
+        let notification = listener.recv().await?;
+        let published = notification.channel() == INDEX_PUBLISHED_CHANNEL;
+        // Bulk edits arrive as bursts: handle them once.
+        let mut any_published = published;
+        while let Ok(Ok(next)) = tokio::time::timeout(Duration::from_millis(150), listener.recv()).await {
+            any_published |= next.channel() == INDEX_PUBLISHED_CHANNEL;
+        }
+        refresh(pool, snapshots, any_published).await;
+    }
+}
+
+/// Loads a newer generation when one was published, then applies catalogue changes.
+pub async fn refresh(pool: &PgPool, snapshots: &SnapshotHandle, check_generation: bool) {
+    let current_generation = snapshots.load().map(|snapshot| snapshot.generation).unwrap_or(-1);
+    if check_generation {
+        match store::generations::current(pool).await {
+            Ok(Some(newest)) if newest.generation > current_generation => match indexer::load_published(pool).await {
+                Ok(Some(snapshot)) => {
+                    tracing::info!(generation = snapshot.generation, "serving a new snapshot generation");
+                    snapshots.replace(snapshot);
+                }
+                Ok(None) => {}
+                Err(error) => tracing::warn!(error = format!("{error:#}"), "loading the new generation failed"),
+            },
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "reading the current generation failed"),
+        }
+    }
+    let Some(snapshot) = snapshots.load() else { return };
+    match indexer::catch_up(pool, &snapshot).await {
+        Ok(indexer::CatchUp::Patched(patched)) => snapshots.replace(patched),
+        Ok(indexer::CatchUp::Unchanged) => {}
+        Ok(indexer::CatchUp::NeedsRebuild(reason)) => {
+            tracing::warn!(%reason, "catalogue changes need a rebuild: run `indexer rebuild`");
+        }
+        Err(error) => tracing::warn!(error = format!("{error:#}"), "applying catalogue changes failed"),
+    }
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs the product: builds the SPA and the server, then serves both on one port. With no
+# DATABASE_URL the server starts a private PostgreSQL in .local/postgres, seeds demo data and
+# builds the search index on first run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d web/node_modules ]; then
+  (cd web && npm ci --no-audit --no-fund)
+fi
+(cd web && npm run build)
+cargo build --release -p api -p indexer
+echo "Nearcare is starting on http://${HOST:-127.0.0.1}:${PORT:-8080}/"
+exec ./target/release/nearcare-server

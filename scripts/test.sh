@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs every test. A fresh private PostgreSQL cluster is started for the run (unless
+# DATABASE_URL points at a server where test databases may be created) and stopped at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+step() { printf '\n== %s\n' "$*"; }
+
+cleanup() {
+  if [ -n "${server_pid:-}" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [ -n "${own_cluster:-}" ]; then ./target/debug/indexer --local-dir .local/test-run pg stop >/dev/null 2>&1 || true; fi
+}
+trap cleanup EXIT
+
+step "formatting and lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+step "building"
+cargo build --workspace --all-targets --quiet
+
+if [ -z "${DATABASE_URL:-}" ]; then
+  rm -rf .local/test-run
+  own_cluster=1
+  url=$(./target/debug/indexer --local-dir .local/test-run pg start)
+  export DATABASE_URL="${url%/*}/postgres"
+  echo "private test PostgreSQL at ${DATABASE_URL}"
+fi
+
+step "rust tests (unit, property and integration, against PostgreSQL)"
+cargo test --workspace --quiet 2>&1 | tee .local/rust-tests.log
+# Keep the totals for the summary line.
+rust_passed=$(grep -oE '^test result: ok\. [0-9]+ passed' .local/rust-tests.log | awk '{s+=$4} END {print s+0}')
+
+step "web: install, type-check, build, component tests"
+(cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run build && npm test)
+
+step "browser tests (Chromium) against the real server"
+if ! command -v chromium >/dev/null 2>&1; then
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+e2e_db="e2e_$$"
+psql "$DATABASE_URL" -qc "create database ${e2e_db}" >/dev/null
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+DATABASE_URL="${DATABASE_URL%/*}/${e2e_db}" PORT=$port NEARCARE_LOCAL_DIR=.local/test-run/e2e \
+  ./target/debug/nearcare-server >.local/e2e-server.log 2>&1 &
+server_pid=$!
+for _ in $(seq 1 120); do
+  curl -fs "http://127.0.0.1:${port}/health" >/dev/null 2>&1 && break
+  kill -0 "$server_pid" 2>/dev/null || { tail -20 .local/e2e-server.log; exit 1; }
+  sleep 1
+done
+(cd web && NEARCARE_URL="http://127.0.0.1:${port}" npm run test:e2e)
+
+echo
+echo "rust: ${rust_passed} passed, 0 failed"
+echo "screenshots: ${root}/web/test-results/screenshots"

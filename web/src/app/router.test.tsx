@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { mockFetch, testQueryClient } from '@/test/render';
+import { notifySessionChanged } from '@/lib/session';
+import { routes } from './router';
+
+function renderAt(path: string) {
+  mockFetch((url) => {
+    if (url.pathname === '/member/app/potential/employers') return { body: [] };
+    if (url.pathname === '/member/app/market') return { body: { categories: [] } };
+    return undefined;
+  });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+describe('routes and shell', () => {
+  it('redirects / to /marketplace and titles the page', async () => {
+    const router = renderAt('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/marketplace'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Advanced Primary Care powered by the provider' })).toBeTruthy();
+    expect(document.title).toBe('Member - Marketplace');
+    expect(screen.getByText('Choose from 1200+ clinics and 1000+ providers nationwide')).toBeTruthy();
+  });
+
+  it('shows Get Started and Login when signed out, without the side bar', async () => {
+    renderAt('/marketplace');
+    expect((await screen.findByRole('link', { name: 'Get Started' })).getAttribute('href')).toBe('/register');
+    expect(screen.getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/login');
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+  });
+
+  it('hides the public header on authentication routes', async () => {
+    renderAt('/login');
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Get Started' })).toBeNull();
+    expect(document.title).toBe('Member - Login');
+  });
+
+  it('sends unknown paths to /404', async () => {
+    const router = renderAt('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/404');
+    expect(screen.getByRole('button', { name: 'Go Back' })).toBeTruthy();
+  });
+
+  it('sends signed-out visitors of protected routes to /login', async () => {
+    const router = renderAt('/home');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+
+  it('shows the 225 px side bar to signed-in members on wide screens, not on /membership', async () => {
+    document.cookie = 'token=abc; path=/';
+    notifySessionChanged();
+    const router = renderAt('/home');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect([...nav.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Home', 'Marketplace', 'Account']);
+    await router.navigate('/membership');
+    await waitFor(() => expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull());
+  });
+});

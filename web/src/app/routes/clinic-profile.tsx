@@ -1,0 +1,41 @@
+import { useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { paths } from '@/config/paths';
+import { AddressSearch } from '@/features/marketplace/components/address-search';
+import { WaitlistDialog, type WaitlistTarget } from '@/features/marketplace/components/waitlist-dialog';
+import { DEFAULT_FILTERS } from '@/features/marketplace/utils/filters';
+import { ClinicProfile } from '@/features/providers/components/clinic-profile';
+import { lastSearchOrigin } from '@/lib/storage';
+
+/** /marketplace/provider/details/{id}?location={locationId}. */
+export default function ClinicProfileRoute() {
+  const { id } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [waitlist, setWaitlist] = useState<WaitlistTarget | null>(null);
+  const locationParam = params.get('location');
+  const organisationId = Number(id);
+  const locationId = locationParam ? Number(locationParam) : null;
+  const searchElsewhere = (address: string) => navigate(paths.marketplace.getHref({ location: address }));
+
+  return (
+    <>
+      <ClinicProfile
+        key={`${organisationId}-${locationId}`}
+        organisationId={organisationId}
+        locationId={locationId}
+        onJoinWaitlist={setWaitlist}
+        locationSearch={
+          <AddressSearch
+            onPlace={(place) => searchElsewhere(place.label)}
+            onText={searchElsewhere}
+            onClinic={(prediction) => {
+              if (prediction.id !== undefined) navigate(paths.clinicProfile.getHref(prediction.id, prediction.locationId));
+            }}
+          />
+        }
+      />
+      <WaitlistDialog item={waitlist} onClose={() => setWaitlist(null)} search={{ location: lastSearchOrigin.get(), address: '', filters: DEFAULT_FILTERS }} />
+    </>
+  );
+}

@@ -1,0 +1,171 @@
+import { useEffect, useState } from 'react';
+import { Link, NavLink, Outlet } from 'react-router';
+import { MenuIcon, UserIcon } from '@/components/icons/icons';
+import { LinkButton } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { paths } from '@/config/paths';
+import { env } from '@/config/env';
+import { signOut, useSignedIn } from '@/lib/session';
+import { MOBILE_QUERY, useIsMobile } from '@/lib/use-media-query';
+import { pageTitle, useRouteMeta } from './route-meta';
+import styles from './app-shell.module.css';
+
+const NAV_ITEMS = [
+  { to: paths.home.path, label: 'Home' },
+  { to: paths.marketplace.path, label: 'Marketplace' },
+  { to: paths.account.path, label: 'Account' },
+];
+
+/** Reloads the page when the width crosses the 600 px mobile breakpoint, as the spec asks. */
+function useReloadOnBreakpointCross() {
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const list = window.matchMedia(MOBILE_QUERY);
+    const onChange = () => window.location.reload();
+    list.addEventListener('change', onChange);
+    return () => list.removeEventListener('change', onChange);
+  }, []);
+}
+
+/**
+ * The frame around every page: the public header (signed out) or the member header (signed in),
+ * the 225 px side bar on wide screens and the drawer under 600 px, and the page title.
+ */
+export function AppShell() {
+  const meta = useRouteMeta();
+  const signedIn = useSignedIn();
+  const isMobile = useIsMobile();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  useReloadOnBreakpointCross();
+
+  useEffect(() => {
+    document.title = pageTitle(meta.name);
+  }, [meta.name]);
+
+  const bareRoute = Boolean(meta.auth || meta.onboarding);
+  const showPublicHeader = !signedIn && !bareRoute;
+  const showMemberHeader = signedIn && !bareRoute;
+  const showSidebar = signedIn && !isMobile && !bareRoute && !meta.hideSidebar;
+
+  return (
+    <div className={styles.shell}>
+      <a className={styles.skip} href="#main">
+        Skip to content
+      </a>
+      {showPublicHeader ? (
+        <header className={styles.header}>
+          <Brand />
+          <nav className={styles.headerActions} aria-label="Account">
+            <LinkButton to={paths.login.path} variant="ghost" size={isMobile ? 'sm' : 'md'}>
+              Login
+            </LinkButton>
+            <LinkButton to={paths.register.path} size={isMobile ? 'sm' : 'md'}>
+              Get Started
+            </LinkButton>
+          </nav>
+        </header>
+      ) : null}
+      {showMemberHeader ? (
+        <header className={styles.header}>
+          {isMobile ? (
+            <button type="button" className={styles.iconButton} aria-label="Open menu" onClick={() => setDrawerOpen(true)}>
+              <MenuIcon />
+            </button>
+          ) : null}
+          <Brand />
+          <MemberMenu />
+        </header>
+      ) : null}
+      <div className={styles.body}>
+        {showSidebar ? (
+          <nav className={styles.sidebar} aria-label="Main">
+            <ul>
+              {NAV_ITEMS.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} className={({ isActive }) => `${styles.navLink} ${isActive ? styles.navActive : ''}`}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+        <main id="main" className={styles.main} tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+      {showPublicHeader ? <PublicFooter /> : null}
+      {signedIn && isMobile ? (
+        <Dialog open={drawerOpen} title="Menu" placement="sheet" onClose={() => setDrawerOpen(false)}>
+          <ul className={styles.drawerList}>
+            {NAV_ITEMS.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} className={styles.drawerLink} onClick={() => setDrawerOpen(false)}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+            <li>
+              <button type="button" className={styles.drawerLink} onClick={signOut}>
+                Sign Out
+              </button>
+            </li>
+          </ul>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}
+
+function Brand() {
+  return (
+    <Link to={paths.marketplace.path} className={styles.brand} aria-label="Nearcare marketplace">
+      <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true">
+        <rect width="32" height="32" rx="8" fill="currentColor" />
+        <path d="M13 7h6v6h6v6h-6v6h-6v-6H7v-6h6z" fill="#fff" />
+      </svg>
+      <span>Nearcare</span>
+    </Link>
+  );
+}
+
+/** The signed-in avatar menu; the family list is filled in by the accounts feature. */
+function MemberMenu() {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className={styles.memberMenu}>
+      <button type="button" className={styles.avatar} aria-haspopup="menu" aria-expanded={open} aria-label="Account menu" onClick={() => setOpen((v) => !v)}>
+        <UserIcon />
+      </button>
+      {open ? (
+        <ul className={styles.menu} role="menu">
+          <li role="none">
+            <Link role="menuitem" to={paths.addFamilyMember.path} className={styles.menuItem} onClick={() => setOpen(false)}>
+              Add a family member
+            </Link>
+          </li>
+          <li role="none">
+            <button role="menuitem" type="button" className={styles.menuItem} onClick={signOut}>
+              Sign Out
+            </button>
+          </li>
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function PublicFooter() {
+  return (
+    <footer className={styles.footer}>
+      <p>
+        Questions? Write to <a href={`mailto:${env.supportEmail}`}>{env.supportEmail}</a>
+      </p>
+      <nav aria-label="Legal" className={styles.footerLinks}>
+        <a href="/privacy">Privacy Policy</a>
+        <a href="/cookies">Cookie Policy</a>
+        <a href="/terms">Terms of Use</a>
+      </nav>
+    </footer>
+  );
+}

@@ -1,0 +1,61 @@
+import { useId, useRef, type KeyboardEvent } from 'react';
+import styles from './tabs.module.css';
+
+export interface TabItem<K extends string> {
+  key: K;
+  label: string;
+  count?: number;
+}
+
+interface TabsProps<K extends string> {
+  tabs: TabItem<K>[];
+  active: K;
+  onChange: (key: K) => void;
+  label: string;
+  /** Prefix of the panel ids the tabs control (`${idPrefix}-${key}`). */
+  idPrefix?: string;
+}
+
+/** An ARIA tab list with arrow-key navigation. The caller renders the active panel. */
+export function Tabs<K extends string>({ tabs, active, onChange, label, idPrefix }: TabsProps<K>) {
+  const generated = useId();
+  const prefix = idPrefix ?? generated;
+  const listRef = useRef<HTMLDivElement>(null);
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const index = tabs.findIndex((tab) => tab.key === active);
+    let next = index;
+    if (event.key === 'ArrowRight') next = (index + 1) % tabs.length;
+    else if (event.key === 'ArrowLeft') next = (index - 1 + tabs.length) % tabs.length;
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = tabs.length - 1;
+    else return;
+    event.preventDefault();
+    onChange(tabs[next]!.key);
+    listRef.current?.querySelectorAll<HTMLButtonElement>('[role="tab"]')[next]?.focus();
+  }
+
+  return (
+    <div ref={listRef} role="tablist" aria-label={label} className={styles.list} onKeyDown={onKeyDown}>
+      {tabs.map((tab) => {
+        const selected = tab.key === active;
+        return (
+          <button
+            key={tab.key}
+            type="button"
+            role="tab"
+            id={`${prefix}-tab-${tab.key}`}
+            aria-selected={selected}
+            aria-controls={`${prefix}-panel-${tab.key}`}
+            tabIndex={selected ? 0 : -1}
+            className={`${styles.tab} ${selected ? styles.active : ''}`}
+            onClick={() => onChange(tab.key)}
+          >
+            {tab.label}
+            {tab.count !== undefined ? <span className={styles.count}>{tab.count}</span> : null}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+/** Every route of the app, with helpers that build links so no page spells a URL by hand. */
+
+function withQuery(path: string, query: Record<string, string | number | undefined | null>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export const paths = {
+  root: { path: '/' },
+  notFound: { path: '/404' },
+  home: { path: '/home' },
+  login: { path: '/login' },
+  register: { path: '/register' },
+  verify: { path: '/verify' },
+  forgotPassword: { path: '/forgot-password' },
+  expired: { path: '/expired' },
+  resetPassword: { path: '/auth/reset-password' },
+  confirmPlanInformation: { path: '/confirm-plan-information' },
+  confirmInfo: { path: '/confirm-info' },
+  addFamilyMember: { path: '/add-family-member' },
+  membership: { path: '/membership' },
+  account: { path: '/account' },
+  accountDetails: { path: '/account/details' },
+  editSubscriber: { path: '/account/edit-subscriber' },
+  editDependent: { path: '/account/edit-dependent/:id' },
+  editContact: { path: '/account/edit-contact' },
+  marketplace: {
+    path: '/marketplace',
+    getHref: (query: { company?: string; location?: string; selectProvider?: string } = {}) =>
+      withQuery('/marketplace', query),
+  },
+  categoryListing: {
+    path: '/marketplace/all/:category',
+    getHref: (category: string) => `/marketplace/all/${encodeURIComponent(category)}`,
+  },
+  clinicProfile: {
+    path: '/marketplace/provider/details/:id',
+    getHref: (organisationId: number | string, locationId?: number | string) =>
+      withQuery(`/marketplace/provider/details/${organisationId}`, { location: locationId }),
+  },
+  clinicianProfile: {
+    path: '/marketplace/clinician/details/:id',
+    getHref: (clinicianId: number | string) => `/marketplace/clinician/details/${clinicianId}`,
+  },
+  vendorProfile: {
+    path: '/marketplace/vendor/details/:id',
+    getHref: (vendorId: number | string) => `/marketplace/vendor/details/${vendorId}`,
+  },
+  solutionDetails: {
+    path: '/marketplace/solutions/details/:id',
+    getHref: (solutionId: number | string) => `/marketplace/solutions/details/${solutionId}`,
+  },
+  marketItemDetails: {
+    path: '/marketplace/details/:id',
+    getHref: (solutionId: number | string) => `/marketplace/details/${solutionId}`,
+  },
+} as const;

@@ -1,0 +1,52 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { PAGE_SIZE } from '../utils/search-constants';
+import { marketplaceKeys, type SearchKeyParams } from './keys';
+import type { SearchResponse } from './types';
+
+/** POST /member/app/market/search: one page of clinics and the nearest clinicians. */
+export function searchMarket(params: SearchKeyParams, signal?: AbortSignal): Promise<SearchResponse> {
+  const { filters } = params;
+  return apiRequest<SearchResponse>('/member/app/market/search', {
+    method: 'POST',
+    signal,
+    query: {
+      page: params.page,
+      limit: PAGE_SIZE,
+      lat: params.origin?.lat,
+      lng: params.origin?.lng,
+      company: params.alias,
+      userZipCode: params.userZipCode,
+    },
+    body: {
+      search: {
+        filters: {
+          searchByName: filters.searchByName.trim() || undefined,
+          newPatients: filters.newPatients,
+          pediatrics: filters.pediatrics,
+          selectedCredentials: filters.selectedCredentials,
+          selectedSpecialities: filters.selectedSpecialities,
+          selectedGenders: filters.selectedGenders,
+          selectedGroupAndOrganizations: filters.selectedGroupAndOrganizations,
+          searchDistance: filters.searchDistance,
+          serviceTypes: filters.pediatrics ? ['BH'] : [],
+          employer: params.employer ?? undefined,
+          userZipCode: params.userZipCode ?? undefined,
+        },
+      },
+    },
+  });
+}
+
+export function searchMarketQueryOptions(params: SearchKeyParams) {
+  return queryOptions({
+    queryKey: marketplaceKeys.search(params),
+    queryFn: ({ signal }) => searchMarket(params, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Runs the search once there is an origin (or a home zip code) to measure from. */
+export function useSearchMarket(params: SearchKeyParams, enabled: boolean) {
+  return useQuery({ ...searchMarketQueryOptions(params), enabled: enabled && (params.origin !== null || Boolean(params.userZipCode)) });
+}

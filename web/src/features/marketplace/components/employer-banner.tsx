@@ -1,0 +1,26 @@
+import { CheckIcon, MailIcon } from '@/components/icons/icons';
+import type { Employer } from '../api/types';
+import styles from './employer-banner.module.css';
+
+/** The active employer pays; any other status is told a representative will reach out. */
+export function EmployerBanner({ employer }: { employer: Employer }) {
+  if (employer.status === 'active') {
+    return (
+      <div className={`${styles.banner} ${styles.active}`} role="status" data-testid="employer-banner">
+        <CheckIcon size={20} />
+        <p>
+          <strong>{employer.companyName}</strong> is participating and will pay up to 100% of the benefit.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className={`${styles.banner} ${styles.pending}`} role="status" data-testid="employer-banner">
+      <MailIcon size={20} />
+      <p>
+        <strong>{employer.companyName}</strong> is not yet participating. A representative will contact the company about
+        offering this benefit.
+      </p>
+    </div>
+  );
+}

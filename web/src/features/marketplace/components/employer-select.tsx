@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { SearchableSelect, type SelectOption } from '@/components/ui/searchable-select';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { usePotentialEmployers } from '../api/get-potential-employers';
+import type { Employer } from '../api/types';
+
+/** The spec's texts for the employer select. */
+export const EMPLOYER_SELECT_TEXTS = {
+  placeholder: 'Select your employer',
+  empty: 'No employer found',
+  search: 'Search employer here',
+} as const;
+
+interface EmployerSelectProps {
+  employer: Employer | null;
+  onChange: (employer: Employer) => void;
+  autoFocus?: boolean;
+  inline?: boolean;
+}
+
+/** A search-as-you-type employer picker backed by /member/app/potential/employers. */
+export function EmployerSelect({ employer, onChange, autoFocus, inline }: EmployerSelectProps) {
+  const [search, setSearch] = useState('');
+  const debouncedSearch = useDebouncedValue(search, 200);
+  const employers = usePotentialEmployers(debouncedSearch);
+  const list = employers.data ?? [];
+  const options: SelectOption[] = list.map((item) => ({
+    id: String(item.id),
+    label: item.companyName,
+    hint: item.status === 'active' ? undefined : item.status,
+  }));
+
+  return (
+    <SearchableSelect
+      label="Employer"
+      placeholder={EMPLOYER_SELECT_TEXTS.placeholder}
+      searchPlaceholder={EMPLOYER_SELECT_TEXTS.search}
+      emptyText={EMPLOYER_SELECT_TEXTS.empty}
+      options={options}
+      selectedLabel={employer?.companyName ?? null}
+      search={search}
+      onSearchChange={setSearch}
+      loading={employers.isFetching}
+      autoFocus={autoFocus}
+      inline={inline}
+      onSelect={(option) => {
+        const chosen = list.find((item) => String(item.id) === option.id);
+        if (chosen) onChange(chosen);
+      }}
+    />
+  );
+}

@@ -1,0 +1,158 @@
+import { useEffect, useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Checklist } from '@/components/ui/checklist';
+import { Dialog } from '@/components/ui/dialog';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { useCredentials } from '../api/get-credentials';
+import { useOrganizationNames } from '../api/get-organization-names';
+import { useSpecialities } from '../api/get-specialities';
+import type { SearchFilters } from '../api/types';
+import { DEFAULT_FILTERS, GENDER_LABELS, MAX_DISTANCE_POSITION, sliderLabel, toggleValue } from '../utils/filters';
+import { FilterChips } from './filter-chips';
+import styles from './filter-drawer.module.css';
+
+interface FilterDrawerProps {
+  open: boolean;
+  onClose: () => void;
+  filters: SearchFilters;
+  onApply: (filters: SearchFilters) => void;
+  /** The custom company alias, which restricts the group and organisation list. */
+  alias: string | null;
+}
+
+const GENDERS: ('F' | 'M')[] = ['F', 'M'];
+
+/** 'Filter solutions': edits a draft that View results applies. */
+export function FilterDrawer({ open, onClose, filters, onApply, alias }: FilterDrawerProps) {
+  const [draft, setDraft] = useState<SearchFilters>(filters);
+  const [organizationSearch, setOrganizationSearch] = useState('');
+  const debouncedOrganizationSearch = useDebouncedValue(organizationSearch, 250);
+  const nameId = useId();
+  const distanceId = useId();
+
+  // Each opening starts from the filters in force.
+  useEffect(() => {
+    if (open) setDraft(filters);
+  }, [open, filters]);
+
+  const credentials = useCredentials(alias, open);
+  const specialities = useSpecialities(alias, open);
+  const organizations = useOrganizationNames(alias, debouncedOrganizationSearch, open);
+
+  const update = (patch: Partial<SearchFilters>) => setDraft((current) => ({ ...current, ...patch }));
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Filter solutions"
+      placement="sheet"
+      footer={
+        <>
+          <Button variant="ghost" onClick={() => setDraft(DEFAULT_FILTERS)}>
+            Clear All
+          </Button>
+          <Button
+            onClick={() => {
+              onApply(draft);
+              onClose();
+            }}
+          >
+            View results
+          </Button>
+        </>
+      }
+    >
+      <div className={styles.form}>
+        <FilterChips filters={draft} onChange={setDraft} />
+
+        <div className={styles.field}>
+          <label htmlFor={nameId} className={styles.label}>
+            Search by organization or provider name
+          </label>
+          <input
+            id={nameId}
+            type="search"
+            className={styles.input}
+            placeholder="Organization or provider name"
+            value={draft.searchByName}
+            onChange={(event) => update({ searchByName: event.target.value })}
+          />
+        </div>
+
+        <div className={styles.field}>
+          <label htmlFor={distanceId} className={styles.label}>
+            Distance
+          </label>
+          <div className={styles.slider}>
+            <input
+              id={distanceId}
+              type="range"
+              min={0}
+              max={MAX_DISTANCE_POSITION}
+              step={1}
+              value={draft.searchDistance}
+              aria-valuetext={sliderLabel(draft.searchDistance)}
+              onChange={(event) => update({ searchDistance: Number(event.target.value) })}
+            />
+            <output htmlFor={distanceId} className={styles.output} data-testid="distance-output">
+              {sliderLabel(draft.searchDistance)}
+            </output>
+          </div>
+        </div>
+
+        <div className={styles.checks}>
+          <label className={styles.check}>
+            <input type="checkbox" checked={draft.newPatients} onChange={(event) => update({ newPatients: event.target.checked })} />
+            Only clinics accepting new patients
+          </label>
+          <label className={styles.check}>
+            <input type="checkbox" checked={draft.pediatrics} onChange={(event) => update({ pediatrics: event.target.checked })} />
+            Only clinics offering pediatrics
+          </label>
+        </div>
+
+        <Checklist
+          legend="Group & organization"
+          options={organizations.data ?? []}
+          selected={draft.selectedGroupAndOrganizations}
+          onToggle={(value) => update({ selectedGroupAndOrganizations: toggleValue(draft.selectedGroupAndOrganizations, value) })}
+          search={{ value: organizationSearch, onChange: setOrganizationSearch, placeholder: 'Search groups and organizations' }}
+          emptyText={organizations.isFetching ? 'Loading...' : 'No group or organization found'}
+        />
+
+        <Checklist
+          legend="Credentials"
+          options={credentials.data ?? []}
+          selected={draft.selectedCredentials}
+          onToggle={(value) => update({ selectedCredentials: toggleValue(draft.selectedCredentials, value) })}
+          emptyText={credentials.isFetching ? 'Loading...' : 'No credentials listed'}
+        />
+
+        <Checklist
+          legend="Specialities"
+          options={specialities.data ?? []}
+          selected={draft.selectedSpecialities}
+          onToggle={(value) => update({ selectedSpecialities: toggleValue(draft.selectedSpecialities, value) })}
+          emptyText={specialities.isFetching ? 'Loading...' : 'No specialities listed'}
+        />
+
+        <fieldset className={styles.fieldset}>
+          <legend className={styles.label}>Provider gender</legend>
+          <div className={styles.genders}>
+            {GENDERS.map((code) => (
+              <label key={code} className={styles.check}>
+                <input
+                  type="checkbox"
+                  checked={draft.selectedGenders.includes(code)}
+                  onChange={() => update({ selectedGenders: toggleValue(draft.selectedGenders, code) })}
+                />
+                {GENDER_LABELS[code]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,345 @@
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { FilterIcon, ListIcon, MapIcon } from '@/components/icons/icons';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { isApiError } from '@/lib/api-client';
+import { useSignedIn } from '@/lib/session';
+import { selectedProvider, storedEmployer } from '@/lib/storage';
+import { useIsMobile } from '@/lib/use-media-query';
+import { geocodeFirst } from '../api/geocode';
+import { potentialEmployersQueryOptions } from '../api/get-potential-employers';
+import { useCompanyAlias } from '../api/resolve-company-alias';
+import { useSearchMarket } from '../api/search-market';
+import type { Employer, LatLng, MarketItem, PinFilters, Prediction } from '../api/types';
+import type { CardAction, MemberCardState } from '../utils/card-action';
+import { DEFAULT_FILTERS } from '../utils/filters';
+import { useSearchState } from '../utils/search-state';
+import { AddressSearch } from './address-search';
+import { EmployerBanner } from './employer-banner';
+import { EmployerNeededDialog } from './employer-needed-dialog';
+import { EmployerSelect } from './employer-select';
+import { FilterChips } from './filter-chips';
+import { FilterDrawer } from './filter-drawer';
+import { ResultsPanel } from './results-panel';
+import { WaitlistDialog, type WaitlistTarget } from './waitlist-dialog';
+import { WelcomeIntro } from './welcome-intro';
+import styles from './marketplace-page.module.css';
+
+const MarketMap = lazy(() => import('./market-map'));
+
+export const MARKETPLACE_TITLE = 'Advanced Primary Care powered by the provider';
+
+interface MarketplacePageProps {
+  /** The member's enrolment state for card buttons; null while signed out. */
+  member?: MemberCardState | null;
+  /** Content shown below the results (the solutions categories, from another feature). */
+  footerSlot?: ReactNode;
+}
+
+/** /marketplace: employer, address search, filters, results and the map. */
+export function MarketplacePage({ member = null, footerSlot }: MarketplacePageProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const signedIn = useSignedIn();
+  const isMobile = useIsMobile();
+  const companyParam = params.get('company');
+  const locationParam = params.get('location');
+  // Set when Home or the family menu sends a member here to choose a provider.
+  const selectingProvider = params.has('selectProvider');
+
+  const [employer, setEmployerState] = useState<Employer | null>(() => storedEmployer.get());
+  const [state, dispatch] = useSearchState();
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [mobileView, setMobileView] = useState<'list' | 'map'>('list');
+  const [waitlistItem, setWaitlistItem] = useState<WaitlistTarget | null>(null);
+  const [geocodeError, setGeocodeError] = useState<string | null>(null);
+  const [geocoding, setGeocoding] = useState(false);
+  // What to do once the employer-needed prompt gets an answer.
+  const pendingAction = useRef<(() => void) | null>(null);
+  const [employerPromptOpen, setEmployerPromptOpen] = useState(false);
+
+  const setEmployer = useCallback((next: Employer) => {
+    setEmployerState(next);
+    storedEmployer.set(next);
+  }, []);
+
+  // A custom company URL: resolve the alias, preselect that employer, or fall back to /marketplace.
+  const companyAlias = useCompanyAlias(companyParam);
+  const alias = companyAlias.data?.alias ?? null;
+  useEffect(() => {
+    if (companyAlias.isError) navigate(paths.marketplace.path, { replace: true });
+  }, [companyAlias.isError, navigate]);
+  useEffect(() => {
+    const companyName = companyAlias.data?.companyName;
+    if (!companyName || employer?.companyName === companyName) return;
+    void queryClient.fetchQuery(potentialEmployersQueryOptions(companyName)).then((list) => {
+      const match = list.find((item) => item.companyName.toLowerCase() === companyName.toLowerCase());
+      setEmployer(match ?? { id: companyName, companyName, status: 'active' });
+    });
+  }, [companyAlias.data, employer?.companyName, queryClient, setEmployer]);
+
+  /** Runs `action` now when an employer is chosen, otherwise after the prompt is answered. */
+  const requireEmployer = useCallback(
+    (action: () => void) => {
+      if (employer) {
+        action();
+        return;
+      }
+      pendingAction.current = action;
+      setEmployerPromptOpen(true);
+    },
+    [employer],
+  );
+
+  const rememberLocation = useCallback(
+    (address: string) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.set('location', address);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
+  const searchAt = useCallback(
+    (origin: LatLng, address: string) => {
+      setGeocodeError(null);
+      dispatch({ type: 'search', origin, address });
+      rememberLocation(address);
+    },
+    [dispatch, rememberLocation],
+  );
+
+  /** Update Search: the map's centre becomes the origin; filters stay, page 1. */
+  const searchMapCenter = useCallback(
+    async (center: LatLng) => {
+      let label = 'Map area';
+      try {
+        label = (await geocodeFirst(center)).label;
+      } catch (error) {
+        console.info('reverse geocoding failed', error);
+      }
+      dispatch({ type: 'move', origin: center, address: label });
+      rememberLocation(label);
+    },
+    [dispatch, rememberLocation],
+  );
+
+  const searchText = useCallback(
+    async (text: string) => {
+      setGeocoding(true);
+      setGeocodeError(null);
+      try {
+        const place = await geocodeFirst({ address: text });
+        searchAt(place.location, text);
+      } catch (error) {
+        console.warn('geocoding failed', error);
+        setGeocodeError(isApiError(error, 404) ? `We couldn't find “${text}”. Try a city, state or ZIP code.` : 'We could not look up that address. Please try again.');
+      } finally {
+        setGeocoding(false);
+      }
+    },
+    [searchAt],
+  );
+
+  // ?location=... searches there on arrival (and after a reload) unless that search is current.
+  useEffect(() => {
+    if (!locationParam || locationParam === state.address) return;
+    requireEmployer(() => void searchText(locationParam));
+    // Only a new location parameter starts this.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [locationParam]);
+
+  const search = useSearchMarket(
+    { origin: state.origin, page: state.page, filters: state.filters, employer: employer?.companyName ?? null, alias, userZipCode: state.userZipCode },
+    employer !== null,
+  );
+  useEffect(() => {
+    if (isApiError(search.error, 401)) navigate(paths.root.path);
+  }, [search.error, navigate]);
+
+  const pinFilters: PinFilters = {
+    newPatients: state.filters.newPatients,
+    pediatrics: state.filters.pediatrics,
+    employer: employer?.companyName ?? null,
+    alias,
+  };
+
+  function openDetails(item: MarketItem) {
+    requireEmployer(() => {
+      if (item.entity === 'provider') navigate(paths.clinicianProfile.getHref(item.id));
+      else navigate(paths.clinicProfile.getHref(item.id, item.locationId));
+    });
+  }
+
+  function onCardAction(item: MarketItem, action: CardAction) {
+    switch (action.kind) {
+      case 'details':
+        openDetails(item);
+        return;
+      case 'waitlist':
+        setWaitlistItem({ locationId: item.locationId, name: item.name });
+        return;
+      case 'select':
+        requireEmployer(() => {
+          selectedProvider.set({ providerId: item.id, locationId: item.locationId, name: item.name, locationName: item.locationName });
+          // Signed-in enrolment (set provider, change provider dialogs) arrives with the accounts feature.
+          navigate(signedIn ? paths.clinicProfile.getHref(item.id, item.locationId) : paths.register.path);
+        });
+        return;
+      case 'confirm-eligibility':
+        navigate(paths.confirmPlanInformation.path);
+        return;
+      default:
+        return;
+    }
+  }
+
+  function onPrediction(prediction: Prediction) {
+    if (prediction.id !== undefined && prediction.locationId !== undefined) {
+      requireEmployer(() => navigate(paths.clinicProfile.getHref(prediction.id!, prediction.locationId)));
+    } else if (prediction.location) {
+      const location = prediction.location;
+      requireEmployer(() => searchAt(location, prediction.description));
+    }
+  }
+
+  function searchFromMyLocation() {
+    if (!('geolocation' in navigator)) {
+      console.info('geolocation is not supported');
+      return;
+    }
+    navigator.geolocation.getCurrentPosition(
+      (position) => {
+        const origin = { lat: position.coords.latitude, lng: position.coords.longitude };
+        requireEmployer(() => {
+          void geocodeFirst(origin)
+            .then((place) => searchAt(origin, place.label))
+            .catch(() => searchAt(origin, 'My location'));
+        });
+      },
+      (error) => console.info('geolocation unavailable', error.message),
+    );
+  }
+
+  const searched = state.origin !== null;
+  const showMap = !isMobile || mobileView === 'map';
+  const showList = !isMobile || mobileView === 'list';
+
+  return (
+    <div className={styles.page}>
+      <header className={styles.top}>
+        <h1 className={styles.title}>{MARKETPLACE_TITLE}</h1>
+        <div className={styles.controls}>
+          <div className={styles.employer}>
+            <EmployerSelect employer={employer} onChange={setEmployer} />
+          </div>
+          <div className={styles.address}>
+            <AddressSearch
+              initialValue={state.address}
+              busy={geocoding}
+              error={geocodeError}
+              onPlace={(place) => requireEmployer(() => searchAt(place.location, place.label))}
+              onText={(text) => requireEmployer(() => void searchText(text))}
+              onClinic={onPrediction}
+              onMyLocation={searchFromMyLocation}
+            />
+          </div>
+          <Button variant="secondary" icon={<FilterIcon size={18} />} onClick={() => setFiltersOpen(true)} className={styles.filterButton}>
+            Filter
+          </Button>
+        </div>
+        {selectingProvider ? <Alert tone="info">Choose a clinic below and press Select to make it your provider.</Alert> : null}
+        {employer ? <EmployerBanner employer={employer} /> : null}
+        <FilterChips filters={state.filters} onChange={(filters) => dispatch({ type: 'filters', filters })} />
+      </header>
+
+      {isMobile ? (
+        <div className={styles.viewToggle}>
+          <Button
+            variant="primary"
+            size="sm"
+            icon={mobileView === 'list' ? <MapIcon size={16} /> : <ListIcon size={16} />}
+            onClick={() => setMobileView((view) => (view === 'list' ? 'map' : 'list'))}
+          >
+            {mobileView === 'list' ? 'View Map' : 'View List'}
+          </Button>
+        </div>
+      ) : null}
+
+      <div className={`${styles.layout} ${isMobile ? styles.mobile : ''}`}>
+        {showList ? (
+          <div className={styles.listColumn} id="results-top">
+            {searched && employer ? (
+              <ResultsPanel
+                state={state}
+                data={search.data}
+                loading={search.isFetching}
+                failed={search.isError}
+                member={member}
+                onTab={(tab) => dispatch({ type: 'tab', tab })}
+                onPage={(page) => {
+                  dispatch({ type: 'page', page });
+                  document.getElementById('results-top')?.scrollIntoView({ block: 'start' });
+                }}
+                onAction={onCardAction}
+                onOpenDetails={openDetails}
+                onHomeZipCode={(zip) => dispatch({ type: 'userZipCode', zip })}
+                onOpenFilters={() => setFiltersOpen(true)}
+                onClearFilters={() => dispatch({ type: 'filters', filters: DEFAULT_FILTERS })}
+              />
+            ) : (
+              <WelcomeIntro />
+            )}
+            {footerSlot}
+          </div>
+        ) : null}
+        {showMap ? (
+          <div className={styles.mapColumn}>
+            <Suspense fallback={<Spinner label="Loading map" />}>
+              <MarketMap
+                origin={state.origin}
+                searchId={state.searchId}
+                pinFilters={pinFilters}
+                onUpdateSearch={(center) => requireEmployer(() => void searchMapCenter(center))}
+                onOpenClinic={(organisationId, locationId) => requireEmployer(() => navigate(paths.clinicProfile.getHref(organisationId, locationId)))}
+              />
+            </Suspense>
+          </div>
+        ) : null}
+      </div>
+
+      <FilterDrawer
+        open={filtersOpen}
+        onClose={() => setFiltersOpen(false)}
+        filters={state.filters}
+        alias={alias}
+        onApply={(filters) => requireEmployer(() => dispatch({ type: 'filters', filters }))}
+      />
+      <WaitlistDialog item={waitlistItem} onClose={() => setWaitlistItem(null)} search={{ location: state.origin, address: state.address, filters: state.filters }} />
+      <EmployerNeededDialog
+        open={employerPromptOpen}
+        onClose={() => {
+          pendingAction.current = null;
+          setEmployerPromptOpen(false);
+        }}
+        onChosen={(chosen) => {
+          setEmployer(chosen);
+          setEmployerPromptOpen(false);
+          const action = pendingAction.current;
+          pendingAction.current = null;
+          // Let the employer reach state before the action reads it.
+          if (action) window.setTimeout(action, 0);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+import { useId, useState, type FormEvent } from 'react';
+import { PinIcon } from '@/components/icons/icons';
+import { Button } from '@/components/ui/button';
+import { CareModalities } from '@/components/ui/care-modalities';
+import { LogoAvatar } from '@/components/ui/logo-avatar';
+import { formatMiles, genderLabel, truncate } from '@/lib/format';
+import type { MarketItem } from '../api/types';
+import { entityLabel, type CardAction } from '../utils/card-action';
+import styles from './result-card.module.css';
+
+/** Card names are cut at 20 characters, addresses at 19. */
+export const CARD_NAME_MAX = 20;
+export const CARD_ADDRESS_MAX = 19;
+
+const ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
+
+interface ResultCardProps {
+  item: MarketItem;
+  action: CardAction;
+  onAction: (item: MarketItem, action: CardAction) => void;
+  onOpenDetails: (item: MarketItem) => void;
+  /** For multi-location (virtual) organisations: the home zip code the search used, if any. */
+  userZipCode?: string | null;
+  onHomeZipCode?: (zip: string) => void;
+}
+
+/** A clinic or clinician in the result list. */
+export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode, onHomeZipCode }: ResultCardProps) {
+  const label = entityLabel(item);
+  const isProvider = item.entity === 'provider';
+  const title = isProvider ? item.name : item.name || item.locationName;
+  const distance = formatMiles(item.distance);
+  const gender = genderLabel(item.gender);
+  const availability = item.newPatients ? 'Accepting new patients' : 'Not accepting new patients';
+  const place = [item.city, [item.state, item.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+
+  return (
+    <article className={styles.card} aria-label={title} data-testid="result-card">
+      <div className={styles.top}>
+        <LogoAvatar name={title} logo={item.logo} shape={isProvider ? 'round' : 'square'} />
+        <div className={styles.heading}>
+          <span className={styles.label} style={{ color: label.color, borderColor: label.color }} data-testid="entity-label">
+            {label.label}
+          </span>
+          <h3 className={styles.name} title={title}>
+            <button type="button" className={styles.nameLink} onClick={() => onOpenDetails(item)}>
+              {truncate(title, CARD_NAME_MAX)}
+            </button>
+          </h3>
+          {item.credentials ? <p className={styles.credentials}>{item.credentials}</p> : null}
+        </div>
+        {distance ? (
+          <span className={styles.distance} data-testid="distance">
+            {distance}
+          </span>
+        ) : item.isVirtualLocation ? (
+          <span className={styles.distance}>Virtual</span>
+        ) : null}
+      </div>
+
+      <dl className={styles.facts}>
+        {item.address || place ? (
+          <div className={styles.fact}>
+            <dt className="visually-hidden">Address</dt>
+            <dd title={[item.address, place].filter(Boolean).join(', ')}>
+              <PinIcon size={14} />
+              <span data-testid="address">{truncate(item.address, CARD_ADDRESS_MAX)}</span>
+              {place ? <span className={styles.muted}> · {place}</span> : null}
+            </dd>
+          </div>
+        ) : null}
+        <div className={styles.fact}>
+          <dt className="visually-hidden">Availability</dt>
+          <dd className={item.newPatients ? styles.accepting : styles.closed}>
+            <span className={styles.dot} aria-hidden="true" />
+            {availability}
+          </dd>
+        </div>
+        {item.speciality ? (
+          <div className={styles.fact}>
+            <dt>Speciality</dt>
+            <dd>{item.speciality}</dd>
+          </div>
+        ) : null}
+        {gender ? (
+          <div className={styles.fact}>
+            <dt>Gender</dt>
+            <dd>{gender}</dd>
+          </div>
+        ) : null}
+        {isProvider && item.worksAt ? (
+          <div className={styles.fact}>
+            <dt>Works at</dt>
+            <dd>{item.worksAt}</dd>
+          </div>
+        ) : null}
+      </dl>
+
+      <CareModalities modality={item.careModality} isVirtualLocation={item.isVirtualLocation} homeCare={item.homeCare} />
+
+      {item.isVirtualLocation && onHomeZipCode ? <HomeZipForm current={userZipCode ?? null} onSubmit={onHomeZipCode} /> : null}
+
+      <div className={styles.actions}>
+        {action.kind !== 'details' ? (
+          <Button variant="secondary" size="sm" onClick={() => onOpenDetails(item)}>
+            View Details
+          </Button>
+        ) : null}
+        <Button size="sm" variant={action.kind === 'waitlist' ? 'quiet' : 'primary'} disabled={action.disabled} onClick={() => onAction(item, action)}>
+          {action.label}
+        </Button>
+      </div>
+    </article>
+  );
+}
+
+/** The multi-location organisation's question: where is home? */
+function HomeZipForm({ current, onSubmit }: { current: string | null; onSubmit: (zip: string) => void }) {
+  const [zip, setZip] = useState(current ?? '');
+  const hintId = useId();
+  const valid = ZIP_PATTERN.test(zip.trim());
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (valid) onSubmit(zip.trim());
+  }
+  return (
+    <form className={styles.zipForm} onSubmit={submit}>
+      <p id={hintId}>Serves several locations. Enter your home zip code to see if it serves you.</p>
+      <div className={styles.zipRow}>
+        <input
+          inputMode="numeric"
+          autoComplete="postal-code"
+          placeholder="Home zip code"
+          aria-label="Home zip code"
+          aria-describedby={hintId}
+          value={zip}
+          maxLength={10}
+          onChange={(event) => setZip(event.target.value)}
+        />
+        <Button type="submit" size="sm" variant="secondary" disabled={!valid}>
+          Check
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,60 @@
+import type { MemberState } from '@/lib/member-state';
+import type { MarketItem } from '../api/types';
+
+/** The member state the card buttons depend on (null when signed out). */
+export type MemberCardState = MemberState;
+
+export type CardActionKind = 'confirm-eligibility' | 'pending-membership' | 'active-membership' | 'select' | 'waitlist' | 'details';
+
+export interface CardAction {
+  kind: CardActionKind;
+  label: string;
+  /** Status buttons (Pending / Active Membership) show state and do nothing. */
+  disabled: boolean;
+}
+
+const ACTIONS: Record<CardActionKind, CardAction> = {
+  'confirm-eligibility': { kind: 'confirm-eligibility', label: 'Confirm eligibility', disabled: false },
+  'pending-membership': { kind: 'pending-membership', label: 'Pending Membership', disabled: true },
+  'active-membership': { kind: 'active-membership', label: 'Active Membership', disabled: true },
+  select: { kind: 'select', label: 'Select', disabled: false },
+  waitlist: { kind: 'waitlist', label: 'Join the waitlist', disabled: false },
+  details: { kind: 'details', label: 'View Details', disabled: false },
+};
+
+/** The card's main button, by entity and member state (spec: "Card button by state"). */
+export function cardAction(item: Pick<MarketItem, 'entity' | 'locationId' | 'newPatients'>, member: MemberCardState | null): CardAction {
+  if (item.entity !== 'location') return ACTIONS.details;
+  const isMemberLocation = member !== null && member.locationId === item.locationId;
+  if (isMemberLocation) {
+    if (member.nextStep === 'confirmPlan' && item.newPatients) return ACTIONS['confirm-eligibility'];
+    if (member.subscriptionStatus === 'active') return ACTIONS['active-membership'];
+    if (member.subscriptionStatus === 'pending') return ACTIONS['pending-membership'];
+  }
+  return item.newPatients ? ACTIONS.select : ACTIONS.waitlist;
+}
+
+export interface EntityLabel {
+  label: string;
+  /** The label's colour; each entity type has its own. */
+  color: string;
+}
+
+export const ENTITY_LABELS = {
+  virtualNetwork: { label: 'Virtual Network', color: '#6a3fa0' },
+  vendor: { label: 'Point Solution Vendor', color: '#00796b' },
+  clinic: { label: 'Clinic & Organization', color: '#0b3d91' },
+  clinician: { label: 'Clinician', color: '#1c6b45' },
+} as const satisfies Record<string, EntityLabel>;
+
+export function entityLabel(item: Pick<MarketItem, 'entity' | 'isVirtualLocation'>): EntityLabel {
+  switch (item.entity) {
+    case 'provider':
+      return ENTITY_LABELS.clinician;
+    case 'vendor':
+    case 'solution':
+      return ENTITY_LABELS.vendor;
+    default:
+      return item.isVirtualLocation ? ENTITY_LABELS.virtualNetwork : ENTITY_LABELS.clinic;
+  }
+}

@@ -1,0 +1,8 @@
+/** Query keys of the provider profiles. */
+import type { LatLng } from './types';
+
+export const providerKeys = {
+  all: ['providers'] as const,
+  clinic: (organisationId: number, locationId: number | null) => [...providerKeys.all, 'clinic', organisationId, locationId] as const,
+  clinician: (clinicianId: number, origin: LatLng | null) => [...providerKeys.all, 'clinician', clinicianId, origin] as const,
+};

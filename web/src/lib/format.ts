@@ -1,0 +1,52 @@
+/** Display rules shared by cards and profiles. */
+
+/** Cuts text longer than `max` characters and marks the cut with an ellipsis. */
+export function truncate(text: string | null | undefined, max: number): string {
+  const value = (text ?? '').trim();
+  return value.length > max ? `${value.slice(0, max).trimEnd()}...` : value;
+}
+
+/** Miles with two decimals, as the spec shows distances; null for virtual locations. */
+export function formatMiles(distance: number | null | undefined): string | null {
+  if (distance === null || distance === undefined || !Number.isFinite(distance)) return null;
+  return `${distance.toFixed(2)} miles`;
+}
+
+/** Up to two initials, used when a logo is missing or fails to load. */
+export function initials(name: string): string {
+  const words = name
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length === 0) return '?';
+  const letters = words.length === 1 ? words[0]!.slice(0, 2) : `${words[0]![0]}${words[words.length - 1]![0]}`;
+  return letters.toUpperCase();
+}
+
+/** Adds https:// unless the link already contains http. */
+export function withProtocol(url: string): string {
+  const trimmed = url.trim();
+  return trimmed.includes('http') ? trimmed : `https://${trimmed}`;
+}
+
+/** F means Female; anything else is shown as Male, as the clinician profile specifies. */
+export function genderLabel(gender: string | null | undefined): string | null {
+  if (!gender) return null;
+  return gender.toUpperCase() === 'F' ? 'Female' : 'Male';
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isValidEmail(email: string): boolean {
+  return EMAIL_PATTERN.test(email);
+}
+
+/** An external maps route to a destination, from the user's position when it is known. */
+export function directionsUrl(
+  destination: { lat: number; lng: number },
+  origin?: { lat: number; lng: number } | null,
+): string {
+  const params = new URLSearchParams({ api: '1', destination: `${destination.lat},${destination.lng}` });
+  if (origin) params.set('origin', `${origin.lat},${origin.lng}`);
+  return `https://www.google.com/maps/dir/?${params.toString()}`;
+}

@@ -1,0 +1,44 @@
+import { useSyncExternalStore } from 'react';
+
+const TOKEN_COOKIE = 'token';
+
+/** Reads the access token from the `token` cookie; null when signed out. */
+export function getAccessToken(): string | null {
+  if (typeof document === 'undefined') return null;
+  for (const part of document.cookie.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === TOKEN_COOKIE) {
+      const value = decodeURIComponent(rest.join('='));
+      return value ? value : null;
+    }
+  }
+  return null;
+}
+
+const listeners = new Set<() => void>();
+
+/** Tells subscribers that the token cookie changed (sign-in and sign-out call this). */
+export function notifySessionChanged(): void {
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * Returns whether a token cookie is present. Member info (nextStep, subscription, family)
+ * plugs in beside this once the accounts feature loads it.
+ */
+export function useSignedIn(): boolean {
+  return useSyncExternalStore(subscribe, () => getAccessToken() !== null, () => false);
+}
+
+/** Clears local storage and the token cookie, as Sign Out does, then goes to /login. */
+export function signOut(): void {
+  window.localStorage.clear();
+  document.cookie = `${TOKEN_COOKIE}=; Max-Age=0; path=/`;
+  notifySessionChanged();
+  window.location.assign('/login');
+}

@@ -1,0 +1,66 @@
+/**
+ * Typed access to the browser storage the marketplace keeps between pages: the chosen employer
+ * (local storage, so registration can prefill it) and the selected provider.
+ */
+
+export interface StoredEmployer {
+  id: number | string;
+  companyName: string;
+  status: 'active' | 'inactive' | 'pending';
+}
+
+export interface SelectedProvider {
+  providerId: number;
+  locationId: number;
+  name: string;
+  locationName?: string;
+}
+
+const EMPLOYER_KEY = 'employer';
+const SELECTED_PROVIDER_KEY = 'selectedProvider';
+const REDIRECT_KEY = 'redirect';
+
+function read<T>(storage: Storage, key: string): T | null {
+  try {
+    const text = storage.getItem(key);
+    return text ? (JSON.parse(text) as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+function write(storage: Storage, key: string, value: unknown): void {
+  try {
+    if (value === null || value === undefined) storage.removeItem(key);
+    else storage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Private browsing can refuse storage; the page still works for this visit.
+  }
+}
+
+export const storedEmployer = {
+  get: () => read<StoredEmployer>(window.localStorage, EMPLOYER_KEY),
+  set: (employer: StoredEmployer | null) => write(window.localStorage, EMPLOYER_KEY, employer),
+};
+
+export const selectedProvider = {
+  get: () => read<SelectedProvider>(window.localStorage, SELECTED_PROVIDER_KEY),
+  set: (provider: SelectedProvider | null) => write(window.localStorage, SELECTED_PROVIDER_KEY, provider),
+};
+
+export const redirectTarget = {
+  get: () => read<string>(window.localStorage, REDIRECT_KEY),
+  set: (path: string | null) => write(window.localStorage, REDIRECT_KEY, path),
+};
+
+/** The last marketplace search origin: profiles measure distances and directions from it. */
+export const lastSearchOrigin = {
+  get: () => read<{ lat: number; lng: number }>(window.sessionStorage, 'lastSearchOrigin'),
+  set: (origin: { lat: number; lng: number } | null) => write(window.sessionStorage, 'lastSearchOrigin', origin),
+};
+
+/** Session-scoped JSON values (the marketplace search state survives a trip to a profile). */
+export const sessionValue = {
+  get: <T>(key: string) => read<T>(window.sessionStorage, key),
+  set: (key: string, value: unknown) => write(window.sessionStorage, key, value),
+};

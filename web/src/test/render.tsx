@@ -1,0 +1,36 @@
+import type { ReactElement } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+
+export function testQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } } });
+}
+
+/** Renders `ui` inside a query client and a memory router at `route`. */
+export function renderWithProviders(ui: ReactElement, { route = '/', path = '*' }: { route?: string; path?: string } = {}) {
+  const queryClient = testQueryClient();
+  const router = createMemoryRouter([{ path, element: ui }, { path: '*', element: <p>elsewhere</p> }], { initialEntries: [route] });
+  const result = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...result, router, queryClient };
+}
+
+type Handler = (url: URL, init: RequestInit | undefined) => { status?: number; body: unknown } | undefined;
+
+/** Replaces fetch with a table of handlers; unmatched calls answer 404 like the server would. */
+export function mockFetch(handler: Handler) {
+  const calls: { url: URL; init: RequestInit | undefined }[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    calls.push({ url, init });
+    const answer = handler(url, init) ?? { status: 404, body: { message: 'Not found', code: 'not_found' } };
+    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}

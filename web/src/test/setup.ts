@@ -1,0 +1,20 @@
+import { afterEach, beforeEach, vi } from 'vitest';
+import { cleanup } from '@testing-library/react';
+
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+  window.sessionStorage.clear();
+  document.cookie = 'token=; Max-Age=0; path=/';
+});
+
+// Failed calls are logged on purpose (the spec logs waitlist and geocoding failures); keep test output quiet.
+beforeEach(() => {
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+  vi.spyOn(console, 'info').mockImplementation(() => {});
+});
+
+// jsdom lays nothing out; give elements a size so virtualised lists render a window of rows.
+for (const [property, size] of [['clientHeight', 600], ['clientWidth', 800], ['offsetHeight', 600], ['offsetWidth', 800]] as const) {
+  Object.defineProperty(HTMLElement.prototype, property, { configurable: true, get: () => size });
+}
