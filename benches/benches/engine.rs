@@ -80,6 +80,17 @@ fn bench_queries(criterion: &mut Criterion) {
         }
         group.finish();
 
+        let mut group = criterion.benchmark_group(format!("text-uncached/{size}"));
+        group
+            .measurement_time(Duration::from_secs(3))
+            .warm_up_time(Duration::from_secs(1));
+        for (name, text) in [("common", "care"), ("rare", rare_name.as_str()), ("typo", "familly")] {
+            group.bench_function(BenchmarkId::from_parameter(name), |bencher| {
+                bencher.iter(|| black_box(snapshot.count_name_matches_uncached(text).expect("text query runs")))
+            });
+        }
+        group.finish();
+
         let mut group = criterion.benchmark_group(format!("pins/{size}"));
         group
             .measurement_time(Duration::from_secs(3))

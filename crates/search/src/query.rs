@@ -496,7 +496,11 @@ impl Snapshot {
         let origin = self.resolve_origin(request.origin, &request.filters, gazetteer)?;
         let radius = request.filters.search_distance.radius_miles().min(MAX_SEARCH_MILES);
         let filter = self.compile(&request.filters, request.company_alias.as_deref())?;
-        let physical_total = self.core.morton.count_within(origin, radius, &filter.locations);
+        let (physical_total, gathered) =
+            self.core
+                .morton
+                .count_and_gather_within(origin, radius, &filter.locations, GATHER_MATCHES_BELOW);
+        let ranked = gathered.map(|found| self.rank_by_distance(origin, found));
         let origin_state = self.origin_state(&request.filters, origin, gazetteer);
         // Listed by name, after every physical location.
         let virtual_matches: Vec<usize> = origin_state
@@ -512,7 +516,7 @@ impl Snapshot {
         let offset = (request.page as usize - 1) * limit;
         let wanted_physical = (offset + limit).min(physical_total);
         let nearest: Vec<(usize, f64)> = if wanted_physical > offset {
-            self.nearest_iter(origin, radius, &filter.locations, physical_total)
+            self.nearest_iter(origin, radius, &filter.locations, ranked.as_deref())
                 .take(wanted_physical)
                 .collect()
         } else {
@@ -535,7 +539,7 @@ impl Snapshot {
                     .map(|ordinal| self.location_item(*ordinal, None)),
             );
         }
-        let clinicians = self.nearest_clinicians(origin, radius, &filter, physical_total, &virtual_matches)?;
+        let clinicians = self.nearest_clinicians(origin, radius, &filter, ranked.as_deref(), &virtual_matches)?;
         let total_pages = total.div_ceil(limit) as u32;
         Ok(SearchResponse {
             clinics,
@@ -559,30 +563,34 @@ impl Snapshot {
         from_zip.or_else(|| gazetteer.nearest_zip(origin).map(|place| place.state.clone()))
     }
 
-    /// Physical matches within `radius`, nearest first, with distances in miles. When the
-    /// circle holds few matches (`total`, counted already) they are gathered from the Morton
-    /// cells and sorted; otherwise matches are dense and the 3-D R-tree is walked lazily.
+    /// Sorts gathered matches nearest first (by chord, which orders like great-circle distance).
+    fn rank_by_distance(&self, origin: LatLng, found: Vec<usize>) -> Vec<usize> {
+        let morton = &self.core.morton;
+        let origin_unit = origin.unit_vector();
+        let mut by_chord: Vec<(f64, usize)> = found
+            .into_iter()
+            .map(|ordinal| (chord_2(morton.unit(ordinal), &origin_unit), ordinal))
+            .collect();
+        by_chord.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        by_chord.into_iter().map(|(_, ordinal)| ordinal).collect()
+    }
+
+    /// Physical matches within `radius`, nearest first, with distances in miles: the ranked
+    /// matches when the circle held few enough to gather, else a lazy walk of the 3-D R-tree
+    /// (matches are then dense, so the walk soon finds what it needs).
     fn nearest_iter<'a>(
         &'a self,
         origin: LatLng,
         radius: f64,
         filter: &'a Bitset,
-        total: usize,
+        ranked: Option<&'a [usize]>,
     ) -> Box<dyn Iterator<Item = (usize, f64)> + 'a> {
         let morton = &self.core.morton;
-        let origin_unit = origin.unit_vector();
-        if total <= GATHER_MATCHES_BELOW {
-            let mut found = Vec::with_capacity(total);
-            morton.collect_within(origin, radius, filter, &mut found);
-            let mut by_chord: Vec<(f64, usize)> = found
-                .into_iter()
-                .map(|ordinal| (chord_2(morton.unit(ordinal), &origin_unit), ordinal))
-                .collect();
-            by_chord.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        if let Some(ranked) = ranked {
             return Box::new(
-                by_chord
-                    .into_iter()
-                    .map(move |(_, ordinal)| (ordinal, haversine_miles(origin, morton.position(ordinal)))),
+                ranked
+                    .iter()
+                    .map(move |ordinal| (*ordinal, haversine_miles(origin, morton.position(*ordinal)))),
             );
         }
         let limit = chord_limit(radius);
@@ -590,7 +598,7 @@ impl Snapshot {
             .core
             .trees
             .sphere
-            .nearest_neighbor_iter_with_distance_2(origin_unit)
+            .nearest_neighbor_iter_with_distance_2(origin.unit_vector())
             .take_while(move |(_, distance_2)| *distance_2 <= limit)
             .map(|(point, _)| point.ordinal as usize)
             .filter(|ordinal| filter.contains(*ordinal))
@@ -603,7 +611,7 @@ impl Snapshot {
         origin: LatLng,
         radius: f64,
         filter: &CompiledFilter,
-        physical_total: usize,
+        ranked: Option<&[usize]>,
         virtual_matches: &[usize],
     ) -> Result<Vec<MarketItem>, SearchError> {
         let (clinician_names, place_names) = match &filter.text {
@@ -616,7 +624,7 @@ impl Snapshot {
         let mut seen = HashSet::new();
         let mut items = Vec::new();
         let located = self
-            .nearest_iter(origin, radius, &filter.locations, physical_total)
+            .nearest_iter(origin, radius, &filter.locations, ranked)
             .take(CLINICIAN_SCAN_LOCATIONS)
             .map(|(ordinal, distance)| (ordinal, Some(distance)));
         let virtual_located = virtual_matches.iter().map(|ordinal| (*ordinal, None));
@@ -920,6 +928,15 @@ impl Snapshot {
             .take(limit)
             .map(str::to_owned)
             .collect())
+    }
+
+    /// Runs a name query against the location index without the answer cache and counts the
+    /// matches: what the first search for a new text pays.
+    pub fn count_name_matches_uncached(&self, text: &str) -> Result<usize, SearchError> {
+        let Some(query) = TextQuery::parse(text)? else {
+            return Ok(self.location_count());
+        };
+        Ok(self.core.location_text.matches_uncached(&query, Fields::All)?.count())
     }
 
     /// Suggests clinics whose names start like `text` (for the address box's autocomplete).

@@ -81,6 +81,11 @@ pub(crate) struct Core {
     pub(crate) clinician_speciality: Vec<u16>,
     pub(crate) credential_names: Vec<String>,
     pub(crate) speciality_names: Vec<String>,
+    /// Per location: its clinicians' credentials ("MD, NP") as an index into `credential_sets`.
+    pub(crate) location_credential_set: Vec<u32>,
+    pub(crate) credential_sets: Vec<String>,
+    /// Per location: the most common speciality code, or `NO_SPECIALITY`.
+    pub(crate) location_speciality: Vec<u16>,
     /// Per credential / speciality / gender: the locations with such a clinician.
     pub(crate) credential_locations: Vec<Bitset>,
     pub(crate) speciality_locations: Vec<Bitset>,
@@ -254,6 +259,9 @@ impl Snapshot {
             clinician_speciality: derived.clinician_speciality,
             credential_names: derived.credential_names,
             speciality_names: derived.speciality_names,
+            location_credential_set: derived.location_credential_set,
+            credential_sets: derived.credential_sets,
+            location_speciality: derived.location_speciality,
             credential_locations: derived.credential_locations,
             speciality_locations: derived.speciality_locations,
             gender_locations: derived.gender_locations,
@@ -490,29 +498,15 @@ impl Snapshot {
 
     /// Credentials of the clinicians at a location, e.g. "MD, NP".
     pub fn location_credentials(&self, ordinal: usize) -> String {
-        let mut credentials: Vec<&str> = self
-            .clinicians_at(ordinal)
-            .iter()
-            .map(|c| self.clinician(*c as usize).credentials.as_str())
-            .collect();
-        credentials.sort_unstable();
-        credentials.dedup();
-        credentials.join(", ")
+        self.core.credential_sets[self.core.location_credential_set[ordinal] as usize].clone()
     }
 
     /// The most common speciality at a location.
     pub fn location_speciality(&self, ordinal: usize) -> String {
-        let mut counts: HashMap<u16, usize> = HashMap::new();
-        for clinician in self.clinicians_at(ordinal) {
-            *counts
-                .entry(self.core.clinician_speciality[*clinician as usize])
-                .or_default() += 1;
+        match self.core.location_speciality[ordinal] {
+            NO_SPECIALITY => String::new(),
+            code => self.core.speciality_names[code as usize].clone(),
         }
-        counts
-            .into_iter()
-            .max_by_key(|(speciality, count)| (*count, std::cmp::Reverse(*speciality)))
-            .map(|(speciality, _)| self.core.speciality_names[speciality as usize].clone())
-            .unwrap_or_default()
     }
 }
 
@@ -567,6 +561,9 @@ struct Derived {
     clinician_speciality: Vec<u16>,
     credential_names: Vec<String>,
     speciality_names: Vec<String>,
+    location_credential_set: Vec<u32>,
+    credential_sets: Vec<String>,
+    location_speciality: Vec<u16>,
     credential_locations: Vec<Bitset>,
     speciality_locations: Vec<Bitset>,
     gender_locations: [Bitset; 2],
@@ -672,6 +669,8 @@ impl Derived {
             .collect();
         let trees = SpatialTrees::build(&physical_positions);
         let morton = MortonIndex::new(physical_positions);
+        let (location_credential_set, credential_sets, location_speciality) =
+            location_summaries(location_count, &location_clinicians, input, &clinician_speciality);
         let physical = Bitset::from_fn(location_count, |ordinal| ordinal < physical_len);
         let mut virtual_by_state: HashMap<String, Vec<u32>> = HashMap::new();
         for (ordinal, location) in locations.iter().enumerate().skip(physical_len) {
@@ -703,6 +702,9 @@ impl Derived {
             clinician_speciality,
             credential_names,
             speciality_names,
+            location_credential_set,
+            credential_sets,
+            location_speciality,
             credential_locations,
             speciality_locations,
             gender_locations,
@@ -712,6 +714,48 @@ impl Derived {
             trees,
         }
     }
+}
+
+/// Marks a location with no clinician, hence no speciality.
+const NO_SPECIALITY: u16 = u16::MAX;
+
+/// What a card shows of a location's clinicians, computed once: the credentials (interned,
+/// since a handful of combinations cover everyone) and the most common speciality.
+fn location_summaries(
+    location_count: usize,
+    location_clinicians: &Lists,
+    input: &SnapshotInput,
+    clinician_speciality: &[u16],
+) -> (Vec<u32>, Vec<String>, Vec<u16>) {
+    let mut set_codes: HashMap<String, u32> = HashMap::new();
+    let mut sets = Vec::new();
+    let mut location_sets = Vec::with_capacity(location_count);
+    let mut specialities = Vec::with_capacity(location_count);
+    for ordinal in 0..location_count {
+        let clinicians = location_clinicians.get(ordinal);
+        let mut credentials: Vec<&str> = clinicians
+            .iter()
+            .map(|c| input.clinicians[*c as usize].credentials.as_str())
+            .collect();
+        credentials.sort_unstable();
+        credentials.dedup();
+        let joined = credentials.join(", ");
+        let code = *set_codes.entry(joined.clone()).or_insert_with(|| {
+            sets.push(joined);
+            (sets.len() - 1) as u32
+        });
+        location_sets.push(code);
+        let mut counts: HashMap<u16, usize> = HashMap::new();
+        for clinician in clinicians {
+            *counts.entry(clinician_speciality[*clinician as usize]).or_default() += 1;
+        }
+        let most_common = counts
+            .into_iter()
+            .max_by_key(|(speciality, count)| (*count, std::cmp::Reverse(*speciality)))
+            .map_or(NO_SPECIALITY, |(speciality, _)| speciality);
+        specialities.push(most_common);
+    }
+    (location_sets, sets, specialities)
 }
 
 /// Assigns small integer codes to distinct strings (sorted), returning the codes per row.

@@ -383,6 +383,44 @@ impl MortonIndex {
         total
     }
 
+    /// Counts the members of `filter` within `radius_miles` of `origin`, and gathers them too
+    /// while there are at most `cap` (one walk serves both).
+    pub fn count_and_gather_within(
+        &self,
+        origin: LatLng,
+        radius_miles: f64,
+        filter: &Bitset,
+        cap: usize,
+    ) -> (usize, Option<Vec<usize>>) {
+        let radius_haversine = haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES);
+        let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
+        let mut total = 0;
+        let mut gathered = Some(Vec::new());
+        self.walk(
+            |cell| coverage(cell.geo_rect(), origin, radius_haversine),
+            |visit| match visit {
+                Visit::Inside(start, end) => {
+                    let count = filter.count_range(start, end);
+                    total += count;
+                    match &mut gathered {
+                        Some(found) if found.len() + count <= cap => found.extend(filter.iter_range(start, end)),
+                        _ => gathered = None,
+                    }
+                }
+                Visit::Edge(ordinal) => {
+                    if filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit {
+                        total += 1;
+                        match &mut gathered {
+                            Some(found) if found.len() < cap => found.push(ordinal),
+                            _ => gathered = None,
+                        }
+                    }
+                }
+            },
+        );
+        (total, gathered)
+    }
+
     /// Collects the members of `filter` within `radius_miles` of `origin`.
     pub fn collect_within(&self, origin: LatLng, radius_miles: f64, filter: &Bitset, out: &mut Vec<usize>) {
         let radius_haversine = haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES);
