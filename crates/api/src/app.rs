@@ -14,7 +14,6 @@ use search::{Snapshot, SnapshotHandle};
 use store::PgPool;
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
-use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
@@ -160,7 +159,8 @@ pub fn router(state: AppState) -> Router {
     let body_limit = state.config.body_limit;
     let api = routes::router().with_state(state);
     api.fallback_service(spa(web_dist))
-        .layer(RequestBodyLimitLayer::new(body_limit))
+        // Enforced by the body extractors, so an oversized body gets our JSON 413.
+        .layer(axum::extract::DefaultBodyLimit::max(body_limit))
         .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,

@@ -1,5 +1,6 @@
 //! Queries against a snapshot: search, pins, area pins, filter lists and name suggestions.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use domain::{
@@ -13,6 +14,9 @@ use crate::bitset::Bitset;
 use crate::snapshot::Snapshot;
 use crate::spatial::{CellCount, MORTON_LEVELS, MapBox, chord_2, chord_limit, mercator};
 use crate::text::{Fields, TextQuery};
+
+/// The category shown on clinic cards.
+const LOCATION_CATEGORY: &str = "Direct Primary Care";
 
 /// The page size the marketplace uses.
 pub const DEFAULT_PAGE_SIZE: u32 = 6;
@@ -63,31 +67,48 @@ impl From<LatLng> for Coordinates {
     }
 }
 
-/// One service a location offers.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Service {
-    pub service_type_code: String,
+/// A location's services, serialised as `[{"serviceTypeCode": ".."}]` straight from the row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Services<'a>(pub &'a [String]);
+
+impl Serialize for Services<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        struct Service<'a>(&'a str);
+        impl Serialize for Service<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry("serviceTypeCode", self.0)?;
+                map.end()
+            }
+        }
+        let mut sequence = serializer.serialize_seq(Some(self.0.len()))?;
+        for code in self.0 {
+            sequence.serialize_element(&Service(code))?;
+        }
+        sequence.end()
+    }
 }
 
-/// A card of the marketplace: a clinic location or a clinician.
+/// A card of the marketplace: a clinic location or a clinician. It borrows from the snapshot,
+/// so a page of cards costs no copying; serialise it while the snapshot is held.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MarketItem {
+pub struct MarketItem<'a> {
     /// "location" for clinics, "provider" for clinicians.
     pub entity: &'static str,
     /// The organisation id for a location, the clinician id for a clinician.
     pub id: i64,
     pub location_id: i64,
-    pub location_name: String,
-    pub name: String,
-    pub organization_name: String,
-    pub credentials: String,
-    pub address: String,
-    pub city: String,
-    pub state: String,
-    pub zip_code: String,
-    pub logo: String,
+    pub location_name: &'a str,
+    pub name: Cow<'a, str>,
+    pub organization_name: &'a str,
+    pub credentials: &'a str,
+    pub address: &'a str,
+    pub city: &'a str,
+    pub state: &'a str,
+    pub zip_code: &'a str,
+    pub logo: &'a str,
     pub coordinates: Coordinates,
     /// Miles from the search origin; absent for virtual locations.
     pub distance: Option<f64>,
@@ -96,18 +117,18 @@ pub struct MarketItem {
     pub is_virtual_location: bool,
     pub home_care: bool,
     pub care_modality: CareModalities,
-    pub speciality: String,
-    pub works_at: Option<String>,
-    pub category: String,
-    pub services: Vec<Service>,
+    pub speciality: &'a str,
+    pub works_at: Option<&'a str>,
+    pub category: &'a str,
+    pub services: Services<'a>,
 }
 
 /// A search answer: a page of clinics and the nearest matching clinicians.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SearchResponse {
-    pub clinics: Vec<MarketItem>,
-    pub clinicians: Vec<MarketItem>,
+pub struct SearchResponse<'a> {
+    pub clinics: Vec<MarketItem<'a>>,
+    pub clinicians: Vec<MarketItem<'a>>,
     pub total_pages: u32,
     pub current_page: u32,
     pub total_results: usize,
@@ -482,7 +503,7 @@ impl Snapshot {
     }
 
     /// Runs a marketplace search.
-    pub fn search(&self, request: &SearchRequest, gazetteer: &Gazetteer) -> Result<SearchResponse, SearchError> {
+    pub fn search(&self, request: &SearchRequest, gazetteer: &Gazetteer) -> Result<SearchResponse<'_>, SearchError> {
         if request.page == 0 || request.page > MAX_PAGE {
             return Err(SearchError::InvalidParameter(format!(
                 "page must be between 1 and {MAX_PAGE}"
@@ -523,7 +544,7 @@ impl Snapshot {
             Vec::new()
         };
 
-        let mut clinics: Vec<MarketItem> = nearest
+        let mut clinics: Vec<MarketItem<'_>> = nearest
             .iter()
             .skip(offset)
             .take(limit)
@@ -613,7 +634,7 @@ impl Snapshot {
         filter: &CompiledFilter,
         ranked: Option<&[usize]>,
         virtual_matches: &[usize],
-    ) -> Result<Vec<MarketItem>, SearchError> {
+    ) -> Result<Vec<MarketItem<'_>>, SearchError> {
         let (clinician_names, place_names) = match &filter.text {
             Some(text) => (
                 Some(self.core.clinician_text.matches(text, Fields::Primary)?),
@@ -647,22 +668,21 @@ impl Snapshot {
     }
 
     /// Builds the card of a location.
-    pub fn location_item(&self, ordinal: usize, distance: Option<f64>) -> MarketItem {
+    pub fn location_item(&self, ordinal: usize, distance: Option<f64>) -> MarketItem<'_> {
         let location = self.location(ordinal);
-        let organisation = self.organisation_of(ordinal);
         MarketItem {
             entity: "location",
-            id: organisation.id,
+            id: self.organisation_of(ordinal).id,
             location_id: location.id,
-            location_name: location.location_name.clone(),
-            name: location.name.clone(),
-            organization_name: organisation.name.clone(),
+            location_name: &location.location_name,
+            name: Cow::Borrowed(&location.name),
+            organization_name: &self.organisation_of(ordinal).name,
             credentials: self.location_credentials(ordinal),
-            address: location.address1.clone(),
-            city: location.city.clone(),
-            state: location.state.clone(),
-            zip_code: location.zip.clone(),
-            logo: location.logo.clone(),
+            address: &location.address1,
+            city: &location.city,
+            state: &location.state,
+            zip_code: &location.zip,
+            logo: &location.logo,
             coordinates: Coordinates {
                 lat: location.lat,
                 lng: location.lng,
@@ -675,14 +695,8 @@ impl Snapshot {
             care_modality: location.modalities.as_displayed(location.is_virtual),
             speciality: self.location_speciality(ordinal),
             works_at: None,
-            category: "Direct Primary Care".to_owned(),
-            services: location
-                .service_type_codes
-                .iter()
-                .map(|code| Service {
-                    service_type_code: code.clone(),
-                })
-                .collect(),
+            category: LOCATION_CATEGORY,
+            services: Services(&location.service_type_codes),
         }
     }
 
@@ -692,22 +706,22 @@ impl Snapshot {
         clinician_ordinal: usize,
         location_ordinal: usize,
         distance: Option<f64>,
-    ) -> MarketItem {
+    ) -> MarketItem<'_> {
         let clinician = self.clinician(clinician_ordinal);
         let location = self.location(location_ordinal);
         MarketItem {
             entity: "provider",
             id: clinician.id,
             location_id: location.id,
-            location_name: location.location_name.clone(),
-            name: clinician.display_name(),
-            organization_name: self.organisation_of(location_ordinal).name.clone(),
-            credentials: clinician.credentials.clone(),
-            address: location.address1.clone(),
-            city: location.city.clone(),
-            state: location.state.clone(),
-            zip_code: location.zip.clone(),
-            logo: clinician.logo.clone(),
+            location_name: &location.location_name,
+            name: Cow::Owned(clinician.display_name()),
+            organization_name: &self.organisation_of(location_ordinal).name,
+            credentials: &clinician.credentials,
+            address: &location.address1,
+            city: &location.city,
+            state: &location.state,
+            zip_code: &location.zip,
+            logo: &clinician.logo,
             coordinates: Coordinates {
                 lat: location.lat,
                 lng: location.lng,
@@ -718,16 +732,10 @@ impl Snapshot {
             is_virtual_location: location.is_virtual,
             home_care: location.home_care,
             care_modality: location.modalities.as_displayed(location.is_virtual),
-            speciality: clinician.speciality.clone(),
-            works_at: Some(location.name.clone()),
-            category: clinician.category.clone(),
-            services: location
-                .service_type_codes
-                .iter()
-                .map(|code| Service {
-                    service_type_code: code.clone(),
-                })
-                .collect(),
+            speciality: &clinician.speciality,
+            works_at: Some(&location.name),
+            category: &clinician.category,
+            services: Services(&location.service_type_codes),
         }
     }
 

@@ -497,15 +497,15 @@ impl Snapshot {
     }
 
     /// Credentials of the clinicians at a location, e.g. "MD, NP".
-    pub fn location_credentials(&self, ordinal: usize) -> String {
-        self.core.credential_sets[self.core.location_credential_set[ordinal] as usize].clone()
+    pub fn location_credentials(&self, ordinal: usize) -> &str {
+        &self.core.credential_sets[self.core.location_credential_set[ordinal] as usize]
     }
 
     /// The most common speciality at a location.
-    pub fn location_speciality(&self, ordinal: usize) -> String {
+    pub fn location_speciality(&self, ordinal: usize) -> &str {
         match self.core.location_speciality[ordinal] {
-            NO_SPECIALITY => String::new(),
-            code => self.core.speciality_names[code as usize].clone(),
+            NO_SPECIALITY => "",
+            code => &self.core.speciality_names[code as usize],
         }
     }
 }

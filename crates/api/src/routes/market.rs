@@ -2,10 +2,11 @@
 
 use axum::Router;
 use axum::extract::State;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use domain::{LatLng, SearchFilters};
 use search::query::{DEFAULT_PAGE_SIZE, PinFilters};
-use search::{AreaPinsResponse, Bounds, PinsResponse, SearchRequest, SearchResponse};
+use search::{AreaPinsResponse, Bounds, PinsResponse, SearchRequest};
 use serde::Deserialize;
 
 use crate::app::AppState;
@@ -67,7 +68,8 @@ fn origin(lat: Option<f64>, lng: Option<f64>) -> ApiResult<Option<LatLng>> {
     }
 }
 
-fn run_search(state: &AppState, query: SearchQuery, body: SearchBody) -> ApiResult<axum::Json<SearchResponse>> {
+/// Runs a search and serialises the answer while the snapshot it borrows from is held.
+fn run_search(state: &AppState, query: SearchQuery, body: SearchBody) -> ApiResult<Response> {
     let mut filters = body.search.filters;
     if let Some(zip) = query.user_zip_code.filter(|zip| !zip.trim().is_empty()) {
         filters.user_zip_code = Some(zip);
@@ -79,7 +81,8 @@ fn run_search(state: &AppState, query: SearchQuery, body: SearchBody) -> ApiResu
         page: query.page.unwrap_or(1),
         limit: query.limit.unwrap_or(DEFAULT_PAGE_SIZE),
     };
-    Ok(axum::Json(state.snapshot()?.search(&request, &state.gazetteer)?))
+    let snapshot = state.snapshot()?;
+    Ok(axum::Json(snapshot.search(&request, &state.gazetteer)?).into_response())
 }
 
 async fn search(
@@ -87,7 +90,7 @@ async fn search(
     _caller: MaybeCaller,
     Query(query): Query<SearchQuery>,
     Json(body): Json<SearchBody>,
-) -> ApiResult<axum::Json<SearchResponse>> {
+) -> ApiResult<Response> {
     run_search(&state, query, body)
 }
 
@@ -99,7 +102,7 @@ async fn dependent_search(
     Path(dependent_id): Path<i64>,
     Query(query): Query<SearchQuery>,
     Json(body): Json<SearchBody>,
-) -> ApiResult<axum::Json<SearchResponse>> {
+) -> ApiResult<Response> {
     crate::routes::profiles::require_dependent(&state, caller, dependent_id).await?;
     run_search(&state, query, body)
 }

@@ -2,9 +2,10 @@
 
 use axum::Router;
 use axum::extract::State;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use domain::{LatLng, haversine_miles};
-use search::{MarketItem, Snapshot};
+use search::Snapshot;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -244,7 +245,7 @@ async fn preview(
     _caller: MaybeCaller,
     Path(id): Path<i64>,
     Query(query): Query<OriginQuery>,
-) -> ApiResult<axum::Json<MarketItem>> {
+) -> ApiResult<Response> {
     let origin = query.origin()?;
     let snapshot = state.snapshot()?;
     let ordinal = snapshot
@@ -260,5 +261,5 @@ async fn preview(
             },
         )
     });
-    Ok(axum::Json(snapshot.location_item(ordinal, distance)))
+    Ok(axum::Json(snapshot.location_item(ordinal, distance)).into_response())
 }

@@ -6,7 +6,7 @@ use search::{Bounds, SearchError, SearchRequest};
 
 use crate::fixture::{fixture, gazetteer};
 
-fn search(request: SearchRequest) -> Result<search::SearchResponse, SearchError> {
+fn search(request: SearchRequest) -> Result<search::SearchResponse<'static>, SearchError> {
     fixture().snapshot.search(&request, gazetteer())
 }
 

@@ -1,0 +1,307 @@
+//! Search, pins, area pins, filter lists, alias, geocoding and employers.
+
+use serde_json::json;
+
+use crate::helpers::{TestApp, assert_error};
+
+#[tokio::test]
+async fn search_answers_pages_of_six_nearest_first() {
+    let app = TestApp::spawn(800).await;
+    let first = app
+        .search("page=1&limit=6", json!({ "zipCode": "80202", "searchDistance": 0 }))
+        .await;
+    assert_eq!(first.status, 200, "{:?}", first.body);
+    let clinics = first.body["clinics"].as_array().unwrap();
+    assert_eq!(clinics.len(), 6);
+    assert_eq!(clinics[0]["locationId"], seed::demo::DENVER_LOCATION_ID);
+    assert_eq!(first.body["currentPage"], 1);
+    let total_pages = first.body["totalPages"].as_u64().unwrap();
+    assert!(total_pages >= 2);
+    let distances: Vec<f64> = clinics.iter().filter_map(|c| c["distance"].as_f64()).collect();
+    assert!(distances.windows(2).all(|pair| pair[0] <= pair[1]));
+    for field in [
+        "entity",
+        "id",
+        "locationId",
+        "name",
+        "credentials",
+        "address",
+        "city",
+        "state",
+        "zipCode",
+        "logo",
+        "coordinates",
+        "newPatients",
+        "isVirtualLocation",
+        "homeCare",
+        "careModality",
+        "speciality",
+        "category",
+        "services",
+    ] {
+        assert!(clinics[0].get(field).is_some(), "missing {field}");
+    }
+    let second = app
+        .search("page=2&limit=6", json!({ "zipCode": "80202", "searchDistance": 0 }))
+        .await;
+    assert_eq!(second.body["currentPage"], 2);
+    assert!(second.body["clinics"][0]["distance"].as_f64().unwrap() >= *distances.last().unwrap());
+    let beyond = app
+        .search(
+            &format!("page={}", total_pages + 1),
+            json!({ "zipCode": "80202", "searchDistance": 0 }),
+        )
+        .await;
+    assert_eq!(beyond.status, 200);
+    assert!(beyond.body["clinics"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn search_takes_the_origin_from_lat_lng_then_user_zip_then_zip() {
+    let app = TestApp::spawn(300).await;
+    let by_point = app
+        .search("lat=40.7506&lng=-73.9972", json!({ "zipCode": "80202" }))
+        .await;
+    assert_eq!(
+        by_point.body["clinics"][0]["locationId"],
+        seed::demo::NEW_YORK_LOCATION_ID
+    );
+    let by_user_zip = app.search("userZipCode=10001", json!({ "zipCode": "80202" })).await;
+    assert_eq!(
+        by_user_zip.body["clinics"][0]["locationId"],
+        seed::demo::NEW_YORK_LOCATION_ID
+    );
+    let none = app.search("", json!({})).await;
+    assert_error(&none, 400, "no_origin");
+    let unknown = app.search("", json!({ "zipCode": "00000" })).await;
+    assert_error(&unknown, 400, "unknown_zip_code");
+}
+
+#[tokio::test]
+async fn filters_narrow_the_search() {
+    let app = TestApp::spawn(800).await;
+    let all = app
+        .search("", json!({ "zipCode": "80202", "searchDistance": 0 }))
+        .await
+        .body["totalResults"]
+        .as_u64()
+        .unwrap();
+    let accepting = app
+        .search(
+            "",
+            json!({ "zipCode": "80202", "searchDistance": 0, "newPatients": true }),
+        )
+        .await;
+    let accepting_total = accepting.body["totalResults"].as_u64().unwrap();
+    assert!(accepting_total < all);
+    assert!(
+        accepting.body["clinics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["newPatients"] == true)
+    );
+    let women = app
+        .search(
+            "",
+            json!({ "zipCode": "80202", "searchDistance": 0, "selectedGenders": ["F"] }),
+        )
+        .await;
+    assert!(
+        women.body["clinicians"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["gender"] == "F")
+    );
+    let named = app
+        .search(
+            "",
+            json!({ "zipCode": "80202", "searchDistance": 0, "searchByName": "front range" }),
+        )
+        .await;
+    assert_eq!(named.body["clinics"][0]["name"], seed::demo::DENVER_ORGANISATION_NAME);
+    let northwind = app
+        .search("company=northwind", json!({ "zipCode": "80202", "searchDistance": 0 }))
+        .await;
+    let allowed = seed::demo::NORTHWIND_NETWORK_ORGANISATION_IDS;
+    assert!(
+        northwind.body["clinics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| allowed.contains(&c["id"].as_i64().unwrap()))
+    );
+}
+
+#[tokio::test]
+async fn pins_and_area_pins_cover_a_box() {
+    let app = TestApp::spawn(800).await;
+    let bounds = "nwLng=-105.3&nwLat=40.1&seLng=-104.6&seLat=39.5";
+    let pins = app.get(&format!("/member/app/market/location/pins?{bounds}")).await;
+    assert_eq!(pins.status, 200, "{:?}", pins.body);
+    let count = pins.body["pins"].as_array().unwrap().len();
+    assert!(count > 0 && pins.body["overLimit"] == false);
+    let pin = &pins.body["pins"][0];
+    for field in ["id", "locationId", "name", "coordinates", "newPatients"] {
+        assert!(pin.get(field).is_some(), "missing {field}");
+    }
+    let areas = app
+        .get(&format!("/member/app/market/location/areapins?{bounds}&zoom=8"))
+        .await;
+    assert_eq!(areas.status, 200, "{:?}", areas.body);
+    let summed: u64 = areas.body["areas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(summed as usize, count, "area pins add up to the pins");
+    let accepting = app
+        .get(&format!(
+            "/member/app/market/location/pins?{bounds}&newPatients=true&serviceTypes=BH"
+        ))
+        .await;
+    assert!(
+        accepting.body["pins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["newPatients"] == true)
+    );
+    let world = app
+        .get("/member/app/market/location/pins?nwLng=-180&nwLat=85&seLng=180&seLat=-85")
+        .await;
+    assert!(world.body["overLimit"] == false || world.body["pins"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn filter_lists_and_the_company_alias() {
+    let app = TestApp::spawn(400).await;
+    let credentials = app.get("/market/credentials/provider").await;
+    assert!(credentials.body.as_array().unwrap().iter().any(|c| c == "MD"));
+    let specialities = app.get("/market/specialities").await;
+    assert!(
+        specialities
+            .body
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s == "Family Medicine")
+    );
+    let names = app.get("/market/organization/company/name?limit=5").await;
+    assert_eq!(names.body.as_array().unwrap().len(), 5);
+    let restricted = app
+        .get("/market/organization/company/name?alias=northwind&limit=500")
+        .await;
+    assert!(restricted.body.as_array().unwrap().len() <= 3);
+    assert_error(
+        &app.get("/market/organization/company/name?limit=0").await,
+        400,
+        "invalid_parameter",
+    );
+    assert_error(
+        &app.get("/market/credentials/provider?alias=nobody-here").await,
+        400,
+        "invalid_filter",
+    );
+
+    let acme = app
+        .post("/market/organization/from/alias", &json!({ "company": "acme" }))
+        .await;
+    assert_eq!(acme.status, 200);
+    assert_eq!(acme.body["companyName"], seed::demo::ACME_NAME);
+    assert_eq!(acme.body["alias"], "acme");
+    assert_error(
+        &app.post(
+            "/market/organization/from/alias",
+            &json!({ "company": "no-such-company" }),
+        )
+        .await,
+        404,
+        "not_found",
+    );
+}
+
+#[tokio::test]
+async fn employers_match_exactly_or_by_prefix_and_unknown_names_are_inactive() {
+    let app = TestApp::spawn(100).await;
+    let prefix = app.get("/member/app/potential/employers?search=acm").await;
+    assert_eq!(prefix.body[0]["companyName"], seed::demo::ACME_NAME);
+    assert_eq!(prefix.body[0]["status"], "active");
+    let exact = app
+        .get("/member/app/potential/employers?search=ACME%20CORPORATION")
+        .await;
+    assert_eq!(exact.body[0]["companyName"], seed::demo::ACME_NAME);
+    let unknown = app
+        .get("/member/app/potential/employers?search=Vandelay%20Industries")
+        .await;
+    assert_eq!(
+        unknown.body,
+        json!([{ "id": null, "companyName": "Vandelay Industries", "status": "inactive" }])
+    );
+    let all = app.get("/member/app/potential/employers").await;
+    assert!(all.body.as_array().unwrap().iter().any(|e| e["status"] == "pending"));
+    let sneaky = app.get("/member/app/potential/employers?search=%25").await;
+    assert_eq!(
+        sneaky.body[0]["id"],
+        serde_json::Value::Null,
+        "a % is a character, not a wildcard"
+    );
+}
+
+#[tokio::test]
+async fn geocoding_and_autocomplete_work_offline() {
+    let app = TestApp::spawn(100).await;
+    let address = app
+        .post(
+            "/member/app/market/locations/geocode",
+            &json!({ "address": "1 Main St, Denver, CO 80202" }),
+        )
+        .await;
+    assert_eq!(address.status, 200);
+    let location = &address.body["results"][0]["geometry"]["location"];
+    assert!((location["lat"].as_f64().unwrap() - 39.75).abs() < 0.05);
+    assert_eq!(address.body["results"][0]["formatted_address"], "Denver, CO 80202, USA");
+    let reverse = app
+        .post(
+            "/member/app/market/locations/geocode",
+            &json!({ "lat": 40.7506, "lng": -73.9973 }),
+        )
+        .await;
+    assert!(
+        reverse.body["results"][0]["formatted_address"]
+            .as_str()
+            .unwrap()
+            .contains("10001")
+    );
+    assert_error(
+        &app.post("/member/app/market/locations/geocode", &json!({ "address": "Qwxyzzy" }))
+            .await,
+        404,
+        "not_found",
+    );
+    assert_error(
+        &app.post("/member/app/market/locations/geocode", &json!({})).await,
+        400,
+        "invalid_parameter",
+    );
+    assert_error(
+        &app.post("/member/app/market/locations/geocode", &json!({ "lat": 95, "lng": 0 }))
+            .await,
+        400,
+        "invalid_parameter",
+    );
+    let suggestions = app.get("/member/app/market/locations/autocomplete?input=den").await;
+    assert_eq!(suggestions.body["predictions"][0]["description"], "Denver, CO");
+    let clinics = app
+        .get("/member/app/market/locations/autocomplete?input=front%20ran")
+        .await;
+    assert!(
+        clinics.body["predictions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["kind"] == "clinic")
+    );
+}
