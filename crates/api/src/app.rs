@@ -21,6 +21,7 @@ use tower_http::trace::TraceLayer;
 use crate::auth::Tokens;
 use crate::config::Config;
 use crate::error::ApiError;
+use crate::geocoding::Geocoder;
 use crate::routes;
 
 /// Everything a handler may need, cheap to clone.
@@ -29,6 +30,7 @@ pub struct AppState {
     pub pool: PgPool,
     pub snapshots: SnapshotHandle,
     pub gazetteer: Arc<Gazetteer>,
+    pub geocoder: Geocoder,
     pub tokens: Arc<Tokens>,
     pub config: Arc<Config>,
 }
@@ -73,10 +75,17 @@ impl Application {
         let listener = TcpListener::bind(&address)
             .await
             .with_context(|| format!("binding {address}"))?;
+        let gazetteer = Arc::new(Gazetteer::embedded());
+        let geocoder = Geocoder::new(
+            Arc::clone(&gazetteer),
+            config.geocoder_url.clone(),
+            config.geocoder_key.clone(),
+        );
         let state = AppState {
             pool,
             snapshots,
-            gazetteer: Arc::new(Gazetteer::embedded()),
+            gazetteer,
+            geocoder,
             tokens: Arc::new(tokens),
             config: Arc::new(config),
         };

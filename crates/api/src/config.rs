@@ -49,6 +49,12 @@ pub struct Config {
     /// Secret for signing access tokens; generated into <local-dir>/secrets on first run when unset.
     #[arg(long, env = "NEARCARE_JWT_SECRET", hide_env_values = true)]
     pub jwt_secret: Option<Secret>,
+    /// A Google-compatible geocoding API; without it geocoding is answered offline.
+    #[arg(long, env = "NEARCARE_GEOCODER_URL")]
+    pub geocoder_url: Option<String>,
+    /// The outside geocoder's API key.
+    #[arg(long, env = "NEARCARE_GEOCODER_KEY", hide_env_values = true)]
+    pub geocoder_key: Option<Secret>,
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "NEARCARE_BODY_LIMIT", default_value_t = 64 * 1024)]
     pub body_limit: usize,
@@ -66,6 +72,8 @@ impl Config {
             web_dist: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/dist")),
             seed_clinics: 0,
             jwt_secret: Some(Secret("test-secret-not-for-production-use".into())),
+            geocoder_url: None,
+            geocoder_key: None,
             body_limit: 64 * 1024,
         }
     }

@@ -6,6 +6,13 @@ pub mod auth;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod geocoding;
 pub mod routes;
 pub mod snapshot_sync;
 pub mod telemetry;
+
+/// Installs rustls's ring provider for outgoing HTTPS (reqwest is built without a default
+/// provider to keep the build lean). Safe to call more than once.
+pub fn install_tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}

@@ -5,6 +5,7 @@ use clap::Parser;
 #[tokio::main]
 async fn main() {
     api::telemetry::init();
+    api::install_tls_provider();
     let config = api::config::Config::parse();
     let outcome = async { api::app::Application::build(config).await?.run_until_stopped().await }.await;
     if let Err(error) = outcome {

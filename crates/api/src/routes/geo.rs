@@ -1,4 +1,5 @@
-//! Geocoding and address autocomplete, answered offline from the gazetteer and the catalogue.
+//! Geocoding (offline by default, an outside geocoder when configured) and address
+//! autocomplete (the gazetteer and the catalogue).
 
 use axum::Router;
 use axum::extract::State;
@@ -35,7 +36,7 @@ async fn geocode(State(state): State<AppState>, Json(body): Json<GeocodeBody>) -
                     "lat must be within -90 and 90, lng within -180 and 180",
                 )
             })?;
-            state.gazetteer.reverse_geocode(position)
+            state.geocoder.reverse(position).await
         }
         (Some(address), None, None) => {
             if address.trim().is_empty() || address.len() > 300 {
@@ -44,7 +45,7 @@ async fn geocode(State(state): State<AppState>, Json(body): Json<GeocodeBody>) -
                     "address must be 1 to 300 characters",
                 ));
             }
-            state.gazetteer.geocode(address)
+            state.geocoder.geocode(address).await
         }
         _ => {
             return Err(ApiError::bad_request(

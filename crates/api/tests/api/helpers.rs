@@ -25,6 +25,7 @@ pub struct Answer {
 impl TestApp {
     /// Seeds `clinics` generated clinics (the fixed demo records included) and starts the app.
     pub async fn spawn(clinics: usize) -> Self {
+        api::install_tls_provider();
         let database = testkit::database().await.expect("a test database");
         let catalogue = seed::generate(
             &seed::SeedConfig {

@@ -3,6 +3,7 @@
 mod helpers;
 
 mod errors;
+mod geocoder;
 mod marketplace;
 mod profiles;
 mod reindex;
