@@ -51,7 +51,8 @@ for _ in $(seq 1 120); do
   kill -0 "$server_pid" 2>/dev/null || { tail -20 .local/e2e-server.log; exit 1; }
   sleep 1
 done
-(cd web && NEARCARE_URL="http://127.0.0.1:${port}" npm run test:e2e)
+# The browser tests read one-time links from the e2e server's email outbox.
+(cd web && NEARCARE_URL="http://127.0.0.1:${port}" E2E_DATABASE_URL="${DATABASE_URL%/*}/${e2e_db}" npm run test:e2e)
 
 echo
 echo "rust: ${rust_passed} passed, 0 failed"

@@ -2,13 +2,14 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { countyLines } from './build-plugins/county-lines.ts';
 
 // The API answers on the same origin in production; in development Vite forwards its paths.
 const apiTarget = process.env.NEARCARE_API ?? 'http://127.0.0.1:8080';
 const apiPrefixes = ['/member', '/market', '/dpcproviders', '/health', '/openapi.json'];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), countyLines()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -27,6 +28,8 @@ export default defineConfig({
             { name: 'vendor-router', test: /node_modules[\\/]react-router[\\/]/ },
             { name: 'vendor-tanstack', test: /node_modules[\\/]@tanstack[\\/]/ },
             { name: 'vendor-leaflet', test: /node_modules[\\/](leaflet|topojson-client)[\\/]/ },
+            // Only fetched when a map first reaches city zoom (components/map/basemap.ts).
+            { name: 'county-lines', test: /virtual:county-lines/ },
           ],
         },
       },

@@ -36,6 +36,23 @@ export function assert(condition, message) {
   if (!condition) throw new Error(`assertion failed: ${message}`);
 }
 
+/**
+ * Scrolls to the end of the page and checks that every target ends above the bar fixed to the
+ * bottom of the viewport: the page must leave room for the bar so nothing stays hidden under it.
+ */
+export async function assertClearOfBottomBar(page, bar, targets) {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.waitForTimeout(150);
+  const barBox = await bar.boundingBox();
+  assert(barBox, 'the bottom bar is visible');
+  for (const [what, locator] of targets) {
+    const box = await locator.boundingBox();
+    assert(box, `${what} is visible`);
+    const bottom = box.y + box.height;
+    assert(bottom <= barBox.y + 0.5, `${what} ends at ${bottom.toFixed(1)} px, under the bottom bar starting at ${barBox.y.toFixed(1)} px`);
+  }
+}
+
 const tests = [];
 
 export function test(name, fn) {

@@ -1,5 +1,5 @@
 // Browser tests of the marketplace against the real server (NEARCARE_URL).
-import { assert, BASE_URL, launchBrowser, screenshot, test } from './harness.mjs';
+import { assert, assertClearOfBottomBar, BASE_URL, launchBrowser, screenshot, test } from './harness.mjs';
 
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 390, height: 844 };
@@ -59,6 +59,11 @@ async function waitForIdle(page) {
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 15_000 });
 }
 
+/** Whether the county lines (loaded lazily at city zoom) have been requested. */
+async function countyLinesRequested(page) {
+  return page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('county-lines')));
+}
+
 async function clinicAvailabilities(page) {
   return page.locator('section[aria-label="Clinics"] [data-testid="result-card"] dd').filter({ hasText: /accepting new patients/i }).allTextContents();
 }
@@ -74,6 +79,9 @@ async function run(viewport, label) {
     if (viewport.width >= 600) {
       // The welcome map shows area pins for the whole country.
       await page.locator('.nc-area').first().waitFor({ timeout: 15_000 });
+      // The country view has land and state outlines but does not load the county lines.
+      await page.locator('.leaflet-ncLand-pane path').first().waitFor({ state: 'attached' });
+      assert(!(await countyLinesRequested(page)), 'no county lines at country zoom');
     }
     await screenshot(page, `${label}-01-welcome`);
 
@@ -84,7 +92,21 @@ async function run(viewport, label) {
       await searchAddress(page, 'Denver, CO', { employerPrompt: 'Acme Corporation' });
     }
     await waitForIdle(page);
+    if (viewport.width >= 600) {
+      // A search zooms to city level, where the county lines load and draw under the state outlines.
+      await page.locator('.leaflet-ncCounties-pane path').first().waitFor({ state: 'attached', timeout: 15_000 });
+    }
     await screenshot(page, `${label}-02-results`);
+    if (viewport.width < 600) {
+      // The View Map bar leaves room for the last card and the page footer.
+      const bar = page.getByRole('button', { name: 'View Map' }).locator('..');
+      await assertClearOfBottomBar(page, bar, [
+        ['the last result card', page.getByTestId('result-card').last()],
+        ['the page footer', page.getByRole('contentinfo')],
+      ]);
+      await screenshot(page, `${label}-02b-results-end`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+    }
 
     const finishFilter = await applyAcceptingFilter(page);
     await screenshot(page, `${label}-03-filter-drawer`);
@@ -127,6 +149,13 @@ async function run(viewport, label) {
     const profileName = await page.locator('#clinic-name').textContent();
     assert(firstName && profileName && firstName.startsWith(profileName.slice(0, 10)) , `profile of the clicked card (${firstName} vs ${profileName})`);
     await screenshot(page, `${label}-06-clinic-profile`);
+    // The fixed Select provider bar leaves room for the last section and the page footer.
+    await assertClearOfBottomBar(page, page.getByTestId('clinic-footer'), [
+      ['Search another location', page.getByRole('region', { name: 'Search another location' })],
+      ['the page footer', page.getByRole('contentinfo')],
+    ]);
+    await screenshot(page, `${label}-06b-clinic-profile-end`);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByRole('tab', { name: 'Contact Information' }).click();
     await page.getByRole('region', { name: /Map showing/ }).scrollIntoViewIfNeeded();
     await screenshot(page, `${label}-07-clinic-contact`);
@@ -154,6 +183,15 @@ async function run(viewport, label) {
       await page.locator('[aria-current="page"]', { hasText: '1' }).waitFor();
       await page.getByRole('list', { name: 'Active filters' }).getByText('Accepting new patients').waitFor();
       await waitForIdle(page);
+
+      // Zoomed out to a regional view (zoom 8): county lines under the state outlines, area pins.
+      for (let step = 0; step < 4; step += 1) {
+        await page.getByRole('button', { name: 'Zoom out' }).click();
+        await page.waitForTimeout(350);
+      }
+      await page.locator('.nc-area').first().waitFor({ timeout: 15_000 });
+      await waitForIdle(page);
+      await screenshot(page, `${label}-14-map-county-lines`);
     } else {
       // Below 700 px a pin opens the clinic's details directly.
       await page.getByRole('button', { name: 'View Map' }).click();

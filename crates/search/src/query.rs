@@ -407,13 +407,7 @@ impl Snapshot {
         if !filters.selected_group_and_organizations.is_empty() {
             let mut chosen = Bitset::empty(len);
             for name in &filters.selected_group_and_organizations {
-                for organisation in self
-                    .core
-                    .organisation_by_name
-                    .get(&name.trim().to_lowercase())
-                    .into_iter()
-                    .flatten()
-                {
+                for organisation in self.organisations_named(name) {
                     for location in self.core.organisation_locations.get(*organisation as usize) {
                         chosen.insert(*location as usize);
                     }

@@ -72,7 +72,8 @@ pub(crate) struct Core {
     pub(crate) location_by_id: HashMap<i64, u32>,
     pub(crate) clinician_by_id: HashMap<i64, u32>,
     pub(crate) organisation_by_id: HashMap<i64, u32>,
-    pub(crate) organisation_by_name: HashMap<String, Vec<u32>>,
+    /// Organisation ordinals sorted by case-folded name, for name filters.
+    pub(crate) organisations_by_name: Vec<u32>,
     pub(crate) employer_by_alias: HashMap<String, u32>,
     /// Lower-cased company names with employer positions, sorted for prefix matching.
     pub(crate) employer_names: Vec<(String, u32)>,
@@ -174,27 +175,24 @@ impl Snapshot {
         input.clinicians.sort_by_key(|clinician| clinician.id);
         input.organisations.sort_by_key(|organisation| organisation.id);
         let derived = Derived::new(&input);
-        let location_texts = location_texts(&input, &derived);
-        let clinician_texts: Vec<(String, String)> = input
-            .clinicians
-            .iter()
-            .map(|clinician| (clinician.display_name(), String::new()))
-            .collect();
-        let location_count = location_texts.len() as u64;
+        // Texts are made as the index consumes them: at a million rows, holding them all
+        // at once would cost hundreds of megabytes at the build's peak.
+        let location_count = input.locations.len() as u64;
         let location_text = TextIndex::build(
             directory.map(|d| d.join(LOCATION_TEXT_DIR)).as_deref(),
-            location_texts.into_iter(),
+            (0..input.locations.len()).map(|ordinal| location_text(&input, &derived, ordinal)),
             &|done| progress("indexing locations", done, total),
         )?;
         let clinician_text = TextIndex::build(
             directory.map(|d| d.join(CLINICIAN_TEXT_DIR)).as_deref(),
-            clinician_texts.into_iter(),
+            input.clinicians.iter().map(|clinician| (clinician.display_name(), String::new())),
             &|done| progress("indexing clinicians", location_count + done, total),
         )?;
         progress("writing snapshot", total, total);
         if let Some(directory) = directory {
-            let bytes = postcard::to_stdvec(&input)?;
-            std::fs::write(directory.join(CATALOGUE_FILE), bytes)?;
+            let file = std::io::BufWriter::new(std::fs::File::create(directory.join(CATALOGUE_FILE))?);
+            let mut file = postcard::to_io(&input, file)?;
+            std::io::Write::flush(&mut file)?;
             // Written last: a directory without it is an interrupted build and is never opened.
             std::fs::write(directory.join(READY_FILE), b"ready\n")?;
         }
@@ -251,7 +249,7 @@ impl Snapshot {
             location_by_id: derived.location_by_id,
             clinician_by_id: derived.clinician_by_id,
             organisation_by_id: derived.organisation_by_id,
-            organisation_by_name: derived.organisation_by_name,
+            organisations_by_name: derived.organisations_by_name,
             employer_by_alias: derived.employer_by_alias,
             employer_names: derived.employer_names,
             employer_networks,
@@ -286,6 +284,11 @@ impl Snapshot {
 
     pub fn directory(&self) -> Option<&Path> {
         self.directory.as_deref()
+    }
+
+    /// True when both name indexes are single segments addressed by ordinal (the fast path).
+    pub fn text_indexes_are_compact(&self) -> bool {
+        self.core.location_text.doc_ids_are_ordinals() && self.core.clinician_text.doc_ids_are_ordinals()
     }
 
     pub fn location_count(&self) -> usize {
@@ -510,6 +513,23 @@ impl Snapshot {
     }
 }
 
+/// Case-folded characters of a name, for comparing without allocating.
+pub(crate) fn folded(name: &str) -> impl Iterator<Item = char> + '_ {
+    name.chars().flat_map(char::to_lowercase)
+}
+
+impl Snapshot {
+    /// Organisation ordinals whose name equals `name`, ignoring case.
+    pub(crate) fn organisations_named(&self, name: &str) -> &[u32] {
+        let sorted = &self.core.organisations_by_name;
+        let organisations = &self.core.input.organisations;
+        let name = name.trim();
+        let start = sorted.partition_point(|o| folded(&organisations[*o as usize].name).lt(folded(name)));
+        let end = start + sorted[start..].partition_point(|o| folded(&organisations[*o as usize].name).eq(folded(name)));
+        &sorted[start..end]
+    }
+}
+
 /// Orders locations: physical ones by Morton code (then id), virtual ones after, by id.
 fn sort_into_ordinal_order(locations: &mut [Location]) {
     locations.sort_by_cached_key(|location| {
@@ -525,23 +545,14 @@ fn sort_into_ordinal_order(locations: &mut [Location]) {
     });
 }
 
-fn location_texts(input: &SnapshotInput, derived: &Derived) -> Vec<(String, String)> {
-    input
-        .locations
-        .iter()
-        .enumerate()
-        .map(|(ordinal, location)| {
-            let organisation = &input.organisations[derived.location_organisation[ordinal] as usize];
-            let primary = format!("{} {} {}", location.name, location.location_name, organisation.name);
-            let people: Vec<String> = derived
-                .location_clinicians
-                .get(ordinal)
-                .iter()
-                .map(|c| input.clinicians[*c as usize].display_name())
-                .collect();
-            (primary, people.join(" "))
-        })
-        .collect()
+/// The texts a location is found by: its place names, and the names of the people there.
+fn location_text(input: &SnapshotInput, derived: &Derived, ordinal: usize) -> (String, String) {
+    let location = &input.locations[ordinal];
+    let organisation = &input.organisations[derived.location_organisation[ordinal] as usize];
+    let primary = format!("{} {} {}", location.name, location.location_name, organisation.name);
+    let people: Vec<String> =
+        derived.location_clinicians.get(ordinal).iter().map(|c| input.clinicians[*c as usize].display_name()).collect();
+    (primary, people.join(" "))
 }
 
 /// Everything derived from the rows, shared by build and open.
@@ -554,7 +565,7 @@ struct Derived {
     location_by_id: HashMap<i64, u32>,
     clinician_by_id: HashMap<i64, u32>,
     organisation_by_id: HashMap<i64, u32>,
-    organisation_by_name: HashMap<String, Vec<u32>>,
+    organisations_by_name: Vec<u32>,
     employer_by_alias: HashMap<String, u32>,
     employer_names: Vec<(String, u32)>,
     clinician_credential: Vec<u16>,
@@ -584,13 +595,12 @@ impl Derived {
             .enumerate()
             .map(|(ordinal, organisation)| (organisation.id, ordinal as u32))
             .collect();
-        let mut organisation_by_name: HashMap<String, Vec<u32>> = HashMap::new();
-        for (ordinal, organisation) in input.organisations.iter().enumerate() {
-            organisation_by_name
-                .entry(organisation.name.to_lowercase())
-                .or_default()
-                .push(ordinal as u32);
-        }
+        // Sorted ordinals rather than a map of lower-cased copies: a million locations bring
+        // hundreds of thousands of organisations, and the names are already in the rows.
+        let mut organisations_by_name: Vec<u32> = (0..input.organisations.len() as u32).collect();
+        organisations_by_name.sort_by(|a, b| {
+            folded(&input.organisations[*a as usize].name).cmp(folded(&input.organisations[*b as usize].name))
+        });
         // A location whose organisation is missing is attached to the first one rather than
         // dropped; the database's foreign key makes this unreachable in practice.
         let location_organisation: Vec<u32> = locations
@@ -695,7 +705,7 @@ impl Derived {
             location_by_id,
             clinician_by_id,
             organisation_by_id,
-            organisation_by_name,
+            organisations_by_name,
             employer_by_alias,
             employer_names,
             clinician_credential,

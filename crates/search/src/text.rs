@@ -20,8 +20,9 @@ const TOKENIZER: &str = "names";
 pub const MAX_QUERY_WORDS: usize = 8;
 /// Characters in a name query.
 pub const MAX_QUERY_CHARS: usize = 100;
-/// Indexing memory: enough for a million locations in one segment, so doc id == ordinal.
-const WRITER_MEMORY_BYTES: usize = 600 << 20;
+/// Indexing memory: enough for a million locations in one segment (so doc id == ordinal),
+/// small enough to keep a million-location build under 2 GiB.
+const WRITER_MEMORY_BYTES: usize = 400 << 20;
 
 /// Which fields a query looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -246,6 +247,11 @@ impl TextIndex {
 
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// True when the index is one segment whose doc ids are the ordinals (the fast path).
+    pub fn doc_ids_are_ordinals(&self) -> bool {
+        self.doc_id_is_ordinal
     }
 
     pub fn is_empty(&self) -> bool {

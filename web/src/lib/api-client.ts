@@ -5,12 +5,15 @@ import { getAccessToken } from '@/lib/session';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** The whole parsed answer, for calls whose errors carry more than a message (eligibility). */
+  readonly body: unknown;
 
-  constructor(status: number, message: string, code: string) {
+  constructor(status: number, message: string, code: string, body: unknown = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 }
 
@@ -61,10 +64,18 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     }
   }
   if (!response.ok) {
-    const body = (payload ?? {}) as { message?: unknown; code?: unknown };
-    const message = typeof body.message === 'string' ? body.message : 'Oops. Something went wrong';
+    const body = (payload ?? {}) as { message?: unknown; msg?: unknown; code?: unknown };
+    // Some answers name the text `msg` (password change), and a few are plain text.
+    const message =
+      typeof body.message === 'string' && body.message
+        ? body.message
+        : typeof body.msg === 'string' && body.msg
+          ? body.msg
+          : typeof payload === 'string' && payload
+            ? payload
+            : 'Oops. Something went wrong';
     const code = typeof body.code === 'string' ? body.code : `http_${response.status}`;
-    throw new ApiError(response.status, message, code);
+    throw new ApiError(response.status, message, code, payload);
   }
   return payload as T;
 }
@@ -72,4 +83,20 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 /** Tells whether an error is an API answer with the given status. */
 export function isApiError(error: unknown, status?: number): error is ApiError {
   return error instanceof ApiError && (status === undefined || error.status === status);
+}
+
+/** The text of an answer that may be a `{message}` object or plain text, else `fallback`. */
+export function answerText(answer: unknown, fallback: string): string {
+  if (typeof answer === 'string' && answer.trim()) return answer;
+  if (answer && typeof answer === 'object') {
+    const { message, msg } = answer as { message?: unknown; msg?: unknown };
+    if (typeof message === 'string' && message) return message;
+    if (typeof msg === 'string' && msg) return msg;
+  }
+  return fallback;
+}
+
+/** The message of a failed call: the server's text for an API error, else `fallback`. */
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.message ? error.message : fallback;
 }

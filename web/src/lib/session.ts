@@ -15,6 +15,21 @@ export function getAccessToken(): string | null {
   return null;
 }
 
+/** The access token lives 12 hours on the server; the cookie keeps it no longer. */
+const TOKEN_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+/** Stores an access token in the `token` cookie (sign-in, a refreshed token after eligibility). */
+export function setAccessToken(token: string): void {
+  document.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Max-Age=${TOKEN_MAX_AGE_SECONDS}; path=/; SameSite=Lax`;
+  notifySessionChanged();
+}
+
+/** Removes the token cookie without leaving the page. */
+export function clearAccessToken(): void {
+  document.cookie = `${TOKEN_COOKIE}=; Max-Age=0; path=/`;
+  notifySessionChanged();
+}
+
 const listeners = new Set<() => void>();
 
 /** Tells subscribers that the token cookie changed (sign-in and sign-out call this). */
@@ -38,7 +53,6 @@ export function useSignedIn(): boolean {
 /** Clears local storage and the token cookie, as Sign Out does, then goes to /login. */
 export function signOut(): void {
   window.localStorage.clear();
-  document.cookie = `${TOKEN_COOKIE}=; Max-Age=0; path=/`;
-  notifySessionChanged();
+  clearAccessToken();
   window.location.assign('/login');
 }

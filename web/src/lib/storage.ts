@@ -64,3 +64,33 @@ export const sessionValue = {
   get: <T>(key: string) => read<T>(window.sessionStorage, key),
   set: (key: string, value: unknown) => write(window.sessionStorage, key, value),
 };
+
+/** Whether the member chose to add family after eligibility ('yes' or 'no'); the membership steps read it. */
+export const addFamilyChoice = {
+  get: () => read<'yes' | 'no'>(window.localStorage, 'addFam'),
+  set: (choice: 'yes' | 'no' | null) => write(window.localStorage, 'addFam', choice),
+};
+
+/** The email typed at login or registration, prefilled by the password and confirm-email screens. */
+export const storedEmail = {
+  get: () => read<string>(window.localStorage, 'email'),
+  set: (email: string | null) => write(window.localStorage, 'email', email),
+};
+
+/** The employer name the eligibility call answers with (personal info save). */
+export const storedEmployerName = {
+  get: () => read<string>(window.localStorage, 'employerName'),
+  set: (name: string | null) => write(window.localStorage, 'employerName', name),
+};
+
+/** The member as the last personal-info save returned it. */
+export const storedUser = {
+  get: <T>() => read<T>(window.localStorage, 'user'),
+  set: (user: unknown) => write(window.localStorage, 'user', user),
+};
+
+/** The family member a screen acts on, when it is not the subscriber. */
+export const selectedDependent = {
+  get: () => read<number>(window.sessionStorage, 'selectedDependent'),
+  set: (id: number | null) => write(window.sessionStorage, 'selectedDependent', id),
+};

@@ -80,7 +80,10 @@ fn organisation_location(snapshot: &Snapshot, organisation_id: i64, location_id:
     ordinal.ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))
 }
 
-fn clinic_profile(snapshot: &Snapshot, organisation_id: i64, ordinal: usize) -> Value {
+/// A clinic profile from the snapshot; the description (not kept in the snapshot) is read
+/// from PostgreSQL.
+async fn clinic_profile(state: &AppState, snapshot: &Snapshot, organisation_id: i64, ordinal: usize) -> ApiResult<Value> {
+    let description = store::catalogue::location_description(&state.pool, snapshot.location(ordinal).id).await?.unwrap_or_default();
     let location = snapshot.location(ordinal);
     let organisation = snapshot.organisation_of(ordinal);
     let clinicians: Vec<Value> = snapshot
@@ -119,7 +122,7 @@ fn clinic_profile(snapshot: &Snapshot, organisation_id: i64, ordinal: usize) -> 
             })
         })
         .collect();
-    json!({
+    Ok(json!({
         "id": organisation_id,
         "locationId": location.id,
         "companyName": location.name,
@@ -133,7 +136,7 @@ fn clinic_profile(snapshot: &Snapshot, organisation_id: i64, ordinal: usize) -> 
         "virtualStates": location.virtual_states,
         "homeCare": location.home_care,
         "careModality": location.modalities.as_displayed(location.is_virtual),
-        "details": { "description": location.description },
+        "details": { "description": description },
         "favorite": false,
         "contracted": false,
         "contact": {
@@ -153,7 +156,7 @@ fn clinic_profile(snapshot: &Snapshot, organisation_id: i64, ordinal: usize) -> 
         },
         "clinicians": clinicians,
         "otherLocations": other_locations,
-    })
+    }))
 }
 
 async fn provider(
@@ -164,7 +167,7 @@ async fn provider(
 ) -> ApiResult<axum::Json<Value>> {
     let snapshot = state.snapshot()?;
     let ordinal = organisation_location(&snapshot, id, query.location_id)?;
-    Ok(axum::Json(clinic_profile(&snapshot, id, ordinal)))
+    Ok(axum::Json(clinic_profile(&state, &snapshot, id, ordinal).await?))
 }
 
 async fn dependent_provider(
@@ -176,7 +179,7 @@ async fn dependent_provider(
     require_dependent(&state, caller, dependent_id).await?;
     let snapshot = state.snapshot()?;
     let ordinal = organisation_location(&snapshot, id, query.location_id)?;
-    Ok(axum::Json(clinic_profile(&snapshot, id, ordinal)))
+    Ok(axum::Json(clinic_profile(&state, &snapshot, id, ordinal).await?))
 }
 
 async fn doctor(
@@ -191,6 +194,7 @@ async fn doctor(
         .clinician_ordinal(id)
         .ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))?;
     let clinician = snapshot.clinician(ordinal);
+    let description = store::catalogue::clinician_description(&state.pool, clinician.id).await?.unwrap_or_default();
     let clinics: Vec<Value> = snapshot
         .locations_of(ordinal)
         .iter()
@@ -235,7 +239,7 @@ async fn doctor(
         "gender": clinician.gender.as_str(),
         "logo": clinician.logo,
         "favorite": false,
-        "details": { "description": clinician.description, "gender": clinician.gender.as_str(), "NPI": clinician.npi },
+        "details": { "description": description, "gender": clinician.gender.as_str(), "NPI": clinician.npi },
         "clinics": clinics,
     })))
 }

@@ -30,6 +30,7 @@ async fn a_clinic_profile_has_every_block_of_the_spec() {
     assert_eq!(profile.body["locationId"], seed::demo::DENVER_LOCATION_ID);
     assert!(profile.body["contact"]["coordinates"]["lat"].is_number());
     assert!(!profile.body["clinicians"].as_array().unwrap().is_empty());
+    assert!(profile.body["details"]["description"].as_str().unwrap().len() > 40, "descriptions come from PostgreSQL");
     let without_location = app.get(&format!("/member/app/market/provider/{organisation}")).await;
     assert_eq!(without_location.body["locationId"], seed::demo::DENVER_LOCATION_ID);
     let not_found = app.get("/member/app/market/provider/999999").await;
@@ -51,6 +52,7 @@ async fn clinician_preview_vendor_solution_and_categories() {
     let doctor = app.get("/member/app/market/doctor/1?lat=39.75&lng=-105.0").await;
     assert_eq!(doctor.status, 200);
     assert_eq!(doctor.body["details"]["NPI"].as_str().unwrap().len(), 10);
+    assert!(!doctor.body["details"]["description"].as_str().unwrap().is_empty());
     assert!(doctor.body["clinics"][0]["distance"].is_number());
     assert_error(&app.get("/member/app/market/doctor/0").await, 404, "not_found");
     let preview = app

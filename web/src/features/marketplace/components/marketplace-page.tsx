@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { FilterIcon, ListIcon, MapIcon } from '@/components/icons/icons';
 import { Alert } from '@/components/ui/alert';
+import { BottomBar } from '@/components/ui/bottom-bar';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -263,16 +264,15 @@ export function MarketplacePage({ member = null, footerSlot }: MarketplacePagePr
       </header>
 
       {isMobile ? (
-        <div className={styles.viewToggle}>
+        <BottomBar className={styles.viewToggle}>
           <Button
             variant="primary"
-            size="sm"
-            icon={mobileView === 'list' ? <MapIcon size={16} /> : <ListIcon size={16} />}
+            icon={mobileView === 'list' ? <MapIcon size={18} /> : <ListIcon size={18} />}
             onClick={() => setMobileView((view) => (view === 'list' ? 'map' : 'list'))}
           >
             {mobileView === 'list' ? 'View Map' : 'View List'}
           </Button>
-        </div>
+        </BottomBar>
       ) : null}
 
       <div className={`${styles.layout} ${isMobile ? styles.mobile : ''}`}>

@@ -2,6 +2,7 @@ import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CheckIcon, DirectionsIcon, GlobeIcon } from '@/components/icons/icons';
 import { Alert } from '@/components/ui/alert';
+import { BottomBar } from '@/components/ui/bottom-bar';
 import { Button, LinkButton } from '@/components/ui/button';
 import { CareModalities } from '@/components/ui/care-modalities';
 import { CollapsibleText } from '@/components/ui/collapsible-text';
@@ -268,7 +269,7 @@ function ClinicFooter({ clinic, onJoinWaitlist }: { clinic: ClinicProfileData; o
   }
 
   return (
-    <div className={styles.footer} data-testid="clinic-footer">
+    <BottomBar data-testid="clinic-footer">
       {kind === 'waitlist' ? (
         <>
           <p className={styles.footerText}>{NOT_ACCEPTING_TEXT}</p>
@@ -282,6 +283,6 @@ function ClinicFooter({ clinic, onJoinWaitlist }: { clinic: ClinicProfileData; o
       {kind === 'confirm-eligibility' ? <LinkButton to={paths.confirmPlanInformation.path}>Confirm eligibility</LinkButton> : null}
       {kind === 'pending-membership' ? <Button disabled>Pending Membership</Button> : null}
       {kind === 'active-membership' ? <Button disabled>Active Membership</Button> : null}
-    </div>
+    </BottomBar>
   );
 }

@@ -1,0 +1,164 @@
+/**
+ * The signed-in member as GET /member/app/member/info returns it, shared by the shell (avatar
+ * menu, member state) and the accounts features (home, membership, account, eligibility).
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { useSignedIn } from '@/lib/session';
+
+export type NextStep = 'selectDPC' | 'confirmPlan' | 'complete';
+export type Relation = 'Self' | 'Spouse' | 'Dependent';
+export type Status = 'pending' | 'active' | 'inactive';
+
+export interface MemberLocation {
+  id: number;
+  name: string;
+  locationName?: string;
+  logo?: string | null;
+  address1?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  phone?: string | null;
+}
+
+export interface Plan {
+  planId: string;
+  name: string;
+  groupId?: string;
+  payerId?: string;
+  payerName?: string;
+}
+
+export interface Payer {
+  payerId: string;
+  payerName: string;
+  plans: Plan[];
+}
+
+export interface EmployerGroup {
+  groupId: string;
+  tpa?: { payerId: string };
+  payerId?: string;
+  planId?: string;
+}
+
+/** A family member as the member info lists it. */
+export interface FamilyMember {
+  id: number;
+  firstName: string;
+  lastName: string;
+  subscriberRelation?: Relation;
+  dob?: string | null;
+  gender?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  zipCode?: string | null;
+  memberId?: string | null;
+  companyName?: string | null;
+  employer?: { companyName?: string | null } | null;
+  providerId?: number | null;
+  locationId?: number | null;
+  provider?: { companyName?: string | null } | null;
+  location?: MemberLocation | null;
+  nextStep?: NextStep;
+  nextVisit?: string | null;
+  eligibility?: { status: Status | null } | null;
+  subscription?: { status: Status | null; expire?: string | null } | null;
+  providerPortal?: string | null;
+}
+
+export interface Member {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  dob: string | null;
+  gender: 'f' | 'm' | null;
+  phone: string | null;
+  zipCode?: string | null;
+  memberId: string | null;
+  planId: string | null;
+  payerId: string | null;
+  groupId: string | null;
+  /** The plan's name, when the server resolves it. */
+  planName?: string | null;
+  employerId: number | null;
+  companyName: string | null;
+  subscriberRelation: Relation | null;
+  subscriberMemberId?: string | null;
+  nextStep: NextStep;
+  setup: 'incomplete' | 'complete';
+  emailVerified?: boolean;
+  /** Presence (or true) means a password is set; hashes are never sent. */
+  password?: boolean | string | null;
+  hasPassword?: boolean;
+  eligibility: { status: Status | null } | null;
+  subscription: { status: Status | null; expire: string | null } | null;
+  providerId: number | null;
+  locationId: number | null;
+  location: MemberLocation | null;
+  providerPortal: string | null;
+  family?: FamilyMember[];
+  associatedDependents?: FamilyMember[];
+  hasFamily?: boolean;
+  /** The employer's payers and their plans, for the eligibility form. */
+  payers?: Payer[];
+  plans?: Plan[];
+  employer?: { id: number; companyName: string; status?: string; groups?: EmployerGroup[] } | null;
+}
+
+export const memberKeys = {
+  all: ['member'] as const,
+  info: () => [...memberKeys.all, 'info'] as const,
+};
+
+/** GET /member/app/member/info: the signed-in member. */
+export function getMemberInfo(signal?: AbortSignal): Promise<Member> {
+  return apiRequest<Member>('/member/app/member/info', { signal });
+}
+
+export function memberInfoQueryOptions() {
+  return queryOptions({
+    queryKey: memberKeys.info(),
+    queryFn: ({ signal }) => getMemberInfo(signal),
+    staleTime: 30_000,
+  });
+}
+
+/** The member, loaded only while a token cookie exists. */
+export function useMemberInfo() {
+  const signedIn = useSignedIn();
+  return useQuery({ ...memberInfoQueryOptions(), enabled: signedIn });
+}
+
+export function fullName(person: { firstName?: string | null; lastName?: string | null } | null | undefined): string {
+  return [person?.firstName, person?.lastName].filter(Boolean).join(' ');
+}
+
+export function hasPassword(member: Pick<Member, 'password' | 'hasPassword'>): boolean {
+  return Boolean(member.hasPassword ?? member.password);
+}
+
+export interface StatusDisplay {
+  label: string;
+  tone: 'pending' | 'active' | 'inactive' | 'none';
+}
+
+/** Account details and Home: 'Pending first visit' (yellow), 'Active', 'Inactive', else 'Eligibility, not confirmed'. */
+export function accountStatus(status: string | null | undefined): StatusDisplay {
+  if (status === 'pending') return { label: 'Pending first visit', tone: 'pending' };
+  if (status === 'active') return { label: 'Active', tone: 'active' };
+  if (status === 'inactive') return { label: 'Inactive', tone: 'inactive' };
+  return { label: 'Eligibility, not confirmed', tone: 'none' };
+}
+
+/** The membership card: Pending (amber), Active (green), Inactive (red), else 'Error' (gray). */
+export function membershipCardStatus(status: string | null | undefined): StatusDisplay {
+  if (status === 'pending') return { label: 'Pending', tone: 'pending' };
+  if (status === 'active') return { label: 'Active', tone: 'active' };
+  if (status === 'inactive') return { label: 'Inactive', tone: 'inactive' };
+  return { label: 'Error', tone: 'none' };
+}
+
+export const GENDER_LABELS: Record<'f' | 'm', string> = { f: 'Female', m: 'Male' };
