@@ -43,7 +43,9 @@ fi
 e2e_db="e2e_$$"
 psql "$DATABASE_URL" -qc "create database ${e2e_db}" >/dev/null
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-DATABASE_URL="${DATABASE_URL%/*}/${e2e_db}" PORT=$port NEARCARE_LOCAL_DIR=.local/test-run/e2e \
+# Every browser flow comes from 127.0.0.1: the per-client limit (30 per 15 minutes) is raised
+# for this server; the per-email limits stay.
+DATABASE_URL="${DATABASE_URL%/*}/${e2e_db}" PORT=$port NEARCARE_LOCAL_DIR=.local/test-run/e2e NEARCARE_RATE_LIMIT_PER_CLIENT=1000 \
   ./target/debug/nearcare-server >.local/e2e-server.log 2>&1 &
 server_pid=$!
 for _ in $(seq 1 120); do

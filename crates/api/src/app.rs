@@ -20,8 +20,12 @@ use tower_http::trace::TraceLayer;
 
 use crate::auth::Tokens;
 use crate::config::Config;
+use crate::eligibility::{Eligibility, RosterEligibility};
 use crate::error::ApiError;
 use crate::geocoding::Geocoder;
+use crate::limits::RateLimits;
+use crate::mail::Mailer;
+use crate::passwords::PasswordHasher;
 use crate::routes;
 
 /// Everything a handler may need, cheap to clone.
@@ -33,6 +37,10 @@ pub struct AppState {
     pub geocoder: Geocoder,
     pub tokens: Arc<Tokens>,
     pub config: Arc<Config>,
+    pub passwords: PasswordHasher,
+    pub eligibility: Arc<dyn Eligibility>,
+    pub mailer: Mailer,
+    pub limits: RateLimits,
 }
 
 impl AppState {
@@ -75,6 +83,18 @@ impl Application {
         let listener = TcpListener::bind(&address)
             .await
             .with_context(|| format!("binding {address}"))?;
+        let public_url = config.public_url.clone().unwrap_or_else(|| {
+            format!(
+                "http://{}",
+                listener.local_addr().map_or(address, |bound| bound.to_string())
+            )
+        });
+        let mailer = Mailer::new(&public_url);
+        tokio::spawn(mailer.clone().run_sender(pool.clone()));
+        let limits = RateLimits {
+            per_email: config.rate_limit_per_email,
+            per_client: config.rate_limit_per_client,
+        };
         let gazetteer = Arc::new(Gazetteer::embedded());
         let geocoder = Geocoder::new(
             Arc::clone(&gazetteer),
@@ -82,6 +102,10 @@ impl Application {
             config.geocoder_key.clone(),
         );
         let state = AppState {
+            eligibility: Arc::new(RosterEligibility::new(pool.clone())),
+            passwords: PasswordHasher::new(),
+            mailer,
+            limits,
             pool,
             snapshots,
             gazetteer,

@@ -19,8 +19,9 @@ pub const ACCESS_TOKEN_SECONDS: u64 = 60 * 60 * 12;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claims {
-    /// The member id.
-    pub sub: i64,
+    /// The member id, as a string (JWT's `sub` is a string; a number is refused by the
+    /// validator).
+    pub sub: String,
     pub iat: u64,
     pub exp: u64,
 }
@@ -64,7 +65,7 @@ impl Tokens {
     pub fn issue(&self, member_id: i64) -> Result<String> {
         let now = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
         let claims = Claims {
-            sub: member_id,
+            sub: member_id.to_string(),
             iat: now,
             exp: now + ACCESS_TOKEN_SECONDS,
         };
@@ -105,11 +106,12 @@ impl FromRequestParts<AppState> for MaybeCaller {
         if token.is_empty() {
             return Ok(Self(None));
         }
-        let claims = state
+        let member_id = state
             .tokens
             .verify(token)
+            .and_then(|claims| claims.sub.parse::<i64>().ok())
             .ok_or_else(|| ApiError::Unauthorized("Invalid access token".into()))?;
-        Ok(Self(Some(Caller { member_id: claims.sub })))
+        Ok(Self(Some(Caller { member_id })))
     }
 }
 
@@ -121,5 +123,59 @@ impl FromRequestParts<AppState> for Caller {
             .await?
             .0
             .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))
+    }
+}
+
+/// A one-time token for an emailed link: 32 random bytes, URL-safe base64 in the link, SHA-256
+/// in the database.
+pub struct LinkToken {
+    /// What goes into the link; never stored.
+    pub plain: String,
+    pub hash: [u8; 32],
+}
+
+impl LinkToken {
+    pub fn generate() -> Result<Self> {
+        use base64::Engine;
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes).map_err(|error| anyhow::anyhow!("no randomness: {error}"))?;
+        let plain = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+        let hash = Self::hash_of(&plain).context("a generated token has the token shape")?;
+        Ok(Self { plain, hash })
+    }
+
+    /// The stored hash of a token as received; `None` when the text cannot be a token (wrong
+    /// length or characters), so junk never reaches the database.
+    pub fn hash_of(text: &str) -> Option<[u8; 32]> {
+        use sha2::Digest;
+        let text = text.trim();
+        let shaped = text.len() == 43
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        shaped.then(|| sha2::Sha256::digest(text.as_bytes()).into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_issued_token_verifies_and_a_foreign_one_does_not() {
+        let tokens = Tokens::new(b"secret one");
+        let token = tokens.issue(42).unwrap();
+        assert_eq!(tokens.verify(&token).unwrap().sub, "42");
+        assert!(Tokens::new(b"secret two").verify(&token).is_none());
+    }
+
+    #[test]
+    fn link_tokens_are_43_url_safe_characters_and_hash_to_32_bytes() {
+        let token = LinkToken::generate().unwrap();
+        assert_eq!(token.plain.len(), 43);
+        assert_eq!(LinkToken::hash_of(&token.plain), Some(token.hash));
+        assert_ne!(LinkToken::generate().unwrap().plain, token.plain);
+        assert_eq!(LinkToken::hash_of("short"), None);
+        assert_eq!(LinkToken::hash_of(&format!("{}'", &token.plain[..42])), None);
     }
 }

@@ -58,6 +58,20 @@ pub struct Config {
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "NEARCARE_BODY_LIMIT", default_value_t = 64 * 1024)]
     pub body_limit: usize,
+    /// The address members reach the web app at, used in emailed links; defaults to
+    /// http://<host>:<port> of this server.
+    #[arg(long, env = "NEARCARE_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Login failures and link requests allowed per email in 15 minutes (0: no limit).
+    #[arg(long, env = "NEARCARE_RATE_LIMIT_PER_EMAIL", default_value_t = 5)]
+    pub rate_limit_per_email: u32,
+    /// Login failures and link requests allowed per client address in 15 minutes (0: no limit).
+    #[arg(long, env = "NEARCARE_RATE_LIMIT_PER_CLIENT", default_value_t = 30)]
+    pub rate_limit_per_client: u32,
+    /// A header holding the client address when behind a proxy (for example x-forwarded-for;
+    /// its first entry is used). Unset: the peer address.
+    #[arg(long, env = "NEARCARE_CLIENT_IP_HEADER")]
+    pub client_ip_header: Option<String>,
 }
 
 impl Config {
@@ -75,6 +89,10 @@ impl Config {
             geocoder_url: None,
             geocoder_key: None,
             body_limit: 64 * 1024,
+            public_url: None,
+            rate_limit_per_email: 5,
+            rate_limit_per_client: 30,
+            client_ip_header: None,
         }
     }
 

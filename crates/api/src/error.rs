@@ -3,6 +3,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use serde_json::{Map, Value, json};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -27,6 +28,15 @@ pub enum ApiError {
     /// The search index is not loaded yet.
     #[error("the marketplace is starting up, please retry in a moment")]
     Unavailable,
+    /// A refusal whose body carries more than `message` and `code` (the field at fault, the
+    /// eligibility outcome); `details` are merged into the body.
+    #[error("{message}")]
+    Detailed {
+        status: StatusCode,
+        code: &'static str,
+        message: String,
+        details: Map<String, Value>,
+    },
     /// Anything else: logged, never shown.
     #[error("internal error")]
     Internal(#[from] anyhow::Error),
@@ -36,6 +46,8 @@ pub enum ApiError {
 struct ErrorBody<'a> {
     message: &'a str,
     code: &'a str,
+    #[serde(flatten)]
+    details: Option<&'a Map<String, Value>>,
 }
 
 impl ApiError {
@@ -46,8 +58,54 @@ impl ApiError {
         }
     }
 
+    /// A 400 naming the request field at fault: `{message, code, field}`.
+    pub fn invalid_field(field: &str, error: domain::accounts::ValidationError) -> Self {
+        Self::detailed(
+            StatusCode::BAD_REQUEST,
+            error.code(),
+            error.to_string(),
+            json!({ "field": field }),
+        )
+    }
+
+    /// An error with extra fields in its body; `details` must be a JSON object.
+    pub fn detailed(status: StatusCode, code: &'static str, message: impl Into<String>, details: Value) -> Self {
+        let details = match details {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        Self::Detailed {
+            status,
+            code,
+            message: message.into(),
+            details,
+        }
+    }
+
+    /// The same error with its message repeated as `msg` (the password-change screen reads it).
+    pub fn with_msg(self) -> Self {
+        if matches!(self, Self::Internal(_)) {
+            return self;
+        }
+        let status = self.status();
+        let code = self.code();
+        let message = self.to_string();
+        let mut details = match self {
+            Self::Detailed { details, .. } => details,
+            _ => Map::new(),
+        };
+        details.insert("msg".into(), Value::String(message.clone()));
+        Self::Detailed {
+            status,
+            code,
+            message,
+            details,
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
+            Self::Detailed { status, .. } => *status,
             Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -61,7 +119,7 @@ impl ApiError {
 
     pub fn code(&self) -> &'static str {
         match self {
-            Self::BadRequest { code, .. } => code,
+            Self::BadRequest { code, .. } | Self::Detailed { code, .. } => code,
             Self::Unauthorized(_) => "unauthorized",
             Self::Forbidden(_) => "forbidden",
             Self::NotFound(_) => "not_found",
@@ -85,6 +143,10 @@ impl IntoResponse for ApiError {
         let body = ErrorBody {
             message: &message,
             code: self.code(),
+            details: match &self {
+                Self::Detailed { details, .. } => Some(details),
+                _ => None,
+            },
         };
         (self.status(), axum::Json(body)).into_response()
     }
@@ -106,6 +168,12 @@ impl From<search::SearchError> for ApiError {
 
 impl From<store::StoreError> for ApiError {
     fn from(error: store::StoreError) -> Self {
+        Self::Internal(anyhow::Error::new(error))
+    }
+}
+
+impl From<tokio::task::JoinError> for ApiError {
+    fn from(error: tokio::task::JoinError) -> Self {
         Self::Internal(anyhow::Error::new(error))
     }
 }

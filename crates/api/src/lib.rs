@@ -1,12 +1,18 @@
-//! The Nearcare HTTP server: routers by feature, extractors, errors and the OpenAPI document.
+//! The Nearcare HTTP server: routers by feature, extractors, errors, the OpenAPI document, and
+//! member accounts (passwords, one-time links, the email outbox, rate limits, eligibility).
 //! `main.rs` only parses the configuration and runs [`app::Application`].
 
 pub mod app;
 pub mod auth;
 pub mod config;
+pub mod eligibility;
 pub mod error;
 pub mod extract;
 pub mod geocoding;
+pub mod limits;
+pub mod mail;
+pub mod passwords;
+pub mod respond;
 pub mod routes;
 pub mod snapshot_sync;
 pub mod telemetry;

@@ -8,10 +8,15 @@ use sqlx::postgres::PgListener;
 use store::PgPool;
 use store::generations::{CATALOGUE_CHANGED_CHANNEL, INDEX_PUBLISHED_CHANNEL};
 
-/// Runs until the process stops, reconnecting when the database connection drops.
+/// Runs until the pool closes, reconnecting when the database connection drops.
 pub async fn run(pool: PgPool, snapshots: SnapshotHandle) {
     loop {
-        if let Err(error) = listen(&pool, &snapshots).await {
+        let outcome = listen(&pool, &snapshots).await;
+        // A closed pool means the server is shutting down.
+        if pool.is_closed() {
+            return;
+        }
+        if let Err(error) = outcome {
             tracing::warn!(
                 error = format!("{error:#}"),
                 "snapshot listener lost its connection, retrying"

@@ -1,6 +1,8 @@
 //! Pure types and rules of the Nearcare marketplace: catalogue rows, search filters, the distance
-//! slider, ZIP codes and great-circle geometry. Nothing in this crate does IO.
+//! slider, ZIP codes, great-circle geometry, and member accounts (emails, passwords, phones,
+//! dates of birth, the membership state machine). Nothing in this crate does IO.
 
+pub mod accounts;
 pub mod catalogue;
 pub mod filters;
 pub mod geo;

@@ -24,8 +24,9 @@ pub const DEFAULT_PAGE_SIZE: u32 = 6;
 pub const MAX_PAGE_SIZE: u32 = 50;
 /// Pages beyond this are refused; nobody pages 10,000 deep on purpose.
 pub const MAX_PAGE: u32 = 10_000;
-/// The clinicians array of a search answer holds at most this many (10 local pages of 6).
-pub const MAX_CLINICIANS: usize = 60;
+/// The clinicians array of a search answer holds at most this many (4 local pages of 6): a
+/// smaller answer for every search; people narrow with filters rather than page further.
+pub const MAX_CLINICIANS: usize = 24;
 /// Locations walked, nearest first, to fill the clinicians array.
 const CLINICIAN_SCAN_LOCATIONS: usize = 600;
 /// A pins answer lists at most this many; past it, the client asks for area pins instead.

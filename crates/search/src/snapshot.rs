@@ -185,7 +185,10 @@ impl Snapshot {
         )?;
         let clinician_text = TextIndex::build(
             directory.map(|d| d.join(CLINICIAN_TEXT_DIR)).as_deref(),
-            input.clinicians.iter().map(|clinician| (clinician.display_name(), String::new())),
+            input
+                .clinicians
+                .iter()
+                .map(|clinician| (clinician.display_name(), String::new())),
             &|done| progress("indexing clinicians", location_count + done, total),
         )?;
         progress("writing snapshot", total, total);
@@ -525,7 +528,8 @@ impl Snapshot {
         let organisations = &self.core.input.organisations;
         let name = name.trim();
         let start = sorted.partition_point(|o| folded(&organisations[*o as usize].name).lt(folded(name)));
-        let end = start + sorted[start..].partition_point(|o| folded(&organisations[*o as usize].name).eq(folded(name)));
+        let end =
+            start + sorted[start..].partition_point(|o| folded(&organisations[*o as usize].name).eq(folded(name)));
         &sorted[start..end]
     }
 }
@@ -550,8 +554,12 @@ fn location_text(input: &SnapshotInput, derived: &Derived, ordinal: usize) -> (S
     let location = &input.locations[ordinal];
     let organisation = &input.organisations[derived.location_organisation[ordinal] as usize];
     let primary = format!("{} {} {}", location.name, location.location_name, organisation.name);
-    let people: Vec<String> =
-        derived.location_clinicians.get(ordinal).iter().map(|c| input.clinicians[*c as usize].display_name()).collect();
+    let people: Vec<String> = derived
+        .location_clinicians
+        .get(ordinal)
+        .iter()
+        .map(|c| input.clinicians[*c as usize].display_name())
+        .collect();
     (primary, people.join(" "))
 }
 

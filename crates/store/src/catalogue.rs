@@ -651,10 +651,16 @@ fn clinician_from_row(row: &PgRow) -> Result<Clinician> {
 
 /// A location's description, or `None` when there is no such location.
 pub async fn location_description(pool: &PgPool, location_id: i64) -> Result<Option<String>> {
-    Ok(sqlx::query_scalar("select description from locations where id = $1").bind(location_id).fetch_optional(pool).await?)
+    Ok(sqlx::query_scalar("select description from locations where id = $1")
+        .bind(location_id)
+        .fetch_optional(pool)
+        .await?)
 }
 
 /// A clinician's description, or `None` when there is no such clinician.
 pub async fn clinician_description(pool: &PgPool, clinician_id: i64) -> Result<Option<String>> {
-    Ok(sqlx::query_scalar("select description from clinicians where id = $1").bind(clinician_id).fetch_optional(pool).await?)
+    Ok(sqlx::query_scalar("select description from clinicians where id = $1")
+        .bind(clinician_id)
+        .fetch_optional(pool)
+        .await?)
 }

@@ -1,8 +1,15 @@
-//! PostgreSQL access: the pool, migrations, and the catalogue queries as plain async functions.
+//! PostgreSQL access: the pool, migrations, the catalogue queries, and member accounts (members,
+//! one-time tokens, the email outbox, rate limits, the eligibility roster) as plain async
+//! functions.
 
 pub mod catalogue;
 pub mod copy;
 pub mod generations;
+pub mod members;
+pub mod outbox;
+pub mod rate_limits;
+pub mod roster;
+pub mod tokens;
 
 use std::time::Duration;
 

@@ -2,11 +2,11 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::{get, post};
 use domain::{LatLng, SearchFilters};
 use search::query::{DEFAULT_PAGE_SIZE, PinFilters};
-use search::{AreaPinsResponse, Bounds, PinsResponse, SearchRequest};
+use search::{Bounds, SearchRequest};
 use serde::Deserialize;
 
 use crate::app::AppState;
@@ -82,7 +82,8 @@ fn run_search(state: &AppState, query: SearchQuery, body: SearchBody) -> ApiResu
         limit: query.limit.unwrap_or(DEFAULT_PAGE_SIZE),
     };
     let snapshot = state.snapshot()?;
-    Ok(axum::Json(snapshot.search(&request, &state.gazetteer)?).into_response())
+    let answer = snapshot.search(&request, &state.gazetteer)?;
+    Ok(crate::respond::json(&answer, 16 * 1024))
 }
 
 async fn search(
@@ -161,23 +162,21 @@ async fn pins(
     State(state): State<AppState>,
     _caller: MaybeCaller,
     Query(query): Query<PinQuery>,
-) -> ApiResult<axum::Json<PinsResponse>> {
-    Ok(axum::Json(state.snapshot()?.pins(query.bounds(), &query.filters())?))
+) -> ApiResult<Response> {
+    let answer = state.snapshot()?.pins(query.bounds(), &query.filters())?;
+    Ok(crate::respond::json(&answer, 128 * (answer.pins.len() + 1)))
 }
 
 async fn area_pins(
     State(state): State<AppState>,
     _caller: MaybeCaller,
     Query(query): Query<PinQuery>,
-) -> ApiResult<axum::Json<AreaPinsResponse>> {
+) -> ApiResult<Response> {
     let zoom = query
         .zoom
         .ok_or_else(|| ApiError::bad_request("invalid_query", "zoom is required"))?;
-    Ok(axum::Json(state.snapshot()?.area_pins(
-        query.bounds(),
-        zoom,
-        &query.filters(),
-    )?))
+    let answer = state.snapshot()?.area_pins(query.bounds(), zoom, &query.filters())?;
+    Ok(crate::respond::json(&answer, 256 * (answer.areas.len() + 1)))
 }
 
 #[derive(Debug, Deserialize)]

@@ -27,9 +27,12 @@ pub fn router() -> Router<AppState> {
 
 const PROVIDER_NOT_FOUND: &str = "Provider not found";
 
-/// Checks that `dependent_id` is a family member of the signed-in subscriber. Family members
-/// arrive with the enrolment work; until then no id qualifies.
-pub async fn require_dependent(_state: &AppState, _caller: Caller, dependent_id: i64) -> ApiResult<()> {
+/// Checks that `dependent_id` is a family member the signed-in subscriber manages; anyone
+/// else's id is answered as not found.
+pub async fn require_dependent(state: &AppState, caller: Caller, dependent_id: i64) -> ApiResult<()> {
+    if store::members::is_family_member(&state.pool, caller.member_id, dependent_id).await? {
+        return Ok(());
+    }
     Err(ApiError::NotFound(format!(
         "No Dependent ID was found ({dependent_id})"
     )))
@@ -82,8 +85,15 @@ fn organisation_location(snapshot: &Snapshot, organisation_id: i64, location_id:
 
 /// A clinic profile from the snapshot; the description (not kept in the snapshot) is read
 /// from PostgreSQL.
-async fn clinic_profile(state: &AppState, snapshot: &Snapshot, organisation_id: i64, ordinal: usize) -> ApiResult<Value> {
-    let description = store::catalogue::location_description(&state.pool, snapshot.location(ordinal).id).await?.unwrap_or_default();
+async fn clinic_profile(
+    state: &AppState,
+    snapshot: &Snapshot,
+    organisation_id: i64,
+    ordinal: usize,
+) -> ApiResult<Value> {
+    let description = store::catalogue::location_description(&state.pool, snapshot.location(ordinal).id)
+        .await?
+        .unwrap_or_default();
     let location = snapshot.location(ordinal);
     let organisation = snapshot.organisation_of(ordinal);
     let clinicians: Vec<Value> = snapshot
@@ -194,7 +204,9 @@ async fn doctor(
         .clinician_ordinal(id)
         .ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))?;
     let clinician = snapshot.clinician(ordinal);
-    let description = store::catalogue::clinician_description(&state.pool, clinician.id).await?.unwrap_or_default();
+    let description = store::catalogue::clinician_description(&state.pool, clinician.id)
+        .await?
+        .unwrap_or_default();
     let clinics: Vec<Value> = snapshot
         .locations_of(ordinal)
         .iter()

@@ -25,6 +25,11 @@ pub struct Answer {
 impl TestApp {
     /// Seeds `clinics` generated clinics (the fixed demo records included) and starts the app.
     pub async fn spawn(clinics: usize) -> Self {
+        Self::spawn_with(clinics, |_| {}).await
+    }
+
+    /// The same, with the test configuration adjusted first (limits, public URL).
+    pub async fn spawn_with(clinics: usize, adjust: impl FnOnce(&mut Config)) -> Self {
         api::install_tls_provider();
         let database = testkit::database().await.expect("a test database");
         let catalogue = seed::generate(
@@ -39,9 +44,9 @@ impl TestApp {
             .await
             .expect("catalogue loads");
         let local_dir = std::env::temp_dir().join(format!("nearcare-api-test-{}", database.name));
-        let application = Application::build(Config::for_tests(database.url.clone(), local_dir.clone()))
-            .await
-            .expect("the application starts");
+        let mut config = Config::for_tests(database.url.clone(), local_dir.clone());
+        adjust(&mut config);
+        let application = Application::build(config).await.expect("the application starts");
         let address = format!("http://{}", application.local_addr());
         let (shutdown, stopped) = oneshot::channel::<()>();
         tokio::spawn(application.run(async move {
@@ -130,4 +135,295 @@ pub fn assert_error(answer: &Answer, status: u16, code: &str) {
         "{:?}",
         answer.body
     );
+}
+
+/// A password that satisfies the policy.
+pub const PASSWORD: &str = "Secret!123";
+
+/// Jane Doe, the demo roster's Acme subscriber, as the eligibility form sends her.
+pub fn jane_form() -> Value {
+    serde_json::json!({
+        "firstName": seed::demo::SUBSCRIBER_FIRST_NAME,
+        "lastName": seed::demo::SUBSCRIBER_LAST_NAME,
+        "dob": seed::demo::SUBSCRIBER_DATE_OF_BIRTH,
+        "gender": "f",
+        "memberId": seed::demo::SUBSCRIBER_MEMBER_ID,
+        "planId": seed::demo::ACME_PLAN_ID,
+        "payerId": seed::demo::PAYER_ID,
+        "groupId": seed::demo::ACME_GROUP_NUMBER,
+        "phone": "303 555 0123",
+        "subscriberRelation": "Self",
+        "employerId": seed::demo::ACME_EMPLOYER_ID,
+    })
+}
+
+impl TestApp {
+    async fn send(&self, request: reqwest::RequestBuilder, token: Option<&str>) -> Answer {
+        let request = match token {
+            Some(token) => request.header("x-access-token", token),
+            None => request,
+        };
+        Self::answer(request.send().await.expect("request sent")).await
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    pub async fn send_raw(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        content_type: &str,
+        body: String,
+        token: Option<&str>,
+    ) -> Answer {
+        let request = self
+            .client
+            .request(method, self.url(path))
+            .header("content-type", content_type)
+            .body(body);
+        self.send(request, token).await
+    }
+
+    pub async fn post_as(&self, path: &str, body: &Value, token: Option<&str>) -> Answer {
+        self.send(self.client.post(self.url(path)).json(body), token).await
+    }
+
+    pub async fn put_as(&self, path: &str, body: &Value, token: Option<&str>) -> Answer {
+        self.send(self.client.put(self.url(path)).json(body), token).await
+    }
+
+    pub async fn get_as(&self, path: &str, token: Option<&str>) -> Answer {
+        self.send(self.client.get(self.url(path)), token).await
+    }
+
+    // ---- One method per call ----------------------------------------------------------------
+
+    pub async fn signup(&self, body: &Value) -> Answer {
+        self.post_as("/member/app/signup", body, None).await
+    }
+
+    pub async fn signup_with_query(&self, query: &str, body: &Value) -> Answer {
+        self.post_as(&format!("/member/app/signup?{query}"), body, None).await
+    }
+
+    pub async fn validate_email(&self, email: &str) -> Answer {
+        self.post_as(
+            "/member/app/validate/email",
+            &serde_json::json!({ "email": email }),
+            None,
+        )
+        .await
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> Answer {
+        self.post_as(
+            "/member/app/login",
+            &serde_json::json!({ "email": email, "password": password }),
+            None,
+        )
+        .await
+    }
+
+    pub async fn request_magic_link(&self, email: &str) -> Answer {
+        self.post_as(
+            "/member/app/request/magic/link",
+            &serde_json::json!({ "email": email }),
+            None,
+        )
+        .await
+    }
+
+    pub async fn login_with_magic_link(&self, token: &str, email: Option<&str>) -> Answer {
+        self.post_as(
+            "/member/app/login/magic/link",
+            &serde_json::json!({ "token": token, "email": email }),
+            None,
+        )
+        .await
+    }
+
+    pub async fn validate_token(&self, token: &str) -> Answer {
+        self.post_as(
+            "/member/app/validate/token",
+            &serde_json::json!({ "token": token }),
+            None,
+        )
+        .await
+    }
+
+    pub async fn request_password_reset(&self, email: &str) -> Answer {
+        self.post_as(
+            "/member/app/request/password/reset",
+            &serde_json::json!({ "email": email }),
+            None,
+        )
+        .await
+    }
+
+    pub async fn reset_password_by_email(&self, email: &str) -> Answer {
+        self.get_as(&format!("/member/app/reset/password?email={email}"), None)
+            .await
+    }
+
+    pub async fn password_reset(&self, password: &str, token: &str) -> Answer {
+        self.post_as(
+            "/member/app/password/reset",
+            &serde_json::json!({ "password": password, "token": token }),
+            None,
+        )
+        .await
+    }
+
+    pub async fn set_password(&self, password: &str, header_token: &str) -> Answer {
+        self.post_as(
+            "/member/app/set/password",
+            &serde_json::json!({ "password": password }),
+            Some(header_token),
+        )
+        .await
+    }
+
+    pub async fn password_validate(&self, password: &str) -> Answer {
+        self.post_as(
+            "/member/app/password/validate",
+            &serde_json::json!({ "password": password }),
+            None,
+        )
+        .await
+    }
+
+    pub async fn password_change(&self, access: &str, current: &str, password: &str) -> Answer {
+        self.post_as(
+            "/member/app/password/change",
+            &serde_json::json!({ "currentPassword": current, "password": password }),
+            Some(access),
+        )
+        .await
+    }
+
+    pub async fn change_email(&self, access: &str, email: &str) -> Answer {
+        self.post_as(
+            "/member/app/change/email",
+            &serde_json::json!({ "email": email }),
+            Some(access),
+        )
+        .await
+    }
+
+    pub async fn confirm_account(&self, link_token: &str) -> Answer {
+        self.get_as("/member/app/confirm/account", Some(link_token)).await
+    }
+
+    pub async fn send_verification(&self, email: &str) -> Answer {
+        self.get_as(&format!("/member/app/send/verification?email={email}"), None)
+            .await
+    }
+
+    pub async fn verify(&self, email: &str) -> Answer {
+        self.get_as(&format!("/member/app/verify?email={email}"), None).await
+    }
+
+    pub async fn request_verification(&self, token: &str) -> Answer {
+        self.post_as(
+            "/member/app/request/verification",
+            &serde_json::json!({ "token": token }),
+            None,
+        )
+        .await
+    }
+
+    pub async fn confirm_info(&self, access: &str, form: &Value) -> Answer {
+        self.post_as("/member/app/confirm/info", form, Some(access)).await
+    }
+
+    pub async fn personal_info(&self, access: &str, form: &Value) -> Answer {
+        self.put_as("/member/app/personal/info", form, Some(access)).await
+    }
+
+    pub async fn eligibility(&self, access: &str, member: &Value) -> Answer {
+        self.post_as("/member/app/eligibility", member, Some(access)).await
+    }
+
+    pub async fn member_info(&self, access: &str) -> Answer {
+        self.get_as("/member/app/member/info", Some(access)).await
+    }
+
+    pub async fn home(&self, access: &str) -> Answer {
+        self.get_as("/member/app/home", Some(access)).await
+    }
+
+    pub async fn account(&self, access: &str) -> Answer {
+        self.get_as("/member/app/account", Some(access)).await
+    }
+
+    pub async fn plans(&self, access: Option<&str>, query: &str) -> Answer {
+        self.get_as(&format!("/member/app/plans{query}"), access).await
+    }
+
+    pub async fn plan(&self, plan_id: &str) -> Answer {
+        self.get_as(&format!("/member/app/plan/{plan_id}"), None).await
+    }
+
+    // ---- Reading what the server wrote -------------------------------------------------------
+
+    /// The token of the newest link emailed to `email` with `kind` (a one-time token purpose).
+    pub async fn link_token(&self, email: &str, kind: &str) -> String {
+        let link: String = sqlx::query_scalar(
+            "select link from email_outbox where to_email = $1 and kind = $2 order by id desc limit 1",
+        )
+        .bind(email)
+        .bind(kind)
+        .fetch_one(&self.database.pool)
+        .await
+        .unwrap_or_else(|error| panic!("no {kind} email to {email}: {error}"));
+        let query = link.split_once('?').expect("a link with a query").1;
+        query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("token=").or_else(|| pair.strip_prefix("magicLink=")))
+            .expect("a token in the link")
+            .to_owned()
+    }
+
+    /// How many emails went to `email`.
+    pub async fn emails_to(&self, email: &str) -> i64 {
+        sqlx::query_scalar("select count(*) from email_outbox where to_email = $1")
+            .bind(email)
+            .fetch_one(&self.database.pool)
+            .await
+            .unwrap()
+    }
+
+    /// Row counts of the account tables, to check that a refused request wrote nothing.
+    pub async fn account_rows(&self) -> (i64, i64, i64) {
+        sqlx::query_as(
+            "select (select count(*) from members), (select count(*) from one_time_tokens),
+                    (select count(*) from email_outbox)",
+        )
+        .fetch_one(&self.database.pool)
+        .await
+        .unwrap()
+    }
+
+    /// Signs up, sets the password through the verification link and logs in; returns the
+    /// member id and an access token.
+    pub async fn registered_member(&self, email: &str) -> (i64, String) {
+        let signup = self
+            .signup(&serde_json::json!({ "email": email, "employerId": seed::demo::ACME_EMPLOYER_ID }))
+            .await;
+        assert_eq!(signup.status, 200, "{:?}", signup.body);
+        let link = self.link_token(email, "verify_email").await;
+        let validated = self.validate_token(&link).await;
+        assert_eq!(validated.status, 200, "{:?}", validated.body);
+        let new_token = validated.body["newToken"].as_str().unwrap().to_owned();
+        let saved = self.password_reset(PASSWORD, &new_token).await;
+        assert_eq!(saved.status, 200, "{:?}", saved.body);
+        let login = self.login(email, PASSWORD).await;
+        assert_eq!(login.status, 200, "{:?}", login.body);
+        (
+            login.body["id"].as_i64().unwrap(),
+            login.body["accessToken"].as_str().unwrap().to_owned(),
+        )
+    }
 }

@@ -2,8 +2,11 @@
 
 mod helpers;
 
+mod accounts;
+mod eligibility;
 mod errors;
 mod geocoder;
 mod marketplace;
 mod profiles;
 mod reindex;
+mod security;

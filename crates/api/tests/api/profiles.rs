@@ -30,7 +30,10 @@ async fn a_clinic_profile_has_every_block_of_the_spec() {
     assert_eq!(profile.body["locationId"], seed::demo::DENVER_LOCATION_ID);
     assert!(profile.body["contact"]["coordinates"]["lat"].is_number());
     assert!(!profile.body["clinicians"].as_array().unwrap().is_empty());
-    assert!(profile.body["details"]["description"].as_str().unwrap().len() > 40, "descriptions come from PostgreSQL");
+    assert!(
+        profile.body["details"]["description"].as_str().unwrap().len() > 40,
+        "descriptions come from PostgreSQL"
+    );
     let without_location = app.get(&format!("/member/app/market/provider/{organisation}")).await;
     assert_eq!(without_location.body["locationId"], seed::demo::DENVER_LOCATION_ID);
     let not_found = app.get("/member/app/market/provider/999999").await;

@@ -1,0 +1,115 @@
+//! Rate limits on logins and on requests that send email, and the client address they key on.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+
+use crate::app::AppState;
+use crate::error::{ApiError, ApiResult};
+
+/// The window every limit counts in.
+pub const WINDOW: Duration = Duration::from_secs(15 * 60);
+/// The text of a 429.
+pub const TOO_MANY: &str = "Too many attempts. Please wait a few minutes and try again.";
+
+/// The limits in force (0 disables one).
+#[derive(Debug, Clone, Copy)]
+pub struct RateLimits {
+    pub per_email: u32,
+    pub per_client: u32,
+}
+
+/// What a limit counts.
+#[derive(Debug, Clone, Copy)]
+pub enum Bucket<'a> {
+    /// Failed logins for an email.
+    LoginEmail(&'a str),
+    /// Link emails requested for an address (magic link, verification, reset, change of email).
+    LinkEmail(&'a str),
+    /// Failed logins and link requests from one client address.
+    Client(&'a str),
+    /// Account lookups from one client (validate/email, verify): the per-client limit, counted
+    /// apart so typing an email does not use up the login budget.
+    Lookup(&'a str),
+    /// Wrong current passwords for a signed-in member.
+    PasswordChange(i64),
+    /// Eligibility checks by a signed-in member (each is a roster lookup).
+    Eligibility(i64),
+}
+
+impl RateLimits {
+    fn key_and_limit(&self, bucket: Bucket<'_>) -> (String, u32) {
+        match bucket {
+            Bucket::LoginEmail(email) => (format!("login:{email}"), self.per_email),
+            Bucket::LinkEmail(email) => (format!("link:{email}"), self.per_email),
+            Bucket::Client(address) => (format!("client:{address}"), self.per_client),
+            Bucket::Lookup(address) => (format!("lookup:{address}"), self.per_client),
+            Bucket::PasswordChange(member) => (format!("password:{member}"), self.per_email),
+            Bucket::Eligibility(member) => (format!("eligibility:{member}"), self.per_email.saturating_mul(2)),
+        }
+    }
+
+    /// Counts an attempt and refuses it (429) when it goes over the limit.
+    pub async fn hit(&self, state: &AppState, bucket: Bucket<'_>) -> ApiResult<()> {
+        let (key, limit) = self.key_and_limit(bucket);
+        if limit == 0 {
+            return Ok(());
+        }
+        let hits = store::rate_limits::hit(&state.pool, &key, WINDOW).await?;
+        if hits > i64::from(limit) {
+            return Err(ApiError::TooManyRequests(TOO_MANY.into()));
+        }
+        Ok(())
+    }
+
+    /// Refuses (429) when the limit is already reached, without counting (for logins, where
+    /// only failures count).
+    pub async fn check(&self, state: &AppState, bucket: Bucket<'_>) -> ApiResult<()> {
+        let (key, limit) = self.key_and_limit(bucket);
+        if limit == 0 {
+            return Ok(());
+        }
+        if store::rate_limits::current(&state.pool, &key, WINDOW).await? >= i64::from(limit) {
+            return Err(ApiError::TooManyRequests(TOO_MANY.into()));
+        }
+        Ok(())
+    }
+
+    /// Counts a failure without refusing anything.
+    pub async fn record(&self, state: &AppState, bucket: Bucket<'_>) -> ApiResult<()> {
+        let (key, limit) = self.key_and_limit(bucket);
+        if limit > 0 {
+            store::rate_limits::hit(&state.pool, &key, WINDOW).await?;
+        }
+        Ok(())
+    }
+}
+
+/// The client's address: the peer, or the first entry of the configured proxy header.
+#[derive(Debug, Clone)]
+pub struct ClientIp(pub String);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if let Some(header) = &state.config.client_ip_header
+            && let Some(first) = parts
+                .headers
+                .get(header.as_str())
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| value.split(',').next())
+                .map(str::trim)
+                .filter(|value| !value.is_empty())
+        {
+            return Ok(Self(first.chars().take(64).collect()));
+        }
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or_else(|| "unknown".to_owned(), |ConnectInfo(address)| address.ip().to_string());
+        Ok(Self(peer))
+    }
+}

@@ -1,0 +1,647 @@
+//! Member accounts: the rules a sign-up, a login or an eligibility form must satisfy, and the
+//! membership state machine. Messages are the spec's texts (accounts spec, section 5).
+
+use std::fmt;
+
+use chrono::{Datelike, Months, NaiveDate};
+
+use crate::catalogue::{Gender, Relation};
+
+/// Why a value was refused. `Display` gives the text shown to the member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ValidationError {
+    /// A required value is missing or blank.
+    #[error("This field is required")]
+    Required,
+    /// The email is missing or blank.
+    #[error("E-mail is required")]
+    EmailRequired,
+    /// The email does not look like an address.
+    #[error("E-mail must be valid")]
+    EmailInvalid,
+    /// The password is missing or empty.
+    #[error("Password is required")]
+    PasswordRequired,
+    /// The password is too short or lacks a character class.
+    #[error("Password does not meet the security requirements")]
+    PasswordWeak,
+    /// The confirmation differs from the password.
+    #[error("Password must match")]
+    PasswordMismatch,
+    /// The new password equals the current one.
+    #[error("For security reasons, your new password cannot be the same as your old one.")]
+    PasswordReused,
+    /// The phone is not a US number of 10 digits.
+    #[error("Phone number must be in a valid format (XXX XXX XXXX)")]
+    PhoneInvalid,
+    /// The date is not a real YYYY-MM-DD date.
+    #[error("Invalid date format")]
+    DateInvalid,
+    /// A date of birth after today.
+    #[error("Date of birth cannot be in the future")]
+    DateInFuture,
+    /// Gender other than f or m.
+    #[error("Gender must be f (female) or m (male)")]
+    GenderInvalid,
+    /// Relationship other than Self, Spouse or Dependent.
+    #[error("Relationship must be Self, Spouse or Dependent")]
+    RelationInvalid,
+    /// An identifier with characters other than letters, digits and hyphens.
+    #[error("Special characters not allowed")]
+    SpecialCharacters,
+    /// A ZIP code that is not 5 digits (optionally with -4 digits).
+    #[error("Zip code must be 5 digits")]
+    ZipInvalid,
+    /// Longer than the field allows.
+    #[error("Too long: at most {0} characters")]
+    TooLong(usize),
+}
+
+impl ValidationError {
+    /// A stable snake_case code for the API's error body.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Required | Self::EmailRequired | Self::PasswordRequired => "required",
+            Self::EmailInvalid => "invalid_email",
+            Self::PasswordWeak => "weak_password",
+            Self::PasswordMismatch => "password_mismatch",
+            Self::PasswordReused => "password_reused",
+            Self::PhoneInvalid => "invalid_phone",
+            Self::DateInvalid | Self::DateInFuture => "invalid_date",
+            Self::GenderInvalid => "invalid_gender",
+            Self::RelationInvalid => "invalid_relation",
+            Self::SpecialCharacters => "special_characters",
+            Self::ZipInvalid => "invalid_zip_code",
+            Self::TooLong(_) => "too_long",
+        }
+    }
+}
+
+/// The longest email accepted (RFC 5321 path limit).
+pub const MAX_EMAIL_LENGTH: usize = 254;
+/// Passwords are at least this long ("at least 8 characters", the checklist's reading).
+pub const MIN_PASSWORD_LENGTH: usize = 8;
+/// Passwords longer than this are refused, which bounds the hashing work a request can ask for.
+pub const MAX_PASSWORD_LENGTH: usize = 128;
+/// Names, company names and similar free text.
+pub const MAX_NAME_LENGTH: usize = 100;
+/// Member, payer, plan and group identifiers.
+pub const MAX_IDENTIFIER_LENGTH: usize = 40;
+
+/// A login email: trimmed, lower-cased, `local@domain.tld` without spaces.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(input: &str) -> Result<Self, ValidationError> {
+        let email = input.trim().to_lowercase();
+        if email.is_empty() {
+            return Err(ValidationError::EmailRequired);
+        }
+        if email.len() > MAX_EMAIL_LENGTH {
+            return Err(ValidationError::EmailInvalid);
+        }
+        let Some((local, domain)) = email.split_once('@') else {
+            return Err(ValidationError::EmailInvalid);
+        };
+        let allowed = |c: char| {
+            !c.is_whitespace()
+                && !c.is_control()
+                && !matches!(
+                    c,
+                    '@' | '<' | '>' | '(' | ')' | ',' | ';' | ':' | '"' | '[' | ']' | '\\'
+                )
+        };
+        let labels_ok = domain.split('.').count() >= 2
+            && domain
+                .split('.')
+                .all(|label| !label.is_empty() && !label.starts_with('-') && !label.ends_with('-'));
+        let tld_ok = domain.rsplit('.').next().is_some_and(|tld| tld.chars().count() >= 2);
+        if local.is_empty()
+            || local.starts_with('.')
+            || local.ends_with('.')
+            || local.contains("..")
+            || !local.chars().all(allowed)
+            || !domain.chars().all(|c| allowed(c) && c != '_')
+            || !labels_ok
+            || !tld_ok
+        {
+            return Err(ValidationError::EmailInvalid);
+        }
+        Ok(Self(email))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl fmt::Display for Email {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A new password that satisfies the policy. Never printed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct NewPassword(String);
+
+impl NewPassword {
+    /// Checks the policy: at least 8 characters (at most 128), an upper-case letter, a
+    /// lower-case letter and a character that is neither a letter nor a digit.
+    pub fn parse(input: &str) -> Result<Self, ValidationError> {
+        if input.is_empty() {
+            return Err(ValidationError::PasswordRequired);
+        }
+        let length = input.chars().count();
+        let strong = (MIN_PASSWORD_LENGTH..=MAX_PASSWORD_LENGTH).contains(&length)
+            && input.chars().any(char::is_uppercase)
+            && input.chars().any(char::is_lowercase)
+            && input.chars().any(|c| !c.is_alphanumeric());
+        if !strong {
+            return Err(ValidationError::PasswordWeak);
+        }
+        Ok(Self(input.to_owned()))
+    }
+
+    /// Parses the password and checks that the confirmation, when one is sent, is equal.
+    pub fn parse_confirmed(input: &str, confirmation: Option<&str>) -> Result<Self, ValidationError> {
+        let password = Self::parse(input)?;
+        match confirmation {
+            Some(confirmation) if confirmation != input => Err(ValidationError::PasswordMismatch),
+            _ => Ok(password),
+        }
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for NewPassword {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("NewPassword(***)")
+    }
+}
+
+/// A US phone number, stored as `XXX XXX XXXX`. Accepts an optional `+1`/`1` country code and
+/// space, dot or dash separators between the 3-3-4 groups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Phone(String);
+
+impl Phone {
+    pub fn parse(input: &str) -> Result<Self, ValidationError> {
+        let text = input.trim();
+        if text.is_empty() {
+            return Err(ValidationError::Required);
+        }
+        let without_country = text
+            .strip_prefix("+1")
+            .or_else(|| text.strip_prefix('1').filter(|rest| rest.starts_with([' ', '.', '-'])))
+            .map(|rest| rest.trim_start_matches([' ', '.', '-']))
+            .unwrap_or(text);
+        let mut groups = Vec::with_capacity(3);
+        let mut rest = without_country;
+        for (index, size) in [3usize, 3, 4].into_iter().enumerate() {
+            let digits = rest.get(..size).filter(|d| d.bytes().all(|b| b.is_ascii_digit()));
+            let Some(digits) = digits else {
+                return Err(ValidationError::PhoneInvalid);
+            };
+            groups.push(digits);
+            rest = &rest[size..];
+            if index < 2 {
+                rest = rest.strip_prefix([' ', '.', '-']).unwrap_or(rest);
+            }
+        }
+        if !rest.is_empty() {
+            return Err(ValidationError::PhoneInvalid);
+        }
+        Ok(Self(groups.join(" ")))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Parses a calendar date sent as `YYYY-MM-DD` (a full ISO timestamp is cut to its date).
+pub fn parse_date(input: &str) -> Result<NaiveDate, ValidationError> {
+    let text = input.trim();
+    if text.is_empty() {
+        return Err(ValidationError::Required);
+    }
+    let date_part = match text.split_once('T') {
+        Some((date, _)) if date.len() == 10 => date,
+        _ => text,
+    };
+    let shape_ok = date_part.len() == 10
+        && date_part.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    if !shape_ok {
+        return Err(ValidationError::DateInvalid);
+    }
+    NaiveDate::parse_from_str(date_part, "%Y-%m-%d").map_err(|_| ValidationError::DateInvalid)
+}
+
+/// A date of birth: a real date, not after `today`, and not before 1900.
+pub fn parse_date_of_birth(input: &str, today: NaiveDate) -> Result<NaiveDate, ValidationError> {
+    let date = parse_date(input)?;
+    if date > today {
+        return Err(ValidationError::DateInFuture);
+    }
+    if date.year() < 1900 {
+        return Err(ValidationError::DateInvalid);
+    }
+    Ok(date)
+}
+
+/// A member's gender as the forms send it: `f` or `m` (upper case accepted).
+pub fn parse_gender(input: &str) -> Result<Gender, ValidationError> {
+    if input.trim().is_empty() {
+        return Err(ValidationError::Required);
+    }
+    Gender::parse(input).ok_or(ValidationError::GenderInvalid)
+}
+
+/// How member records spell a gender: `f` or `m`.
+pub fn member_gender(gender: Gender) -> &'static str {
+    match gender {
+        Gender::F => "f",
+        Gender::M => "m",
+    }
+}
+
+/// Relationship to the subscriber: `Self`, `Spouse` or `Dependent`.
+pub fn parse_relation(input: &str) -> Result<Relation, ValidationError> {
+    if input.trim().is_empty() {
+        return Err(ValidationError::Required);
+    }
+    Relation::parse(input.trim()).ok_or(ValidationError::RelationInvalid)
+}
+
+/// A member id (or subscriber member id, payer, plan or group id): letters, digits and hyphens.
+pub fn parse_identifier(input: &str) -> Result<String, ValidationError> {
+    let text = input.trim();
+    if text.is_empty() {
+        return Err(ValidationError::Required);
+    }
+    if text.chars().count() > MAX_IDENTIFIER_LENGTH {
+        return Err(ValidationError::TooLong(MAX_IDENTIFIER_LENGTH));
+    }
+    if !text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        return Err(ValidationError::SpecialCharacters);
+    }
+    Ok(text.to_owned())
+}
+
+/// A required person or company name: trimmed, at most 100 characters, no control characters.
+/// Any other character is kept as typed (apostrophes, accents, quotes).
+pub fn parse_name(input: &str) -> Result<String, ValidationError> {
+    let text = input.trim();
+    if text.is_empty() {
+        return Err(ValidationError::Required);
+    }
+    if text.chars().count() > MAX_NAME_LENGTH {
+        return Err(ValidationError::TooLong(MAX_NAME_LENGTH));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(ValidationError::SpecialCharacters);
+    }
+    Ok(text.to_owned())
+}
+
+/// A home ZIP code, kept as its five digits.
+pub fn parse_zip_code(input: &str) -> Result<String, ValidationError> {
+    crate::zip::ZipCode::parse(input)
+        .map(|zip| zip.as_str().to_owned())
+        .ok_or(ValidationError::ZipInvalid)
+}
+
+/// What a member still has to do (the spec's nextStep).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NextStep {
+    /// A provider is still to be chosen.
+    SelectDpc,
+    /// Eligibility is still to be confirmed.
+    ConfirmPlan,
+    /// Enrolled.
+    Complete,
+}
+
+impl NextStep {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SelectDpc => "selectDPC",
+            Self::ConfirmPlan => "confirmPlan",
+            Self::Complete => "complete",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "selectDPC" => Some(Self::SelectDpc),
+            "confirmPlan" => Some(Self::ConfirmPlan),
+            "complete" => Some(Self::Complete),
+            _ => None,
+        }
+    }
+
+    /// The step of a member who just signed up: confirm the plan when a provider was chosen
+    /// before sign-up, else choose one.
+    pub fn after_sign_up(provider_chosen: bool) -> Self {
+        if provider_chosen {
+            Self::ConfirmPlan
+        } else {
+            Self::SelectDpc
+        }
+    }
+}
+
+/// Eligibility and subscription statuses: `pending`, `active`, `inactive`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MembershipStatus {
+    Pending,
+    Active,
+    Inactive,
+}
+
+impl MembershipStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Active => "active",
+            Self::Inactive => "inactive",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "pending" => Some(Self::Pending),
+            "active" => Some(Self::Active),
+            "inactive" => Some(Self::Inactive),
+            _ => None,
+        }
+    }
+}
+
+/// What a confirmed eligibility changes in a member's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Enrolment {
+    pub next_step: NextStep,
+    /// The subscription status and its validity, set when a provider is chosen.
+    pub subscription: Option<(MembershipStatus, NaiveDate)>,
+}
+
+impl Enrolment {
+    /// After eligibility is confirmed: enrolled (subscription pending the first visit, valid for
+    /// a year) when a provider is chosen, else still to choose one. An existing subscription is
+    /// kept as it is.
+    pub fn after_confirmation(
+        provider_chosen: bool,
+        current: Option<(MembershipStatus, NaiveDate)>,
+        today: NaiveDate,
+    ) -> Self {
+        if !provider_chosen {
+            return Self {
+                next_step: NextStep::SelectDpc,
+                subscription: current,
+            };
+        }
+        let subscription = current.or_else(|| Some((MembershipStatus::Pending, one_year_after(today))));
+        Self {
+            next_step: NextStep::Complete,
+            subscription,
+        }
+    }
+}
+
+/// The same day a year later (28 February for 29 February).
+pub fn one_year_after(day: NaiveDate) -> NaiveDate {
+    day.checked_add_months(Months::new(12)).unwrap_or(day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(text: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn emails_are_trimmed_and_lower_cased() {
+        assert_eq!(
+            Email::parse("  Jane.Doe@Example.COM ").unwrap().as_str(),
+            "jane.doe@example.com"
+        );
+        assert_eq!(
+            Email::parse("a+tag@sub.example.org").unwrap().as_str(),
+            "a+tag@sub.example.org"
+        );
+        assert_eq!(
+            Email::parse("o'brien@example.ie").unwrap().as_str(),
+            "o'brien@example.ie"
+        );
+    }
+
+    #[test]
+    fn emails_without_the_shape_of_an_address_are_refused() {
+        assert_eq!(Email::parse("   "), Err(ValidationError::EmailRequired));
+        for bad in [
+            "jane",
+            "jane@",
+            "@example.com",
+            "jane@example",
+            "jane doe@example.com",
+            "jane@exa mple.com",
+            "jane@@example.com",
+            "jane@example.c",
+            ".jane@example.com",
+            "jane..doe@example.com",
+            "jane@-example.com",
+            "jane@example..com",
+            "<jane>@example.com",
+        ] {
+            assert_eq!(Email::parse(bad), Err(ValidationError::EmailInvalid), "{bad}");
+        }
+        let long = format!("{}@example.com", "a".repeat(250));
+        assert_eq!(Email::parse(&long), Err(ValidationError::EmailInvalid));
+    }
+
+    #[test]
+    fn passwords_need_eight_characters_upper_lower_and_a_special_one() {
+        assert!(NewPassword::parse("Secret!1").is_ok());
+        assert!(NewPassword::parse("Abcdefg!").is_ok());
+        assert!(NewPassword::parse("Ábcdefg ").is_ok(), "a space is a special character");
+        assert_eq!(NewPassword::parse(""), Err(ValidationError::PasswordRequired));
+        for weak in ["Sec!et1", "secret!12", "SECRET!12", "Secret123", &"Aa!".repeat(50)] {
+            assert_eq!(NewPassword::parse(weak), Err(ValidationError::PasswordWeak), "{weak}");
+        }
+        assert_eq!(
+            ValidationError::PasswordWeak.to_string(),
+            "Password does not meet the security requirements"
+        );
+    }
+
+    #[test]
+    fn a_confirmation_must_equal_the_password() {
+        assert!(NewPassword::parse_confirmed("Secret!12", Some("Secret!12")).is_ok());
+        assert!(NewPassword::parse_confirmed("Secret!12", None).is_ok());
+        assert_eq!(
+            NewPassword::parse_confirmed("Secret!12", Some("Secret!13")),
+            Err(ValidationError::PasswordMismatch)
+        );
+        assert_eq!(ValidationError::PasswordMismatch.to_string(), "Password must match");
+        assert_eq!(
+            ValidationError::PasswordReused.to_string(),
+            "For security reasons, your new password cannot be the same as your old one."
+        );
+    }
+
+    #[test]
+    fn passwords_never_print() {
+        let password = NewPassword::parse("Secret!12").unwrap();
+        assert_eq!(format!("{password:?}"), "NewPassword(***)");
+    }
+
+    #[test]
+    fn phones_are_us_numbers_stored_three_three_four() {
+        for good in [
+            "303 555 0123",
+            "303-555-0123",
+            "303.555.0123",
+            "3035550123",
+            "+1 303 555 0123",
+            "+13035550123",
+            "1-303-555-0123",
+            " 303 555-0123 ",
+        ] {
+            assert_eq!(Phone::parse(good).unwrap().as_str(), "303 555 0123", "{good}");
+        }
+        for bad in [
+            "303 555 012",
+            "303 555 01234",
+            "(303) 555 0123",
+            "303_555_0123",
+            "phone",
+            "303  555 0123",
+        ] {
+            assert_eq!(Phone::parse(bad), Err(ValidationError::PhoneInvalid), "{bad}");
+        }
+        assert_eq!(Phone::parse(""), Err(ValidationError::Required));
+        assert_eq!(
+            ValidationError::PhoneInvalid.to_string(),
+            "Phone number must be in a valid format (XXX XXX XXXX)"
+        );
+    }
+
+    #[test]
+    fn dates_of_birth_are_real_past_dates() {
+        let today = day("2026-11-21");
+        assert_eq!(parse_date_of_birth("1985-04-12", today).unwrap(), day("1985-04-12"));
+        assert_eq!(
+            parse_date_of_birth("1985-04-12T00:00:00.000Z", today).unwrap(),
+            day("1985-04-12")
+        );
+        assert_eq!(parse_date_of_birth("2026-11-21", today).unwrap(), today);
+        assert_eq!(
+            parse_date_of_birth("2026-11-22", today),
+            Err(ValidationError::DateInFuture)
+        );
+        for bad in [
+            "1985-02-30",
+            "85-04-12",
+            "04/12/1985",
+            "1985-4-12",
+            "1985-13-01",
+            "abcd-ef-gh",
+            "1850-01-01",
+        ] {
+            assert_eq!(
+                parse_date_of_birth(bad, today),
+                Err(ValidationError::DateInvalid),
+                "{bad}"
+            );
+        }
+        assert_eq!(parse_date_of_birth("2024-02-29", today).unwrap(), day("2024-02-29"));
+        assert_eq!(
+            parse_date_of_birth("2023-02-29", today),
+            Err(ValidationError::DateInvalid)
+        );
+        assert_eq!(parse_date_of_birth(" ", today), Err(ValidationError::Required));
+    }
+
+    #[test]
+    fn gender_is_f_or_m_and_relation_is_one_of_three() {
+        assert_eq!(member_gender(parse_gender("f").unwrap()), "f");
+        assert_eq!(member_gender(parse_gender("M").unwrap()), "m");
+        assert_eq!(parse_gender("x"), Err(ValidationError::GenderInvalid));
+        assert_eq!(parse_relation("Self").unwrap(), Relation::SelfSubscriber);
+        assert_eq!(parse_relation("Dependent").unwrap(), Relation::Dependent);
+        assert_eq!(parse_relation("self"), Err(ValidationError::RelationInvalid));
+        assert_eq!(parse_relation(""), Err(ValidationError::Required));
+    }
+
+    #[test]
+    fn identifiers_take_letters_digits_and_hyphens_only() {
+        assert_eq!(parse_identifier(" 123-456789 ").unwrap(), "123-456789");
+        assert_eq!(parse_identifier("PLN-1001").unwrap(), "PLN-1001");
+        for bad in ["123 456", "123_456", "12'3", "1;drop", "ü123"] {
+            assert_eq!(parse_identifier(bad), Err(ValidationError::SpecialCharacters), "{bad}");
+        }
+        assert_eq!(
+            ValidationError::SpecialCharacters.to_string(),
+            "Special characters not allowed"
+        );
+        assert_eq!(parse_identifier(&"1".repeat(41)), Err(ValidationError::TooLong(40)));
+    }
+
+    #[test]
+    fn names_keep_what_was_typed_but_not_control_characters() {
+        assert_eq!(parse_name("  O'Brien ").unwrap(), "O'Brien");
+        assert_eq!(
+            parse_name("Robert'); drop table members;--").unwrap(),
+            "Robert'); drop table members;--"
+        );
+        assert_eq!(parse_name("a\u{0}b"), Err(ValidationError::SpecialCharacters));
+        assert_eq!(parse_name(""), Err(ValidationError::Required));
+        assert_eq!(parse_name(&"x".repeat(101)), Err(ValidationError::TooLong(100)));
+        assert_eq!(parse_zip_code("80202-1234").unwrap(), "80202");
+        assert_eq!(parse_zip_code("8020"), Err(ValidationError::ZipInvalid));
+    }
+
+    #[test]
+    fn sign_up_asks_to_confirm_the_plan_only_when_a_provider_was_chosen() {
+        assert_eq!(NextStep::after_sign_up(true), NextStep::ConfirmPlan);
+        assert_eq!(NextStep::after_sign_up(false), NextStep::SelectDpc);
+        for step in [NextStep::SelectDpc, NextStep::ConfirmPlan, NextStep::Complete] {
+            assert_eq!(NextStep::parse(step.as_str()), Some(step));
+        }
+    }
+
+    #[test]
+    fn confirmation_with_a_provider_completes_with_a_year_of_pending_subscription() {
+        let today = day("2026-11-21");
+        let enrolled = Enrolment::after_confirmation(true, None, today);
+        assert_eq!(enrolled.next_step, NextStep::Complete);
+        assert_eq!(
+            enrolled.subscription,
+            Some((MembershipStatus::Pending, day("2027-11-21")))
+        );
+        let without = Enrolment::after_confirmation(false, None, today);
+        assert_eq!(without.next_step, NextStep::SelectDpc);
+        assert_eq!(without.subscription, None);
+        let active = Some((MembershipStatus::Active, day("2027-01-01")));
+        assert_eq!(Enrolment::after_confirmation(true, active, today).subscription, active);
+        assert_eq!(one_year_after(day("2024-02-29")), day("2025-02-28"));
+    }
+}

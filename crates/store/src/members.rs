@@ -1,0 +1,393 @@
+//! Member accounts: creation, lookups and the updates sign-up, passwords, personal info and
+//! eligibility make. Functions that belong in a caller's transaction take a connection.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use sqlx::{PgConnection, PgPool};
+
+use crate::{Result, StoreError, convert_sqlx_err};
+
+const MEMBER_COLUMNS: &str = "id, email, password_hash, email_verified_at, first_name, last_name, dob, gender, phone, \
+     zip_code, employer_id, company_name, member_id, payer_id, plan_id, group_id, subscriber_relation, \
+     subscriber_member_id, subscriber_id, next_step, setup, eligibility_status, subscription_status, \
+     subscription_expire, provider_id, location_id, notify, created_at, updated_at";
+
+/// A member row as stored. Statuses are the strings of the migration's checks.
+#[derive(Clone, sqlx::FromRow)]
+pub struct Member {
+    pub id: i64,
+    pub email: Option<String>,
+    /// The argon2id PHC string; never sent to clients.
+    pub password_hash: Option<String>,
+    pub email_verified_at: Option<DateTime<Utc>>,
+    pub first_name: String,
+    pub last_name: String,
+    pub dob: Option<NaiveDate>,
+    pub gender: Option<String>,
+    pub phone: Option<String>,
+    pub zip_code: Option<String>,
+    pub employer_id: Option<i64>,
+    pub company_name: Option<String>,
+    pub member_id: Option<String>,
+    pub payer_id: Option<String>,
+    pub plan_id: Option<String>,
+    pub group_id: Option<String>,
+    pub subscriber_relation: String,
+    pub subscriber_member_id: Option<String>,
+    pub subscriber_id: Option<i64>,
+    pub next_step: String,
+    pub setup: String,
+    pub eligibility_status: Option<String>,
+    pub subscription_status: Option<String>,
+    pub subscription_expire: Option<NaiveDate>,
+    pub provider_id: Option<i64>,
+    pub location_id: Option<i64>,
+    pub notify: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl std::fmt::Debug for Member {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Member")
+            .field("id", &self.id)
+            .field("next_step", &self.next_step)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What sign-up knows about a new member.
+#[derive(Debug, Clone, Default)]
+pub struct NewMember {
+    pub email: String,
+    pub password_hash: Option<String>,
+    pub first_name: String,
+    pub last_name: String,
+    pub phone: Option<String>,
+    pub employer_id: Option<i64>,
+    pub company_name: Option<String>,
+    pub provider_id: Option<i64>,
+    pub location_id: Option<i64>,
+    pub next_step: &'static str,
+    pub notify: bool,
+}
+
+/// Creates a member; a taken email is [`StoreError::AlreadyExists`].
+pub async fn create(connection: &mut PgConnection, new: &NewMember) -> Result<Member> {
+    let statement = format!(
+        "insert into members (email, password_hash, first_name, last_name, phone, employer_id, company_name,
+                              provider_id, location_id, next_step, notify)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         returning {MEMBER_COLUMNS}"
+    );
+    sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
+        .bind(&new.email)
+        .bind(&new.password_hash)
+        .bind(&new.first_name)
+        .bind(&new.last_name)
+        .bind(&new.phone)
+        .bind(new.employer_id)
+        .bind(&new.company_name)
+        .bind(new.provider_id)
+        .bind(new.location_id)
+        .bind(new.next_step)
+        .bind(new.notify)
+        .fetch_one(&mut *connection)
+        .await
+        .map_err(convert_sqlx_err)
+}
+
+pub async fn find(pool: &PgPool, id: i64) -> Result<Option<Member>> {
+    let statement = format!("select {MEMBER_COLUMNS} from members where id = $1");
+    Ok(sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
+        .bind(id)
+        .fetch_optional(pool)
+        .await?)
+}
+
+/// The member whose login is `email` (already lower-cased).
+pub async fn find_by_email(pool: &PgPool, email: &str) -> Result<Option<Member>> {
+    let statement = format!("select {MEMBER_COLUMNS} from members where lower(email) = $1");
+    Ok(sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
+        .bind(email)
+        .fetch_optional(pool)
+        .await?)
+}
+
+/// The family members a subscriber manages, oldest first.
+pub async fn family_of(pool: &PgPool, subscriber_id: i64) -> Result<Vec<Member>> {
+    let statement = format!("select {MEMBER_COLUMNS} from members where subscriber_id = $1 order by id");
+    Ok(sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
+        .bind(subscriber_id)
+        .fetch_all(pool)
+        .await?)
+}
+
+/// The confirmed Self member holding `member_id` with `payer_id`, if one has an account.
+pub async fn find_confirmed_subscriber(pool: &PgPool, payer_id: &str, member_id: &str) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar(
+        "select id from members
+         where payer_id = $1 and lower(member_id) = lower($2) and eligibility_status = 'active'
+           and subscriber_relation = 'Self'",
+    )
+    .bind(payer_id)
+    .bind(member_id)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// Whether another member already holds a confirmed account for this insured person.
+pub async fn insured_person_taken(pool: &PgPool, payer_id: &str, member_id: &str, except: i64) -> Result<bool> {
+    Ok(sqlx::query_scalar(
+        "select exists(select 1 from members
+                       where payer_id = $1 and lower(member_id) = lower($2) and eligibility_status = 'active'
+                         and id <> $3)",
+    )
+    .bind(payer_id)
+    .bind(member_id)
+    .bind(except)
+    .fetch_one(pool)
+    .await?)
+}
+
+/// Stores a new password hash; setting a password through an emailed link also proves the
+/// email, so it is marked verified.
+pub async fn set_password(connection: &mut PgConnection, id: i64, password_hash: &str) -> Result<()> {
+    sqlx::query(
+        "update members set password_hash = $2, email_verified_at = coalesce(email_verified_at, now())
+         where id = $1",
+    )
+    .bind(id)
+    .bind(password_hash)
+    .execute(&mut *connection)
+    .await?;
+    Ok(())
+}
+
+/// Replaces the password hash only (a signed-in change).
+pub async fn replace_password(pool: &PgPool, id: i64, password_hash: &str) -> Result<()> {
+    sqlx::query("update members set password_hash = $2 where id = $1")
+        .bind(id)
+        .bind(password_hash)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+pub async fn mark_email_verified(connection: &mut PgConnection, id: i64) -> Result<()> {
+    sqlx::query("update members set email_verified_at = coalesce(email_verified_at, now()) where id = $1")
+        .bind(id)
+        .execute(&mut *connection)
+        .await?;
+    Ok(())
+}
+
+/// Makes `email` the member's login, verified. A taken email is [`StoreError::AlreadyExists`].
+pub async fn change_email(connection: &mut PgConnection, id: i64, email: &str) -> Result<()> {
+    sqlx::query("update members set email = $2, email_verified_at = now() where id = $1")
+        .bind(id)
+        .bind(email)
+        .execute(&mut *connection)
+        .await
+        .map_err(convert_sqlx_err)?;
+    Ok(())
+}
+
+/// Personal and insurance details as the forms send them, already validated.
+#[derive(Debug, Clone, Default)]
+pub struct PersonalInfo {
+    pub first_name: String,
+    pub last_name: String,
+    pub dob: Option<NaiveDate>,
+    pub gender: Option<String>,
+    pub phone: Option<String>,
+    pub zip_code: Option<String>,
+    pub member_id: Option<String>,
+    pub payer_id: Option<String>,
+    pub plan_id: Option<String>,
+    pub group_id: Option<String>,
+    pub subscriber_relation: String,
+    pub subscriber_member_id: Option<String>,
+    pub employer_id: Option<i64>,
+    pub company_name: Option<String>,
+}
+
+/// Saves personal and insurance details. When what identifies the insured person changes
+/// (names, date of birth, member, payer or plan), a confirmed eligibility goes back to "not
+/// confirmed" until it is checked again.
+pub async fn update_personal_info(connection: &mut PgConnection, id: i64, info: &PersonalInfo) -> Result<Member> {
+    let statement = format!(
+        "update members set
+             eligibility_status = case
+                 when first_name is distinct from $2 or last_name is distinct from $3 or dob is distinct from $4
+                      or member_id is distinct from $8 or payer_id is distinct from $9 or plan_id is distinct from $10
+                      or subscriber_relation is distinct from $12
+                 then null else eligibility_status end,
+             first_name = $2, last_name = $3, dob = $4, gender = $5, phone = $6, zip_code = $7, member_id = $8,
+             payer_id = $9, plan_id = $10, group_id = $11, subscriber_relation = $12, subscriber_member_id = $13,
+             employer_id = coalesce($14, employer_id), company_name = coalesce($15, company_name)
+         where id = $1
+         returning {MEMBER_COLUMNS}"
+    );
+    sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
+        .bind(id)
+        .bind(&info.first_name)
+        .bind(&info.last_name)
+        .bind(info.dob)
+        .bind(&info.gender)
+        .bind(&info.phone)
+        .bind(&info.zip_code)
+        .bind(&info.member_id)
+        .bind(&info.payer_id)
+        .bind(&info.plan_id)
+        .bind(&info.group_id)
+        .bind(&info.subscriber_relation)
+        .bind(&info.subscriber_member_id)
+        .bind(info.employer_id)
+        .bind(&info.company_name)
+        .fetch_optional(&mut *connection)
+        .await
+        .map_err(convert_sqlx_err)?
+        .ok_or_else(|| StoreError::InvalidData(format!("member {id} vanished")))
+}
+
+/// What a confirmed eligibility writes.
+#[derive(Debug, Clone)]
+pub struct ConfirmedEligibility {
+    /// The roster's spelling of the payer, member and plan ids.
+    pub payer_id: String,
+    pub member_id: String,
+    pub plan_id: String,
+    pub employer_id: Option<i64>,
+    pub company_name: Option<String>,
+    pub group_id: Option<String>,
+    pub subscriber_id: Option<i64>,
+    pub next_step: &'static str,
+    pub subscription_status: Option<&'static str>,
+    pub subscription_expire: Option<NaiveDate>,
+}
+
+/// Marks eligibility active and setup complete and moves the member to their next step. A
+/// second account for the same insured person is [`StoreError::AlreadyExists`].
+pub async fn confirm_eligibility(
+    connection: &mut PgConnection,
+    id: i64,
+    confirmed: &ConfirmedEligibility,
+) -> Result<Member> {
+    let statement = format!(
+        "update members set eligibility_status = 'active', setup = 'complete', next_step = $2,
+             employer_id = coalesce($3, employer_id), company_name = coalesce($4, company_name),
+             group_id = coalesce($5, group_id), subscriber_id = $6,
+             subscription_status = $7, subscription_expire = $8, payer_id = $9, member_id = $10, plan_id = $11
+         where id = $1
+         returning {MEMBER_COLUMNS}"
+    );
+    sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
+        .bind(id)
+        .bind(confirmed.next_step)
+        .bind(confirmed.employer_id)
+        .bind(&confirmed.company_name)
+        .bind(&confirmed.group_id)
+        .bind(confirmed.subscriber_id)
+        .bind(confirmed.subscription_status)
+        .bind(confirmed.subscription_expire)
+        .bind(&confirmed.payer_id)
+        .bind(&confirmed.member_id)
+        .bind(&confirmed.plan_id)
+        .fetch_optional(&mut *connection)
+        .await
+        .map_err(convert_sqlx_err)?
+        .ok_or_else(|| StoreError::InvalidData(format!("member {id} vanished")))
+}
+
+/// Records that the eligibility check could not run (the payer was unreachable): the details
+/// stay saved and eligibility is pending until a later check.
+pub async fn mark_eligibility_pending(pool: &PgPool, id: i64) -> Result<()> {
+    sqlx::query("update members set eligibility_status = 'pending' where id = $1 and eligibility_status is null")
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// An employer as member screens show it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EmployerSummary {
+    pub id: i64,
+    pub company_name: String,
+    pub alias: Option<String>,
+    pub status: String,
+}
+
+pub async fn employer(pool: &PgPool, id: i64) -> Result<Option<EmployerSummary>> {
+    Ok(
+        sqlx::query_as::<_, EmployerSummary>("select id, company_name, alias, status from employers where id = $1")
+            .bind(id)
+            .fetch_optional(pool)
+            .await?,
+    )
+}
+
+pub async fn employer_by_alias(pool: &PgPool, alias: &str) -> Result<Option<EmployerSummary>> {
+    Ok(sqlx::query_as::<_, EmployerSummary>(
+        "select id, company_name, alias, status from employers where alias = lower($1)",
+    )
+    .bind(alias)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// A chosen clinic as the member screens show it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LocationCard {
+    pub id: i64,
+    pub organisation_id: i64,
+    pub organisation_name: String,
+    pub name: String,
+    pub location_name: String,
+    pub logo: String,
+    pub address1: String,
+    pub city: String,
+    pub state: String,
+    pub zip: String,
+    pub phone: String,
+    pub provider_portal_url: Option<String>,
+}
+
+/// The location with its organisation; `organisation_id`, when given, must own it.
+pub async fn location_card(
+    pool: &PgPool,
+    location_id: i64,
+    organisation_id: Option<i64>,
+) -> Result<Option<LocationCard>> {
+    Ok(sqlx::query_as::<_, LocationCard>(
+        "select l.id, l.organisation_id, o.name as organisation_name, l.name, l.location_name, l.logo, l.address1,
+                l.city, l.state, l.zip, l.phone, l.provider_portal_url
+         from locations l join organisations o on o.id = l.organisation_id
+         where l.id = $1 and ($2::bigint is null or l.organisation_id = $2)",
+    )
+    .bind(location_id)
+    .bind(organisation_id)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// An organisation's first location (by id), for a provider chosen without a location.
+pub async fn first_location_of(pool: &PgPool, organisation_id: i64) -> Result<Option<i64>> {
+    Ok(
+        sqlx::query_scalar("select min(id) from locations where organisation_id = $1")
+            .bind(organisation_id)
+            .fetch_one(pool)
+            .await?,
+    )
+}
+
+/// Whether `member_id` is a family member that `subscriber_id` manages.
+pub async fn is_family_member(pool: &PgPool, subscriber_id: i64, member_id: i64) -> Result<bool> {
+    Ok(
+        sqlx::query_scalar("select exists(select 1 from members where id = $1 and subscriber_id = $2)")
+            .bind(member_id)
+            .bind(subscriber_id)
+            .fetch_one(pool)
+            .await?,
+    )
+}

@@ -1,0 +1,170 @@
+//! One-time tokens: links sent by email and the short-lived token a validated link becomes.
+//! Only a SHA-256 of each token is stored; a token is used at most once.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use sqlx::{PgConnection, PgPool};
+
+use crate::Result;
+
+/// What a one-time token is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// The sign-up email: confirms the address and leads to setting the first password.
+    VerifyEmail,
+    /// Logs in without a password.
+    MagicLink,
+    /// Forgot password.
+    PasswordReset,
+    /// Issued when a verification or reset link is validated, to submit the new password with.
+    SetPassword,
+    /// Confirms a new login email.
+    ChangeEmail,
+}
+
+impl Purpose {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::VerifyEmail => "verify_email",
+            Self::MagicLink => "magic_link",
+            Self::PasswordReset => "password_reset",
+            Self::SetPassword => "set_password",
+            Self::ChangeEmail => "change_email",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        [
+            Self::VerifyEmail,
+            Self::MagicLink,
+            Self::PasswordReset,
+            Self::SetPassword,
+            Self::ChangeEmail,
+        ]
+        .into_iter()
+        .find(|purpose| purpose.as_str() == text)
+    }
+}
+
+/// A stored token.
+#[derive(Debug, Clone)]
+pub struct TokenRecord {
+    pub id: i64,
+    pub member_id: i64,
+    pub purpose: Purpose,
+    pub new_email: Option<String>,
+    pub expires_at: DateTime<Utc>,
+    pub used_at: Option<DateTime<Utc>>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+type TokenRow = (
+    i64,
+    i64,
+    String,
+    Option<String>,
+    DateTime<Utc>,
+    Option<DateTime<Utc>>,
+    Option<DateTime<Utc>>,
+);
+
+fn record((id, member_id, purpose, new_email, expires_at, used_at, revoked_at): TokenRow) -> Option<TokenRecord> {
+    Some(TokenRecord {
+        id,
+        member_id,
+        purpose: Purpose::parse(&purpose)?,
+        new_email,
+        expires_at,
+        used_at,
+        revoked_at,
+    })
+}
+
+/// Stores a new token valid for `lifetime`, revoking the member's earlier unused tokens of
+/// the same purpose (only the newest link works).
+pub async fn issue(
+    connection: &mut PgConnection,
+    member_id: i64,
+    purpose: Purpose,
+    token_hash: &[u8; 32],
+    lifetime: Duration,
+    new_email: Option<&str>,
+) -> Result<i64> {
+    sqlx::query(
+        "update one_time_tokens set revoked_at = now()
+         where member_id = $1 and purpose = $2 and used_at is null and revoked_at is null",
+    )
+    .bind(member_id)
+    .bind(purpose.as_str())
+    .execute(&mut *connection)
+    .await?;
+    let id = sqlx::query_scalar(
+        "insert into one_time_tokens (member_id, purpose, token_hash, new_email, expires_at)
+         values ($1, $2, $3, $4, now() + make_interval(secs => $5))
+         returning id",
+    )
+    .bind(member_id)
+    .bind(purpose.as_str())
+    .bind(token_hash.as_slice())
+    .bind(new_email)
+    .bind(lifetime.as_secs_f64())
+    .fetch_one(&mut *connection)
+    .await?;
+    Ok(id)
+}
+
+/// Uses a token: when it exists with one of `purposes`, is unexpired, unused and not revoked,
+/// it is marked used (atomically: of two concurrent uses, one wins) and returned.
+pub async fn consume(
+    connection: &mut PgConnection,
+    token_hash: &[u8; 32],
+    purposes: &[Purpose],
+) -> Result<Option<TokenRecord>> {
+    let purposes: Vec<&str> = purposes.iter().map(|purpose| purpose.as_str()).collect();
+    let row: Option<TokenRow> = sqlx::query_as(
+        "update one_time_tokens set used_at = now()
+         where token_hash = $1 and purpose = any($2) and used_at is null and revoked_at is null and expires_at > now()
+         returning id, member_id, purpose, new_email, expires_at, used_at, revoked_at",
+    )
+    .bind(token_hash.as_slice())
+    .bind(&purposes)
+    .fetch_optional(&mut *connection)
+    .await?;
+    Ok(row.and_then(record))
+}
+
+/// Reads a token whatever its state (used, expired or revoked), to find whose it was.
+pub async fn find(pool: &PgPool, token_hash: &[u8; 32]) -> Result<Option<TokenRecord>> {
+    let row: Option<TokenRow> = sqlx::query_as(
+        "select id, member_id, purpose, new_email, expires_at, used_at, revoked_at
+         from one_time_tokens where token_hash = $1",
+    )
+    .bind(token_hash.as_slice())
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.and_then(record))
+}
+
+/// Revokes every unused token of the member with one of `purposes` (after a password
+/// change, outstanding reset and magic links stop working).
+pub async fn revoke_all(connection: &mut PgConnection, member_id: i64, purposes: &[Purpose]) -> Result<u64> {
+    let purposes: Vec<&str> = purposes.iter().map(|purpose| purpose.as_str()).collect();
+    let done = sqlx::query(
+        "update one_time_tokens set revoked_at = now()
+         where member_id = $1 and purpose = any($2) and used_at is null and revoked_at is null",
+    )
+    .bind(member_id)
+    .bind(&purposes)
+    .execute(&mut *connection)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Deletes tokens that expired more than a day ago.
+pub async fn prune(pool: &PgPool) -> Result<u64> {
+    let done = sqlx::query("delete from one_time_tokens where expires_at < now() - interval '1 day'")
+        .execute(pool)
+        .await?;
+    Ok(done.rows_affected())
+}
