@@ -59,9 +59,18 @@ export function test(name, fn) {
   tests.push({ name, fn });
 }
 
+/** Thrown by {@link skip}: the test cannot run here (a missing server call or setting), which is not a failure. */
+class Skip extends Error {}
+
+/** Stops the current test as skipped, saying why. */
+export function skip(reason) {
+  throw new Skip(reason);
+}
+
 export async function run() {
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   for (const { name, fn } of tests) {
     const started = Date.now();
     try {
@@ -69,11 +78,17 @@ export async function run() {
       passed += 1;
       console.log(`ok - ${name} (${Date.now() - started} ms)`);
     } catch (error) {
+      if (error instanceof Skip) {
+        skipped += 1;
+        console.log(`skip - ${name}: ${error.message}`);
+        continue;
+      }
       failed += 1;
       console.log(`not ok - ${name}`);
       console.log(`  ${String(error?.stack ?? error).split('\n').join('\n  ')}`);
     }
   }
+  if (skipped > 0) console.log(`${skipped} skipped`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0;
 }

@@ -1,8 +1,10 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { isApiError } from '@/lib/api-client';
 import { createQueryClient } from '@/lib/query-client';
 import { useMemberInfo } from '@/lib/member';
 import { MemberStateContext, memberStateFrom } from '@/lib/member-state';
+import { clearAccessToken } from '@/lib/session';
 
 /** App-wide providers: the query cache and the signed-in member's enrolment state. */
 export function AppProvider({ children }: { children: ReactNode }) {
@@ -14,9 +16,16 @@ export function AppProvider({ children }: { children: ReactNode }) {
   );
 }
 
-/** Loads the member when a token cookie exists; null while signed out or loading. */
+/**
+ * Loads the member when a token cookie exists; null while signed out or loading. A token the
+ * server no longer accepts (401: expired, forged, deleted member) is dropped, which signs out.
+ */
 export function MemberStateProvider({ children }: { children: ReactNode }) {
   const member = useMemberInfo();
   const value = useMemo(() => memberStateFrom(member.data), [member.data]);
+  const sessionRefused = member.isError && isApiError(member.error, 401);
+  useEffect(() => {
+    if (sessionRefused) clearAccessToken();
+  }, [sessionRefused]);
   return <MemberStateContext value={value}>{children}</MemberStateContext>;
 }

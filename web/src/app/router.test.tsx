@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -20,6 +20,9 @@ function renderAt(path: string) {
   );
   return router;
 }
+
+// The marketplace map (lazy, so loaded by whichever test renders it first) measures itself; jsdom has no ResizeObserver.
+vi.stubGlobal('ResizeObserver', class { observe() {} unobserve() {} disconnect() {} });
 
 describe('routes and shell', () => {
   it('redirects / to /marketplace and titles the page', async () => {
@@ -64,5 +67,40 @@ describe('routes and shell', () => {
     expect([...nav.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Home', 'Marketplace', 'Account']);
     await router.navigate('/membership');
     await waitFor(() => expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull());
+  });
+
+  it('sends signed-out visitors of every protected group to /login, remembering where they were going', async () => {
+    for (const path of ['/account/details', '/account/family-members/menu', '/auth/personal-info', '/find-care', '/membership']) {
+      const router = renderAt(path);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+      expect((router.state.location.state as { from: string }).from).toBe(path);
+    }
+  });
+
+  it('has no /signup route: it is an unknown path like any other', async () => {
+    const router = renderAt('/signup');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
+  });
+
+  it('opens /account as /account/details and titles the page', async () => {
+    document.cookie = 'token=abc; path=/';
+    notifySessionChanged();
+    const router = renderAt('/account');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
+    await waitFor(() => expect(document.title).toBe('Member - Account Details'));
+  });
+
+  it('sends a signed-in visitor of the welcome page to /marketplace', async () => {
+    document.cookie = 'token=abc; path=/';
+    notifySessionChanged();
+    const router = renderAt('/welcome');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/marketplace'));
+  });
+
+  it('shows the welcome page to visitors', async () => {
+    const router = renderAt('/welcome');
+    expect(await screen.findByText('Choose from 1200+ clinics and 1000+ providers nationwide')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/welcome');
+    expect(document.title).toBe('Member - Welcome');
   });
 });

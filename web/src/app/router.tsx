@@ -4,10 +4,11 @@ import { AppShell } from '@/components/layouts/app-shell';
 import type { RouteMeta } from '@/components/layouts/route-meta';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import * as accounts from './routes/account-placeholders';
 import { MarketplaceRoute } from './routes/marketplace';
+import { MemberMenuSlot } from './routes/member-menu';
 import { NotFoundRoute } from './routes/not-found';
 import { RequireAuth } from './routes/require-auth';
+import { WelcomeRoute } from './routes/welcome';
 
 // Detail routes load on demand, keeping the first download small.
 const ClinicProfileRoute = lazy(() => import('./routes/clinic-profile'));
@@ -15,6 +16,54 @@ const ClinicianProfileRoute = lazy(() => import('./routes/clinician-profile'));
 const VendorProfileRoute = lazy(() => import('./routes/vendor-profile'));
 const SolutionDetailsRoute = lazy(() => import('./routes/solution-details'));
 const CategoryListingRoute = lazy(() => import('./routes/category-listing'));
+
+/** Lazy-loads a named export, so every accounts screen is its own small download. */
+function lazyNamed<M extends Record<string, unknown>>(loader: () => Promise<M>, name: keyof M): ComponentType {
+  return lazy(() => loader().then((module) => ({ default: module[name] as ComponentType })));
+}
+
+const auth = () => import('./routes/auth');
+const LoginRoute = lazyNamed(auth, 'LoginRoute');
+const RegisterRoute = lazyNamed(auth, 'RegisterRoute');
+const VerifyAccountRoute = lazyNamed(auth, 'VerifyAccountRoute');
+const ForgotPasswordRoute = lazyNamed(auth, 'ForgotPasswordRoute');
+const ExpiredRoute = lazyNamed(auth, 'ExpiredRoute');
+const ResetPasswordRoute = lazyNamed(auth, 'ResetPasswordRoute');
+const AuthIndexRoute = lazyNamed(auth, 'AuthIndexRoute');
+const AuthAlertRoute = lazyNamed(auth, 'AuthAlertRoute');
+const ConfirmEmailRoute = lazyNamed(auth, 'ConfirmEmailRoute');
+const AuthChangePasswordRoute = lazyNamed(auth, 'AuthChangePasswordRoute');
+const PersonalInfoRoute = lazyNamed(auth, 'PersonalInfoRoute');
+const AccountConfirmedRoute = lazyNamed(auth, 'AccountConfirmedRoute');
+
+const eligibility = () => import('./routes/eligibility');
+const ConfirmPlanInformationRoute = lazyNamed(eligibility, 'ConfirmPlanInformationRoute');
+const ConfirmInfoRoute = lazyNamed(eligibility, 'ConfirmInfoRoute');
+const AddFamilyMemberRoute = lazyNamed(eligibility, 'AddFamilyMemberRoute');
+
+const HomeRoute = lazyNamed(() => import('./routes/home'), 'HomeRoute');
+const MembershipRoute = lazyNamed(() => import('./routes/membership'), 'MembershipRoute');
+
+const account = () => import('./routes/account');
+const AccountDetailsRoute = lazyNamed(account, 'AccountDetailsRoute');
+const AccountAlertRoute = lazyNamed(account, 'AccountAlertRoute');
+const AccountPersonalRoute = lazyNamed(account, 'AccountPersonalRoute');
+const AccountPersonalEditRoute = lazyNamed(account, 'AccountPersonalEditRoute');
+const FamilyMembersMenuRoute = lazyNamed(account, 'FamilyMembersMenuRoute');
+const FamilyMemberRoute = lazyNamed(account, 'FamilyMemberRoute');
+const FamilyMemberAddRoute = lazyNamed(account, 'FamilyMemberAddRoute');
+const FamilyMemberEditRoute = lazyNamed(account, 'FamilyMemberEditRoute');
+const AccountSettingsRoute = lazyNamed(account, 'AccountSettingsRoute');
+const AccountChangePasswordRoute = lazyNamed(account, 'AccountChangePasswordRoute');
+const EditSubscriberRoute = lazyNamed(account, 'EditSubscriberRoute');
+const EditDependentRoute = lazyNamed(account, 'EditDependentRoute');
+const EditContactRoute = lazyNamed(account, 'EditContactRoute');
+
+const findCare = () => import('./routes/find-care');
+const FindCareRoute = lazyNamed(findCare, 'FindCareRoute');
+const FindCareSearchRoute = lazyNamed(findCare, 'FindCareSearchRoute');
+const FindCareFiltersRoute = lazyNamed(findCare, 'FindCareFiltersRoute');
+const ContactUsRoute = lazyNamed(findCare, 'ContactUsRoute');
 
 function page(element: ReactNode): ReactNode {
   return <Suspense fallback={<Spinner label="Loading page" />}>{element}</Suspense>;
@@ -25,11 +74,18 @@ function route(path: string, Component: ComponentType, handle: RouteMeta, option
   return { path, handle, element: page(options.protect ? <RequireAuth>{element}</RequireAuth> : element) };
 }
 
+function redirect(path: string, to: string, name: string): RouteObject {
+  return { path, element: <Navigate to={to} replace />, handle: { name } };
+}
+
+const protect = { protect: true };
+
 export const routes: RouteObject[] = [
   {
-    element: <AppShell />,
+    element: <AppShell memberMenu={<MemberMenuSlot />} />,
     children: [
-      { path: paths.root.path, element: <Navigate to={paths.marketplace.path} replace />, handle: { name: 'Marketplace' } },
+      redirect(paths.root.path, paths.marketplace.path, 'Marketplace'),
+      route(paths.welcome.path, WelcomeRoute, { name: 'Welcome' }),
       route(paths.marketplace.path, MarketplaceRoute, { name: 'Marketplace' }),
       route(paths.categoryListing.path, CategoryListingRoute, { name: 'Solutions' }),
       route(paths.clinicProfile.path, ClinicProfileRoute, { name: 'Provider Details' }),
@@ -38,25 +94,51 @@ export const routes: RouteObject[] = [
       route(paths.solutionDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
       route(paths.marketItemDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
 
-      route(paths.login.path, accounts.LoginRoute, { name: 'Login', auth: true }),
-      route(paths.register.path, accounts.RegisterRoute, { name: 'Register', auth: true }),
-      route(paths.verify.path, accounts.VerifyAccountRoute, { name: 'Verify Account', auth: true }),
-      route(paths.forgotPassword.path, accounts.ForgotPasswordRoute, { name: 'Forgot Password', auth: true }),
-      route(paths.expired.path, accounts.ExpiredRoute, { name: 'Link Expired', auth: true }),
-      route(paths.resetPassword.path, accounts.ResetPasswordRoute, { name: 'Reset Password', auth: true }),
-      route(`${paths.resetPassword.path}/:token`, accounts.ResetPasswordRoute, { name: 'Reset Password', auth: true }),
+      // Sign-in, sign-up and password links: public, without the headers.
+      route(paths.login.path, LoginRoute, { name: 'Login', auth: true }),
+      route(paths.register.path, RegisterRoute, { name: 'Register', auth: true }),
+      route(paths.verify.path, VerifyAccountRoute, { name: 'Verify Account', auth: true }),
+      route(paths.forgotPassword.path, ForgotPasswordRoute, { name: 'Forgot Password', auth: true }),
+      route(paths.expired.path, ExpiredRoute, { name: 'Link Expired', auth: true }),
+      route(paths.resetPassword.path, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
+      route(`${paths.resetPassword.path}/:token`, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
 
-      route(paths.confirmPlanInformation.path, accounts.ConfirmPlanInformationRoute, { name: 'Confirm Plan Information', onboarding: true }),
-      route(paths.confirmInfo.path, accounts.ConfirmInfoRoute, { name: 'Confirm Info', onboarding: true }),
-      route(paths.addFamilyMember.path, accounts.AddFamilyMemberRoute, { name: 'Add Family Member', onboarding: true }),
+      // Onboarding: they take a token query and work out the member themselves.
+      route(paths.confirmPlanInformation.path, ConfirmPlanInformationRoute, { name: 'Confirm Plan Information', onboarding: true }),
+      route(paths.confirmInfo.path, ConfirmInfoRoute, { name: 'Confirm Info', onboarding: true }),
+      route(paths.addFamilyMember.path, AddFamilyMemberRoute, { name: 'Add Family Member', onboarding: true }),
 
-      route(paths.home.path, accounts.HomeRoute, { name: 'Home' }, { protect: true }),
-      route(paths.membership.path, accounts.MembershipRoute, { name: 'Membership', hideSidebar: true }, { protect: true }),
-      { path: paths.account.path, element: <Navigate to={paths.accountDetails.path} replace />, handle: { name: 'Account' } },
-      route(paths.accountDetails.path, accounts.AccountDetailsRoute, { name: 'Account Details' }, { protect: true }),
-      route(paths.editSubscriber.path, accounts.EditSubscriberRoute, { name: 'Edit Subscriber', hideSidebar: true }, { protect: true }),
-      route(paths.editDependent.path, accounts.EditDependentRoute, { name: 'Edit Dependent', hideSidebar: true }, { protect: true }),
-      route(paths.editContact.path, accounts.EditContactRoute, { name: 'Edit Contact', hideSidebar: true }, { protect: true }),
+      // Root layout group: login needed.
+      route(paths.home.path, HomeRoute, { name: 'Home' }, protect),
+      route(paths.membership.path, MembershipRoute, { name: 'Membership', hideSidebar: true }, protect),
+      route(paths.findCare.path, FindCareRoute, { name: 'Find Care' }, protect),
+      route(paths.findCareSearch.path, FindCareSearchRoute, { name: 'Find Care Search' }, protect),
+      route(paths.findCareFilters.path, FindCareFiltersRoute, { name: 'Find Care Search Filters' }, protect),
+      route(paths.contactUs.path, ContactUsRoute, { name: 'Contact Us' }, protect),
+      redirect(paths.auth.path, paths.authIndex.path, 'Auth'),
+      route(paths.authIndex.path, AuthIndexRoute, { name: 'Auth', auth: true }, protect),
+      route(paths.authAlert.path, AuthAlertRoute, { name: 'Alert', auth: true }, protect),
+      route(paths.confirmEmailPassword.path, ConfirmEmailRoute, { name: 'Confirm Email', auth: true }, protect),
+      route(paths.authChangePassword.path, AuthChangePasswordRoute, { name: 'Change Password', auth: true }, protect),
+      route(paths.personalInfo.path, PersonalInfoRoute, { name: 'Personal Info', auth: true }, protect),
+      route(paths.accountConfirm.path, AccountConfirmedRoute, { name: 'Account Confirmed', auth: true }, protect),
+
+      // Account group: login needed; /account opens the details.
+      redirect(paths.account.path, paths.accountDetails.path, 'Account'),
+      route(paths.accountDetails.path, AccountDetailsRoute, { name: 'Account Details' }, protect),
+      route(paths.accountAlert.path, AccountAlertRoute, { name: 'Account Alert' }, protect),
+      route(paths.accountPersonal.path, AccountPersonalRoute, { name: 'Personal' }, protect),
+      route(paths.accountPersonalEdit.path, AccountPersonalEditRoute, { name: 'Edit Personal', hideSidebar: true }, protect),
+      redirect(paths.familyMembers.path, paths.familyMembersMenu.path, 'Family Members'),
+      route(paths.familyMembersMenu.path, FamilyMembersMenuRoute, { name: 'Family Members' }, protect),
+      route(paths.familyMember.path, FamilyMemberRoute, { name: 'Family Member' }, protect),
+      route(paths.familyMemberAdd.path, FamilyMemberAddRoute, { name: 'Add Family Member', hideSidebar: true }, protect),
+      route(paths.familyMemberEdit.path, FamilyMemberEditRoute, { name: 'Edit Family Member', hideSidebar: true }, protect),
+      route(paths.accountSettings.path, AccountSettingsRoute, { name: 'Settings' }, protect),
+      route(paths.accountChangePassword.path, AccountChangePasswordRoute, { name: 'Change Password', hideSidebar: true }, protect),
+      route(paths.editSubscriber.path, EditSubscriberRoute, { name: 'Edit Subscriber', hideSidebar: true }, protect),
+      route(paths.editDependent.path, EditDependentRoute, { name: 'Edit Dependent', hideSidebar: true }, protect),
+      route(paths.editContact.path, EditContactRoute, { name: 'Edit Contact', hideSidebar: true }, protect),
 
       route(paths.notFound.path, NotFoundRoute, { name: 'Page Not Found' }),
       { path: '*', element: <Navigate to={paths.notFound.path} replace />, handle: { name: 'Page Not Found' } },

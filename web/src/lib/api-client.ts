@@ -24,6 +24,8 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra headers; an `x-access-token` here replaces the session's (one-time link tokens). */
+  headers?: Record<string, string>;
 }
 
 /** Builds `path?query`, leaving out empty values so optional parameters stay optional. */
@@ -46,6 +48,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const token = getAccessToken();
   if (token) headers['x-access-token'] = token;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  Object.assign(headers, options.headers);
 
   const response = await fetch(buildUrl(path, options.query), {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),

@@ -6,6 +6,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { useSignedIn } from '@/lib/session';
 
+/** The provider's member portal: `{link}` from the server (a plain link is accepted too). */
+export type ProviderPortal = { link?: string | null } | string | null | undefined;
+
 export type NextStep = 'selectDPC' | 'confirmPlan' | 'complete';
 export type Relation = 'Self' | 'Spouse' | 'Dependent';
 export type Status = 'pending' | 'active' | 'inactive';
@@ -65,7 +68,7 @@ export interface FamilyMember {
   nextVisit?: string | null;
   eligibility?: { status: Status | null } | null;
   subscription?: { status: Status | null; expire?: string | null } | null;
-  providerPortal?: string | null;
+  providerPortal?: ProviderPortal;
 }
 
 export interface Member {
@@ -98,7 +101,7 @@ export interface Member {
   providerId: number | null;
   locationId: number | null;
   location: MemberLocation | null;
-  providerPortal: string | null;
+  providerPortal: ProviderPortal;
   family?: FamilyMember[];
   associatedDependents?: FamilyMember[];
   hasFamily?: boolean;
@@ -134,6 +137,29 @@ export function useMemberInfo() {
 
 export function fullName(person: { firstName?: string | null; lastName?: string | null } | null | undefined): string {
   return [person?.firstName, person?.lastName].filter(Boolean).join(' ');
+}
+
+/** The member's plan by name, from the employer's payers and plans; else the plan id. */
+export function planLabel(member: Pick<Member, 'planId' | 'planName' | 'payers' | 'plans'>): string | null {
+  if (member.planName) return member.planName;
+  if (!member.planId) return null;
+  const plans = [...(member.payers ?? []).flatMap((payer) => payer.plans), ...(member.plans ?? [])];
+  return plans.find((plan) => plan.planId === member.planId)?.name ?? member.planId;
+}
+
+/** The portal link, or null when the provider has none. */
+export function portalLink(portal: ProviderPortal): string | null {
+  const link = typeof portal === 'string' ? portal : portal?.link;
+  return link && link.trim() ? link.trim() : null;
+}
+
+/** The fields PUT /member/app/personal/info takes: the member record without its joined parts. */
+export function personalInfoBody(member: Member | null, changes: Partial<Member> = {}): Partial<Member> {
+  const merged = { ...(member ?? {}), ...changes } as Partial<Member>;
+  const keys = ['firstName', 'lastName', 'dob', 'gender', 'email', 'phone', 'zipCode', 'memberId', 'groupId', 'payerId', 'planId', 'subscriberRelation', 'subscriberMemberId', 'employerId', 'companyName'] as const;
+  const body: Partial<Record<(typeof keys)[number], unknown>> = {};
+  for (const key of keys) if (merged[key] !== undefined) body[key] = merged[key];
+  return body as Partial<Member>;
 }
 
 export function hasPassword(member: Pick<Member, 'password' | 'hasPassword'>): boolean {

@@ -43,3 +43,41 @@ export function clinicianItem(overrides: Partial<MarketItem> = {}): MarketItem {
     ...overrides,
   });
 }
+
+import type { Member } from '@/lib/member';
+
+/** A signed-in subscriber as GET /member/app/member/info returns it. */
+export function memberFixture(overrides: Partial<Member> = {}): Member {
+  return {
+    id: 7,
+    email: 'jane.doe@acme.example',
+    firstName: 'Jane',
+    lastName: 'Doe',
+    dob: '1985-04-12',
+    gender: 'f',
+    phone: '303 555 0100',
+    zipCode: '80202',
+    memberId: '123-456789',
+    planId: 'PLN-1001',
+    payerId: '60054',
+    groupId: '1000011',
+    planName: 'Cascade Gold PPO',
+    employerId: 1,
+    companyName: 'Acme Corporation',
+    subscriberRelation: 'Self',
+    nextStep: 'complete',
+    setup: 'complete',
+    emailVerified: true,
+    password: true,
+    eligibility: { status: 'active' },
+    subscription: { status: 'pending', expire: '2027-11-21' },
+    providerId: 1,
+    locationId: 1,
+    location: { id: 1, name: 'Front Range Direct Primary Care', address1: '1600 Champa St', city: 'Denver', state: 'CO', zip: '80202', phone: '303 555 0199', logo: '' },
+    providerPortal: null,
+    family: [],
+    payers: [{ payerId: '60054', payerName: 'Cascade Health Plan', plans: [{ planId: 'PLN-1001', name: 'Cascade Gold PPO', groupId: '1000011' }] }],
+    employer: { id: 1, companyName: 'Acme Corporation', groups: [{ groupId: '1000011', tpa: { payerId: '60054' } }] },
+    ...overrides,
+  };
+}

@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
+import { notifySessionChanged } from '@/lib/session';
 
 export function testQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } } });
@@ -33,4 +34,30 @@ export function mockFetch(handler: Handler) {
   });
   vi.stubGlobal('fetch', fetchMock);
   return { calls, fetchMock };
+}
+
+/** Signs the test in: a token cookie, as after login. */
+export function signIn(token = 'header.payload.signature') {
+  document.cookie = `token=${token}; path=/`;
+  notifySessionChanged();
+}
+
+/** Renders a small route table (path -> element) in a memory router starting at `route`. */
+export function renderRoutes(table: Record<string, ReactElement>, route: string) {
+  const queryClient = testQueryClient();
+  const router = createMemoryRouter(
+    [...Object.entries(table).map(([path, element]) => ({ path, element })), { path: '*', element: <p>elsewhere</p> }],
+    { initialEntries: [route] },
+  );
+  const result = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...result, router, queryClient };
+}
+
+/** The parsed JSON body of a recorded fetch call. */
+export function bodyOf(call: { init: RequestInit | undefined }): Record<string, unknown> {
+  return JSON.parse(String(call.init?.body ?? '{}')) as Record<string, unknown>;
 }

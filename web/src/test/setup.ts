@@ -18,3 +18,6 @@ beforeEach(() => {
 for (const [property, size] of [['clientHeight', 600], ['clientWidth', 800], ['offsetHeight', 600], ['offsetWidth', 800]] as const) {
   Object.defineProperty(HTMLElement.prototype, property, { configurable: true, get: () => size });
 }
+
+// jsdom does not scroll; pages that scroll to the top on navigation call this.
+Object.defineProperty(window, 'scrollTo', { configurable: true, writable: true, value: () => {} });

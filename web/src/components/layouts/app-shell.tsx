@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Link, NavLink, Outlet } from 'react-router';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { MenuIcon, UserIcon } from '@/components/icons/icons';
 import { LinkButton } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -27,16 +27,27 @@ function useReloadOnBreakpointCross() {
   }, []);
 }
 
+/** A new page (a link followed, not Back) starts at the top; a query change on the same page keeps the scroll. */
+function useScrollToTopOnNewPage() {
+  const { pathname } = useLocation();
+  const navigationType = useNavigationType();
+  useEffect(() => {
+    if (navigationType !== 'POP' && typeof window.scrollTo === 'function') window.scrollTo(0, 0);
+  }, [pathname, navigationType]);
+}
+
 /**
  * The frame around every page: the public header (signed out) or the member header (signed in),
  * the 225 px side bar on wide screens and the drawer under 600 px, and the page title.
+ * `memberMenu` is the signed-in avatar menu, composed by the app from the accounts feature.
  */
-export function AppShell() {
+export function AppShell({ memberMenu }: { memberMenu?: ReactNode }) {
   const meta = useRouteMeta();
   const signedIn = useSignedIn();
   const isMobile = useIsMobile();
   const [drawerOpen, setDrawerOpen] = useState(false);
   useReloadOnBreakpointCross();
+  useScrollToTopOnNewPage();
 
   useEffect(() => {
     document.title = pageTitle(meta.name);
@@ -73,7 +84,7 @@ export function AppShell() {
             </button>
           ) : null}
           <Brand />
-          <MemberMenu />
+          {memberMenu ?? <MemberMenu />}
         </header>
       ) : null}
       <div className={styles.body}>
@@ -129,7 +140,7 @@ function Brand() {
   );
 }
 
-/** The signed-in avatar menu; the family list is filled in by the accounts feature. */
+/** A bare avatar menu, used when the app gives no member menu (tests of the shell alone). */
 function MemberMenu() {
   const [open, setOpen] = useState(false);
   return (

@@ -4,11 +4,10 @@ import { authKeys } from './keys';
 
 /**
  * GET /member/app/confirm/account: confirms the account (or a changed email) for the link's
- * token. The spec sends the token in the header; it is also given as the token query so the
- * signed-in session's own token can travel in x-access-token.
+ * token, which travels in x-access-token in place of the session's (and as the token query).
  */
-export function confirmAccount(token: string | null): Promise<unknown> {
-  return apiRequest<unknown>('/member/app/confirm/account', { query: { token } });
+export function confirmAccount(token: string | null): Promise<{ verified?: boolean; message?: string; email?: string }> {
+  return apiRequest('/member/app/confirm/account', { query: { token }, headers: token ? { 'x-access-token': token } : undefined });
 }
 
 export function confirmAccountQueryOptions(token: string | null) {

@@ -1,9 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-/** POST /member/app/set/password: the signed-in member's new password (token in the header). */
-export function setPassword(body: { password: string }): Promise<unknown> {
-  return apiRequest<unknown>('/member/app/set/password', { method: 'POST', body });
+/**
+ * POST /member/app/set/password: a new password with a link's token in the header. Without a
+ * link, POST /member/app/password/reset sets a signed-in member's first password.
+ */
+export function setPassword({ password, token }: { password: string; token: string | null }): Promise<unknown> {
+  if (token) return apiRequest<unknown>('/member/app/set/password', { method: 'POST', body: { password }, headers: { 'x-access-token': token } });
+  return apiRequest<unknown>('/member/app/password/reset', { method: 'POST', body: { password } });
 }
 
 export function useSetPassword() {

@@ -28,6 +28,8 @@ export interface SignupRequest {
   firstName?: string;
   lastName?: string;
   phone?: string;
+  /** The terms checkbox (the server refuses false). */
+  terms_and_conditions?: boolean;
   /** A waitlist registration for an employer that does not offer the benefit yet. */
   notify?: boolean;
   providerId?: number;
@@ -51,6 +53,8 @@ export interface ValidateTokenResponse {
   newToken: string;
   password?: boolean | string | null;
   email?: string;
+  /** What the link was sent for; only a verification link of an account with a password skips the form. */
+  purpose?: 'verify_email' | 'password_reset' | string;
 }
 
 /** POST /member/app/validate/email: valid false means the email is taken. */

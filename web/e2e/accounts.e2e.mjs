@@ -1,0 +1,286 @@
+// Browser tests of accounts, onboarding and membership against the real server (NEARCARE_URL).
+// One-time links are read from the server's email outbox through psql on E2E_DATABASE_URL (the
+// test command exports the e2e server's database); without it, the tests that need a link skip.
+import { execFileSync } from 'node:child_process';
+import { assert, BASE_URL, launchBrowser, screenshot, skip, test } from './harness.mjs';
+
+const DESKTOP = { width: 1280, height: 800 };
+const MOBILE = { width: 390, height: 844 };
+const DATABASE_URL = process.env.E2E_DATABASE_URL ?? '';
+
+/** The demo roster member (crates/seed/src/demo.rs): Jane Doe of Acme Corporation. */
+const JANE = { firstName: 'Jane', lastName: 'Doe', dob: '04121985', memberId: '123-456789', employer: 'Acme Corporation', phone: '3035550100' };
+const FIRST_PASSWORD = 'Nearcare-e2e-1';
+const NEW_PASSWORD = 'Nearcare-e2e-2';
+
+/** The account the first test creates; the later tests sign in with it. */
+const account = { email: `e2e-${Date.now()}@acme.example`, password: FIRST_PASSWORD, ready: false, usedLink: null };
+
+let accountsAnswer = null;
+/** Whether the server has the accounts calls yet (they land progressively). */
+async function accountsServed() {
+  if (accountsAnswer === null) {
+    const response = await fetch(`${BASE_URL}/member/app/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => null);
+    const body = response ? await response.json().catch(() => ({})) : {};
+    accountsAnswer = Boolean(response) && !(response.status === 404 && String(body.message ?? '').startsWith('No route'));
+  }
+  return accountsAnswer;
+}
+
+async function requireAccounts({ outbox = false } = {}) {
+  if (!(await accountsServed())) skip(`the server at ${BASE_URL} does not serve POST /member/app/login yet`);
+  if (outbox && !DATABASE_URL) skip('E2E_DATABASE_URL is not set, so the emailed links cannot be read from email_outbox');
+}
+
+/** The newest link emailed to `email` (optionally newer than `after`), polled for a few seconds. */
+async function outboxLink(email, after = null) {
+  const escaped = email.replace(/'/g, "''");
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const link = execFileSync('psql', [DATABASE_URL, '-Atc', `select link from email_outbox where to_email = '${escaped}' order by id desc limit 1`], { encoding: 'utf8' }).trim();
+    if (link && link !== after) return link;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no new link in email_outbox for ${email}`);
+}
+
+/** The emailed link on this server: the outbox holds the configured public URL. */
+function local(link) {
+  const url = new URL(link);
+  return `${BASE_URL}${url.pathname}${url.search}`;
+}
+
+async function newPage(browser, viewport) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.log(`  page error: ${error.message}`));
+  return { context, page };
+}
+
+async function logIn(page, email, password) {
+  await page.goto(`${BASE_URL}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+}
+
+async function setPasswordFromLink(page, link, password) {
+  await page.goto(local(link));
+  await page.getByLabel('New Password', { exact: true }).waitFor();
+  await page.getByLabel('New Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm New Password', { exact: true }).fill(password);
+  const checklist = page.getByRole('list', { name: 'Password requirements' });
+  assert((await checklist.locator('[data-met="true"]').count()) === 4, 'every requirement ticked');
+}
+
+test('accounts: register, set the password from the email, log in, confirm eligibility, Home and the membership card', async () => {
+  await requireAccounts({ outbox: true });
+  const browser = await launchBrowser();
+  try {
+    const { page } = await newPage(browser, DESKTOP);
+    // A provider chosen before sign-up: the Denver clinic (organisation 1, location 1).
+    await page.goto(`${BASE_URL}/marketplace/provider/details/1?location=1`);
+    await page.getByRole('button', { name: 'Select provider' }).click();
+    await page.waitForURL(/\/register$/);
+    await page.waitForFunction(() => document.title === 'Member - Register');
+
+    await page.getByRole('button', { name: /Select your employer/ }).click();
+    await page.getByPlaceholder('Search employer here').fill('Acme');
+    await page.getByRole('option', { name: /^Acme Corporation/ }).click();
+    await page.getByLabel('Company E-mail').fill(account.email);
+    await page.getByRole('checkbox').check();
+    await screenshot(page, 'accounts-desktop-01-register');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const congratulations = page.getByRole('dialog', { name: 'Congratulations!' });
+    await congratulations.waitFor();
+    await screenshot(page, 'accounts-desktop-02-registered');
+
+    const verification = await outboxLink(account.email);
+    assert(verification.includes('/auth/reset-password?token='), `verification link, got ${verification}`);
+    await setPasswordFromLink(page, verification, FIRST_PASSWORD);
+    await screenshot(page, 'accounts-desktop-03-set-password');
+    await page.getByRole('button', { name: /Set password|Reset password/ }).click();
+    await page.getByText('Password saved successfully! Please continue to login.').waitFor();
+    await page.getByRole('button', { name: 'Continue to Login' }).click();
+    await page.waitForURL(/\/login/);
+
+    await logIn(page, account.email, FIRST_PASSWORD);
+    await page.waitForURL(/\/confirm-plan-information/);
+    await page.getByRole('heading', { name: 'Verify your eligibility' }).waitFor();
+    await page.getByText('Front Range Direct Primary Care').first().waitFor();
+    await page.getByLabel('First name').fill(JANE.firstName);
+    await page.getByLabel('Last name').fill(JANE.lastName);
+    await page.getByLabel('Date of birth').pressSequentially(JANE.dob);
+    assert((await page.getByLabel('Date of birth').inputValue()) === '04/12/1985', 'date mask');
+    await page.getByLabel('Gender').selectOption('f');
+    await page.getByLabel('Mobile phone').pressSequentially(JANE.phone);
+    assert((await page.getByLabel('Mobile phone').inputValue()) === '303 555 0100', 'phone mask');
+    await page.getByLabel('Member ID').fill(JANE.memberId);
+    assert((await page.getByLabel('Payer ID').count()) === 0, 'a sole payer hides the payer field');
+    const plan = await page.getByLabel('Health plan').inputValue();
+    assert(plan !== '', 'the sole plan is preselected');
+    await screenshot(page, 'accounts-desktop-04-eligibility-form');
+    await page.getByRole('button', { name: 'Confirm Eligibility' }).click();
+
+    const exists = page.getByRole('dialog', { name: 'Oops, it seems an account already exists with this information.' });
+    const addFamily = page.getByRole('dialog', { name: 'Eligibility confirmed!' });
+    const enrolled = page.getByRole('dialog', { name: /You're enrolled with/ });
+    await Promise.race([exists.waitFor(), addFamily.waitFor(), enrolled.waitFor()]);
+    if (await exists.isVisible()) throw new Error('Jane Doe is already enrolled on this database: run the accounts tests on a fresh one');
+    await screenshot(page, 'accounts-desktop-05-eligibility-confirmed');
+    if (await addFamily.isVisible()) await addFamily.getByRole('button', { name: "No I'm all set" }).click();
+    else await enrolled.getByRole('button', { name: /Okay|Connect me now/ }).click();
+    await page.waitForURL(/\/membership/);
+    await page.getByTestId('membership-card').first().waitFor();
+    const card = await page.getByTestId('membership-card').first().textContent();
+    assert(card.includes('Jane Doe') && card.includes('Acme Corporation') && card.includes('Pending'), `membership card, got ${card}`);
+    await page.getByRole('heading', { name: 'YOUR MEMBERSHIP IS STILL PENDING' }).waitFor();
+    await screenshot(page, 'accounts-desktop-06-membership');
+
+    await page.goto(`${BASE_URL}/home`);
+    await page.getByRole('heading', { name: 'Jane Doe' }).waitFor();
+    await page.getByText('Pending first visit').waitFor();
+    await page.waitForFunction(() => document.title === 'Member - Home');
+    await screenshot(page, 'accounts-desktop-07-home');
+
+    await page.goto(`${BASE_URL}/account/details`);
+    await page.getByRole('heading', { name: 'My Account' }).waitFor();
+    await screenshot(page, 'accounts-desktop-08-account');
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menu').waitFor();
+    await screenshot(page, 'accounts-desktop-09-avatar-menu');
+    account.ready = true;
+  } finally {
+    await browser.close();
+  }
+});
+
+test('accounts: a wrong password is refused with the server text', async () => {
+  await requireAccounts();
+  if (!account.ready) skip('no account: the registration test did not finish');
+  const browser = await launchBrowser();
+  try {
+    const { page } = await newPage(browser, DESKTOP);
+    await logIn(page, account.email, 'Not-the-password-1');
+    await page.getByRole('alert').filter({ hasText: /Invalid email and \/ or password|password/i }).waitFor();
+    assert(page.url().includes('/login'), 'stays on login');
+    await screenshot(page, 'accounts-desktop-10-wrong-password');
+  } finally {
+    await browser.close();
+  }
+});
+
+test('accounts: one-time link login', async () => {
+  await requireAccounts({ outbox: true });
+  if (!account.ready) skip('no account: the registration test did not finish');
+  const browser = await launchBrowser();
+  try {
+    const { page } = await newPage(browser, DESKTOP);
+    const before = await outboxLink(account.email);
+    await page.goto(`${BASE_URL}/login`);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Send me a one-time login link' }).click();
+    await page.getByRole('dialog', { name: 'Check your Email' }).waitFor();
+    const link = await outboxLink(account.email, before);
+    assert(link.includes('/login?magicLink='), `magic link, got ${link}`);
+    await page.goto(local(link));
+    await page.waitForURL(/\/home/);
+    await page.getByRole('heading', { name: 'Jane Doe' }).waitFor();
+  } finally {
+    await browser.close();
+  }
+});
+
+test('accounts: forgot password, reset from the email, log in with the new password; the used link has expired', async () => {
+  await requireAccounts({ outbox: true });
+  if (!account.ready) skip('no account: the registration test did not finish');
+  const browser = await launchBrowser();
+  try {
+    const { page } = await newPage(browser, DESKTOP);
+    const before = await outboxLink(account.email);
+    await page.goto(`${BASE_URL}/forgot-password`);
+    await page.getByLabel('Company E-mail').fill(account.email);
+    await page.getByRole('button', { name: 'Send password reset link' }).click();
+    await page.getByText('If there is an account associated to this e-mail, you will receive a link.').waitFor();
+    await screenshot(page, 'accounts-desktop-11-forgot-password-sent');
+    const link = await outboxLink(account.email, before);
+    await setPasswordFromLink(page, link, NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText('Password saved successfully! Please continue to login.').waitFor();
+    account.password = NEW_PASSWORD;
+
+    await logIn(page, account.email, NEW_PASSWORD);
+    await page.waitForURL(/\/home/);
+
+    // The link worked once: opening it again lands on the expired page.
+    await page.goto(local(link));
+    await page.waitForURL(/\/expired/);
+    await page.getByRole('heading', { name: 'Your link has expired' }).waitFor();
+    await screenshot(page, 'accounts-desktop-12-expired-link');
+  } finally {
+    await browser.close();
+  }
+});
+
+test('accounts: the screens on a phone (390 x 844)', async () => {
+  await requireAccounts();
+  const browser = await launchBrowser();
+  try {
+    const { page } = await newPage(browser, MOBILE);
+    await page.goto(`${BASE_URL}/login`);
+    await page.getByRole('heading', { name: 'Login' }).waitFor();
+    await screenshot(page, 'accounts-mobile-01-login');
+    await page.goto(`${BASE_URL}/register`);
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await screenshot(page, 'accounts-mobile-02-register');
+    await page.goto(`${BASE_URL}/forgot-password`);
+    await screenshot(page, 'accounts-mobile-03-forgot-password');
+    if (!account.ready) skip('no account: the signed-in screens need the registration test');
+    await logIn(page, account.email, account.password);
+    await page.waitForURL(/\/home/);
+    await page.getByRole('heading', { name: 'Jane Doe' }).waitFor();
+    await screenshot(page, 'accounts-mobile-04-home');
+    await page.goto(`${BASE_URL}/membership`);
+    await page.getByTestId('membership-card').first().waitFor();
+    await screenshot(page, 'accounts-mobile-05-membership');
+    await page.goto(`${BASE_URL}/account/details`);
+    await page.getByRole('heading', { name: 'My Account' }).waitFor();
+    await screenshot(page, 'accounts-mobile-06-account');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL(/\/login/);
+    const cookies = await page.context().cookies();
+    assert(!cookies.some((cookie) => cookie.name === 'token' && cookie.value), 'Sign Out clears the token cookie');
+  } finally {
+    await browser.close();
+  }
+});
+
+test('accounts: change the login email from Settings and confirm it from the email', async () => {
+  await requireAccounts({ outbox: true });
+  if (!account.ready) skip('no account: the registration test did not finish');
+  const browser = await launchBrowser();
+  try {
+    const { page } = await newPage(browser, DESKTOP);
+    await logIn(page, account.email, account.password);
+    await page.waitForURL(/\/home/);
+    await page.goto(`${BASE_URL}/account/details?panel=settings`);
+    await page.getByRole('button', { name: 'Change email' }).click();
+    const newEmail = account.email.replace('@', '.new@');
+    await page.getByLabel('New email').fill(newEmail);
+    await page.getByRole('button', { name: 'Send verification link' }).click();
+    await page.getByRole('dialog', { name: 'Check your E-mail' }).waitFor();
+    await screenshot(page, 'accounts-desktop-13-change-email-sent');
+    const link = await outboxLink(newEmail);
+    assert(link.includes('/auth/confirm?token='), `change-of-email link, got ${link}`);
+    await page.goto(local(link));
+    await page.getByText('Great job! Your account is verified.').waitFor();
+    await screenshot(page, 'accounts-desktop-14-email-confirmed');
+    account.email = newEmail;
+    await logIn(page, newEmail, account.password);
+    await page.waitForURL(/\/home/);
+  } finally {
+    await browser.close();
+  }
+});

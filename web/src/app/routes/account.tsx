@@ -1,0 +1,18 @@
+/** Route modules of the account group (loaded together, on demand). */
+import { AccountDetailsPage } from '@/features/account/components/account-details-page';
+import { AccountAlertPage, AccountPersonalPage, AccountSettingsPage, FamilyMemberDetailPage, FamilyMembersMenuPage } from '@/features/account/components/account-pages';
+import { EditContactPage, EditDependentPage, EditSubscriberPage, FamilyAddPage, FamilyEditPage, PersonalEditPage } from '@/features/account/components/edit-pages';
+
+export const AccountDetailsRoute = AccountDetailsPage;
+export const AccountAlertRoute = AccountAlertPage;
+export const AccountPersonalRoute = AccountPersonalPage;
+export const AccountPersonalEditRoute = PersonalEditPage;
+export const FamilyMembersMenuRoute = FamilyMembersMenuPage;
+export const FamilyMemberRoute = FamilyMemberDetailPage;
+export const FamilyMemberAddRoute = FamilyAddPage;
+export const FamilyMemberEditRoute = FamilyEditPage;
+export const AccountSettingsRoute = () => <AccountSettingsPage />;
+export const AccountChangePasswordRoute = () => <AccountSettingsPage form="password" />;
+export const EditSubscriberRoute = EditSubscriberPage;
+export const EditDependentRoute = EditDependentPage;
+export const EditContactRoute = EditContactPage;

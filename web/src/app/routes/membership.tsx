@@ -1,0 +1,4 @@
+import { MembershipPage } from '@/features/membership/components/membership-page';
+
+/** /membership (loaded on demand). */
+export const MembershipRoute = MembershipPage;

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Member } from '@/lib/member';
+import { memberFixture } from '@/test/fixtures';
+import { bodyOf, mockFetch, renderRoutes, signIn } from '@/test/render';
+import { AccountDetailsPage } from './account-details-page';
+import { EditContactPage } from './edit-pages';
+import { MemberMenu } from './member-menu';
+import { passwordFormErrors } from './settings-panel';
+
+type Answer = { status?: number; body: unknown };
+
+function renderAccount(member: Member, route = '/account/details', extra: Record<string, Answer> = {}) {
+  signIn();
+  const fetched = mockFetch((url, init) => {
+    if (url.pathname === '/member/app/member/info') return { body: member };
+    return extra[`${init?.method ?? 'GET'} ${url.pathname}`];
+  });
+  const rendered = renderRoutes({ '/account/details': <AccountDetailsPage />, '/account/edit-contact': <EditContactPage /> }, route);
+  return { ...fetched, ...rendered };
+}
+
+describe('account details', () => {
+  it('shows the red pending note when eligibility is still to be confirmed', async () => {
+    renderAccount(memberFixture({ nextStep: 'confirmPlan', eligibility: { status: null } }));
+    expect(await screen.findByText('*pending eligibility confirmation')).toBeTruthy();
+    expect(screen.getByText('Eligibility, not confirmed')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Confirm Eligibility' }).getAttribute('href')).toBe('/confirm-plan-information');
+    expect(screen.queryByRole('link', { name: 'Go to provider member portal' })).toBeNull();
+  });
+
+  it('shows the portal link only when complete with a portal, and the status labels', async () => {
+    renderAccount(memberFixture({ providerPortal: 'https://portal.example', subscription: { status: 'active', expire: '2027-11-21' } }));
+    expect(await screen.findByRole('link', { name: 'Go to provider member portal' })).toBeTruthy();
+    expect(screen.queryByText('*pending eligibility confirmation')).toBeNull();
+    expect(screen.getAllByText('Active').length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Update My Provider' }));
+    expect(await screen.findByRole('dialog', { name: 'You have an active membership with Front Range Direct Primary Care' })).toBeTruthy();
+  });
+
+  it("shows the server's message when the family calls are not there yet", async () => {
+    renderAccount(memberFixture(), '/account/details?panel=family', {
+      'GET /member/app/family/members': { status: 404, body: { message: 'No route for /member/app/family/members', code: 'not_found' } },
+    });
+    expect(await screen.findByText('No route for /member/app/family/members')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Add a family member' })).toBeTruthy();
+  });
+
+  it('removes a family member after the exact confirmation', async () => {
+    const { calls } = renderAccount(memberFixture(), '/account/details?panel=family', {
+      'GET /member/app/family/members': { body: [{ id: 21, firstName: 'John', lastName: 'Doe', subscriberRelation: 'Spouse', subscription: { status: 'pending' } }] },
+      'DELETE /member/app/family/member/21': { body: { message: 'John Doe was removed from your account.' } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete John Doe' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Are you sure you want to remove this family member from your account?' });
+    expect(within(dialog).getByText('This action cannot be undone.')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'No, go back' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('John Doe was removed from your account.')).toBeTruthy();
+    expect(calls.some((call) => call.init?.method === 'DELETE' && call.url.pathname === '/member/app/family/member/21')).toBe(true);
+  });
+
+  it('hides Delete from a member who is not the subscriber', async () => {
+    renderAccount(memberFixture({ subscriberRelation: 'Spouse' }), '/account/details?panel=family', {
+      'GET /member/app/family/members': { body: [{ id: 21, firstName: 'Emma', lastName: 'Doe', subscriberRelation: 'Dependent' }] },
+    });
+    expect(await screen.findByText('Emma Doe')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Delete Emma Doe' })).toBeNull();
+  });
+
+  it('changes the email: a registered address gets the Try another email dialog', async () => {
+    renderAccount(memberFixture(), '/account/details?panel=settings', {
+      'POST /member/app/validate/email': { body: { valid: false, message: 'This e-mail is already registered.' } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Change email' }));
+    fireEvent.change(screen.getByLabelText('New email'), { target: { value: 'john@acme.example' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send verification link' }));
+    const dialog = await screen.findByRole('dialog', { name: 'This e-mail is already registered.' });
+    expect(within(dialog).getByRole('button', { name: 'Try another email' })).toBeTruthy();
+  });
+
+  it('sends the verification link for a free address', async () => {
+    const { calls } = renderAccount(memberFixture(), '/account/details?panel=settings', {
+      'POST /member/app/validate/email': { body: { valid: true } },
+      'POST /member/app/change/email': { body: { message: 'sent' } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Change email' }));
+    fireEvent.change(screen.getByLabelText('New email'), { target: { value: 'Jane.New@Acme.example' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send verification link' }));
+    expect(await screen.findByRole('dialog', { name: 'Check your E-mail' })).toBeTruthy();
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/validate/email')!)).toEqual({ email: 'jane.new@acme.example', status: 'all' });
+  });
+
+  it('offers Set password without one and Change password with one', async () => {
+    renderAccount(memberFixture({ password: null, hasPassword: false }), '/account/details?panel=settings');
+    fireEvent.click(await screen.findByRole('button', { name: 'Set password' }));
+    expect(screen.getByRole('heading', { name: 'Set Password' })).toBeTruthy();
+    expect(screen.queryByLabelText('Current password')).toBeNull();
+  });
+
+  it('says Invalid password for a wrong current password', async () => {
+    renderAccount(memberFixture(), '/account/details?panel=settings', {
+      'POST /member/app/password/change': { status: 400, body: { message: 'Invalid password', code: 'invalid_password' } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Change password' }));
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'Old-pass-123' } });
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'New-pass-123' } });
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'New-pass-123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Invalid password')).toBeTruthy();
+  });
+
+  it('refuses a new password equal to the current one', () => {
+    expect(passwordFormErrors({ current: 'Same-pass-123', password: 'Same-pass-123', confirmation: 'Same-pass-123' }, true).password).toBe(
+      'For security reasons, your new password cannot be the same as your old one.',
+    );
+    expect(passwordFormErrors({ current: '', password: 'x', confirmation: 'y' }, true)).toEqual({
+      current: 'Password is required',
+      password: 'Password does not meet the security requirements',
+      confirmation: 'Password must match',
+    });
+  });
+});
+
+describe('edit contact', () => {
+  it('saves the phone through PUT /member/app/personal/info and confirms', async () => {
+    const { calls, router } = renderAccount(memberFixture(), '/account/edit-contact', { 'PUT /member/app/personal/info': { body: memberFixture({ phone: '720 555 0101' }) } });
+    const field = await screen.findByLabelText('Mobile phone');
+    fireEvent.change(field, { target: { value: '7205550101' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: "Great! You're all set." });
+    expect(within(dialog).getByText('Contact Information confirmed')).toBeTruthy();
+    expect(bodyOf(calls.find((call) => call.init?.method === 'PUT')!)).toMatchObject({ phone: '720 555 0101', email: 'jane.doe@acme.example' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Okay' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
+  });
+
+  it("shows the server's message when the save is refused", async () => {
+    renderAccount(memberFixture(), '/account/edit-contact', { 'PUT /member/app/personal/info': { status: 404, body: { message: 'No route for /member/app/personal/info', code: 'not_found' } } });
+    fireEvent.change(await screen.findByLabelText('Mobile phone'), { target: { value: '7205550101' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('No route for /member/app/personal/info')).toBeTruthy();
+  });
+});
+
+describe('avatar menu', () => {
+  it('lists the family with their providers or a red Select Provider, and Sign Out', async () => {
+    signIn();
+    mockFetch((url) =>
+      url.pathname === '/member/app/member/info' ? { body: memberFixture({ family: [{ id: 21, firstName: 'Emma', lastName: 'Doe', location: null }] }) } : undefined,
+    );
+    renderRoutes({ '/': <MemberMenu /> }, '/');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toBe('JD'));
+    fireEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    const menu = screen.getByRole('menu');
+    expect(within(menu).getByText('Front Range Direct Primary Care')).toBeTruthy();
+    expect(within(menu).getByText('Emma Doe')).toBeTruthy();
+    expect(within(menu).getByRole('menuitem', { name: 'Select Provider' })).toBeTruthy();
+    expect(within(menu).getByRole('menuitem', { name: 'Add a family member' })).toBeTruthy();
+    expect(within(menu).getByRole('menuitem', { name: 'Sign Out' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,221 @@
+import { useState, type FormEvent } from 'react';
+import { EditIcon } from '@/components/icons/icons';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Dialog } from '@/components/ui/dialog';
+import { PasswordField, TextField } from '@/components/ui/field';
+import { PasswordChecklist } from '@/components/ui/password-checklist';
+import { errorText, isApiError } from '@/lib/api-client';
+import { hasPassword, type Member } from '@/lib/member';
+import { signOut } from '@/lib/session';
+import { emailError, MESSAGES, normaliseEmail, passwordError, passwordMatchError } from '@/lib/validation';
+import { useChangeEmail, useChangePassword, useSetFirstPassword, useValidateEmail } from '../api/settings';
+import styles from './account.module.css';
+
+export const SETTINGS_TEXTS = {
+  saved: 'Password saved successfully! Please continue to login.',
+  registered: 'This e-mail is already registered.',
+} as const;
+
+type SettingsDialog = 'check-email' | 'registered' | 'saved' | 'error' | null;
+
+/** Errors of the set/change password form (section 5), before anything is sent. */
+export function passwordFormErrors(values: { current: string; password: string; confirmation: string }, changing: boolean) {
+  return {
+    current: changing && !values.current ? MESSAGES.passwordRequired : null,
+    password: passwordError(values.password) ?? (changing && values.password === values.current ? MESSAGES.passwordSameAsOld : null),
+    confirmation: passwordMatchError(values.password, values.confirmation),
+  };
+}
+
+/** The Settings panel: the login email and password, each with an edit form. */
+export function SettingsPanel({ member, initialForm = null }: { member: Member; initialForm?: 'email' | 'password' | null }) {
+  const [form, setForm] = useState<'email' | 'password' | null>(initialForm);
+  const [dialog, setDialog] = useState<SettingsDialog>(null);
+  const [message, setMessage] = useState('');
+  const changing = hasPassword(member);
+
+  function fail(text: string) {
+    setMessage(text);
+    setDialog('error');
+  }
+
+  return (
+    <div className={styles.panel}>
+      <Card title="Login">
+        <div className={styles.settingRow}>
+          <div className={styles.settingValue}>
+            <span>Email</span>
+            <strong>{member.email}</strong>
+          </div>
+          <button type="button" className={styles.iconLink} aria-label="Change email" onClick={() => setForm('email')}>
+            <EditIcon size={18} />
+          </button>
+        </div>
+        <div className={styles.settingRow}>
+          <div className={styles.settingValue}>
+            <span>Password</span>
+            <strong>{changing ? '••••••••' : 'Not set'}</strong>
+          </div>
+          <button type="button" className={styles.iconLink} aria-label={changing ? 'Change password' : 'Set password'} onClick={() => setForm('password')}>
+            <EditIcon size={18} />
+          </button>
+        </div>
+      </Card>
+
+      {form === 'email' ? (
+        <ChangeEmailForm
+          onCancel={() => setForm(null)}
+          onSent={() => {
+            setForm(null);
+            setDialog('check-email');
+          }}
+          onRegistered={() => setDialog('registered')}
+          onError={fail}
+        />
+      ) : null}
+      {form === 'password' ? (
+        <PasswordForm
+          changing={changing}
+          onCancel={() => setForm(null)}
+          onSaved={() => {
+            setForm(null);
+            setDialog('saved');
+          }}
+          onError={fail}
+        />
+      ) : null}
+
+      <Dialog open={dialog === 'check-email'} title="Check your E-mail" onClose={() => setDialog(null)} footer={<Button onClick={() => setDialog(null)}>OK</Button>}>
+        <p>We sent a verification link to your new email. Open it to confirm the change.</p>
+      </Dialog>
+      <Dialog
+        open={dialog === 'registered'}
+        title={SETTINGS_TEXTS.registered}
+        onClose={() => setDialog(null)}
+        footer={<Button onClick={() => setDialog(null)}>Try another email</Button>}
+      >
+        <p>Choose an email that is not used by another account.</p>
+      </Dialog>
+      <Dialog open={dialog === 'saved'} title="Password saved" onClose={signOut} footer={<Button onClick={signOut}>Continue to Login</Button>}>
+        <p>{SETTINGS_TEXTS.saved}</p>
+      </Dialog>
+      <Dialog open={dialog === 'error'} title="Oops. Something went wrong" onClose={() => setDialog(null)} footer={<Button onClick={() => setDialog(null)}>OK</Button>}>
+        <p>{message}</p>
+      </Dialog>
+    </div>
+  );
+}
+
+function ChangeEmailForm({ onCancel, onSent, onRegistered, onError }: { onCancel: () => void; onSent: () => void; onRegistered: () => void; onError: (text: string) => void }) {
+  const [email, setEmail] = useState('');
+  const [touched, setTouched] = useState(false);
+  const validate = useValidateEmail();
+  const change = useChangeEmail();
+  const message = emailError(email, { requiredMessage: MESSAGES.required, invalidMessage: MESSAGES.emailInvalid });
+  const busy = validate.isPending || change.isPending;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    const normalised = normaliseEmail(email);
+    setEmail(normalised);
+    if (emailError(normalised) || busy) return;
+    try {
+      const check = await validate.mutateAsync(normalised);
+      if (!check.valid) {
+        onRegistered();
+        return;
+      }
+      await change.mutateAsync(normalised);
+      onSent();
+    } catch (failure) {
+      if (isApiError(failure) && (failure.code === 'email_taken' || failure.status === 409)) onRegistered();
+      else onError(errorText(failure, MESSAGES.somethingWrong));
+    }
+  }
+
+  return (
+    <Card title="Change Email">
+      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
+        <TextField
+          label="New email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+          onBlur={() => {
+            setTouched(true);
+            setEmail(normaliseEmail(email));
+          }}
+          error={touched ? message : null}
+        />
+        <div className={styles.formActions}>
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            Send verification link
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function PasswordForm({ changing, onCancel, onSaved, onError }: { changing: boolean; onCancel: () => void; onSaved: () => void; onError: (text: string) => void }) {
+  const [values, setValues] = useState({ current: '', password: '', confirmation: '' });
+  const [touched, setTouched] = useState(false);
+  const [currentError, setCurrentError] = useState<string | null>(null);
+  const change = useChangePassword();
+  const setFirst = useSetFirstPassword();
+  const errors = passwordFormErrors(values, changing);
+  const valid = Object.values(errors).every((error) => error === null);
+  const busy = change.isPending || setFirst.isPending;
+  const set = (key: keyof typeof values) => (value: string) => {
+    if (key === 'current') setCurrentError(null);
+    setValues((current) => ({ ...current, [key]: value }));
+  };
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    if (!valid || busy) return;
+    if (changing) {
+      change.mutate(
+        { password: values.password, currentPassword: values.current },
+        {
+          onSuccess: onSaved,
+          onError: (failure) => {
+            const text = errorText(failure, MESSAGES.somethingWrong);
+            if (text === MESSAGES.passwordInvalid || (isApiError(failure) && failure.code === 'invalid_password')) setCurrentError(MESSAGES.passwordInvalid);
+            else onError(text);
+          },
+        },
+      );
+    } else {
+      setFirst.mutate({ password: values.password }, { onSuccess: onSaved, onError: (failure) => onError(errorText(failure, MESSAGES.somethingWrong)) });
+    }
+  }
+
+  return (
+    <Card title={changing ? 'Change Password' : 'Set Password'}>
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <PasswordChecklist password={values.password} />
+        {changing ? (
+          <PasswordField label="Current password" autoComplete="current-password" value={values.current} onChange={set('current')} error={currentError ?? (touched ? errors.current : null)} />
+        ) : null}
+        <PasswordField label="New password" autoComplete="new-password" value={values.password} onChange={set('password')} error={touched ? errors.password : null} />
+        <PasswordField label="Confirm new password" autoComplete="new-password" value={values.confirmation} onChange={set('confirmation')} error={touched ? errors.confirmation : null} />
+        <div className={styles.formActions}>
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {changing ? 'Change Password' : 'Set Password'}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,64 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { AuthCard } from '@/components/ui/auth-card';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { Notice, useNotice } from '@/components/ui/notice';
+import { answerText, errorText } from '@/lib/api-client';
+import { useMemberInfo } from '@/lib/member';
+import { storedEmail } from '@/lib/storage';
+import { emailError, MESSAGES, normaliseEmail } from '@/lib/validation';
+import { useEmailResetLink } from '../api/email-reset-link';
+import styles from './auth.module.css';
+
+/** /auth/confirm-email-password (2.12): confirms the login email and sends a reset link; the reply shows for 3 s. */
+export function ConfirmEmailPage() {
+  const navigate = useNavigate();
+  const member = useMemberInfo();
+  const [email, setEmail] = useState(() => storedEmail.get() ?? '');
+  const [touched, setTouched] = useState(false);
+  const send = useEmailResetLink();
+  const notice = useNotice(3000);
+  const value = email || member.data?.email || '';
+  const message = emailError(value, { invalidMessage: MESSAGES.emailInvalid });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    const normalised = normaliseEmail(value);
+    setEmail(normalised);
+    if (emailError(normalised) || send.isPending) return;
+    send.mutate(normalised, {
+      onSuccess: (answer) => notice.show(answerText(answer, 'Check your email for a link to reset your password.')),
+      onError: (failure) => notice.show(errorText(failure, MESSAGES.emailNotReachable)),
+    });
+  }
+
+  return (
+    <AuthCard title="Confirm Email" subtitle="We will send a link to reset your password to this address.">
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <TextField
+          label="Email (login)"
+          type="email"
+          autoComplete="email"
+          value={value}
+          onChange={setEmail}
+          onBlur={() => {
+            setTouched(true);
+            setEmail(normaliseEmail(value));
+          }}
+          error={touched ? message : null}
+        />
+        <div className={styles.actions}>
+          <Button variant="secondary" onClick={() => navigate(-1)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={send.isPending}>
+            Reset Password
+          </Button>
+        </div>
+      </form>
+      <Notice message={notice.message} />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,245 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { MailIcon } from '@/components/icons/icons';
+import { Alert } from '@/components/ui/alert';
+import { AuthCard } from '@/components/ui/auth-card';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { PasswordField, TextField } from '@/components/ui/field';
+import { Spinner } from '@/components/ui/spinner';
+import { env } from '@/config/env';
+import { paths } from '@/config/paths';
+import { errorText, isApiError } from '@/lib/api-client';
+import { memberKeys } from '@/lib/member';
+import { setAccessToken } from '@/lib/session';
+import { storedEmail } from '@/lib/storage';
+import { emailError, MESSAGES, normaliseEmail } from '@/lib/validation';
+import { useLogin } from '../api/login';
+import { useLoginWithMagicLink } from '../api/login-magic-link';
+import { useRequestMagicLink } from '../api/request-magic-link';
+import type { LoginResponse } from '../api/types';
+import { afterLoginPath } from '../utils/after-login';
+import styles from './auth.module.css';
+
+export const LOGIN_TEXTS = {
+  magicLinkButton: 'Send me a one-time login link',
+  magicLinkExpired: 'Your magic link has expired',
+  invalid: 'Invalid email and / or password',
+} as const;
+
+/** State the guard or another page leaves for the login page. */
+interface LoginLocationState {
+  from?: string;
+  message?: string;
+}
+
+/**
+ * /login (2.6): email first, then the password with Log In, Forgot password, or a one-time login
+ * link. `?magicLink=&email=` signs in through the emailed link.
+ */
+export function LoginPage() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const state = (location.state ?? {}) as LoginLocationState;
+  const magicToken = params.get('magicLink');
+
+  const [email, setEmail] = useState(() => normaliseEmail(params.get('email') ?? storedEmail.get() ?? ''));
+  const [emailTouched, setEmailTouched] = useState(false);
+  const [step, setStep] = useState<'email' | 'password'>('email');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [linkSentOpen, setLinkSentOpen] = useState(false);
+  const [expiredOpen, setExpiredOpen] = useState(false);
+
+  const login = useLogin();
+  const magicLogin = useLoginWithMagicLink();
+  const requestLink = useRequestMagicLink();
+
+  function signedIn(answer: LoginResponse) {
+    setAccessToken(answer.accessToken);
+    storedEmail.set(email || null);
+    void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+    navigate(afterLoginPath(answer, state.from), { replace: true });
+  }
+
+  // A one-time link: log in once with its token.
+  const magicStarted = useRef(false);
+  useEffect(() => {
+    if (!magicToken || magicStarted.current) return;
+    magicStarted.current = true;
+    magicLogin.mutate(
+      { token: magicToken, email: params.get('email') ?? undefined },
+      {
+        onSuccess: signedIn,
+        onError: (failure) => {
+          if (isApiError(failure, 403) || isApiError(failure, 401)) setExpiredOpen(true);
+          else setError(errorText(failure, MESSAGES.tryLater));
+        },
+      },
+    );
+    // Runs once for the link in the address; the handlers need no re-run.
+  }, [magicToken]);
+
+  const emailMessage = emailError(email, { invalidMessage: MESSAGES.emailInvalid });
+
+  function next(event: FormEvent) {
+    event.preventDefault();
+    setEmailTouched(true);
+    const normalised = normaliseEmail(email);
+    setEmail(normalised);
+    if (emailError(normalised)) return;
+    setError(null);
+    storedEmail.set(normalised);
+    setStep('password');
+  }
+
+  function submitPassword(event: FormEvent) {
+    event.preventDefault();
+    if (!password) {
+      setError(MESSAGES.passwordRequired);
+      return;
+    }
+    setError(null);
+    login.mutate(
+      { email, password },
+      {
+        onSuccess: signedIn,
+        onError: (failure) => setError(isApiError(failure) ? failure.message || LOGIN_TEXTS.invalid : MESSAGES.tryLater),
+      },
+    );
+  }
+
+  function sendLink() {
+    setError(null);
+    requestLink.mutate(
+      { email },
+      {
+        onSuccess: () => {
+          setExpiredOpen(false);
+          setLinkSentOpen(true);
+        },
+        onError: (failure) => setError(errorText(failure, MESSAGES.tryLater)),
+      },
+    );
+  }
+
+  if (magicToken && magicLogin.isPending) {
+    return (
+      <AuthCard title="Login" subtitle="Signing you in with your one-time link">
+        <Spinner label="Signing you in" />
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Login"
+      subtitle={step === 'email' ? 'Enter the email you registered with.' : 'Welcome back.'}
+      footer={
+        <div className={styles.stack}>
+          <p>
+            New here? <Link to={paths.register.path}>Register</Link>
+          </p>
+          <p>
+            Provider or TPA?{' '}
+            <a href={env.providerSiteUrl} target="_blank" rel="noreferrer">
+              Go to the provider site
+            </a>
+          </p>
+        </div>
+      }
+    >
+      {state.message ? <Alert tone="warning">{state.message}</Alert> : null}
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {step === 'email' ? (
+        <form className={styles.form} onSubmit={next} noValidate>
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={setEmail}
+            onBlur={() => {
+              setEmailTouched(true);
+              setEmail(normaliseEmail(email));
+            }}
+            error={emailTouched ? emailMessage : null}
+          />
+          <Button type="submit" block>
+            Next
+          </Button>
+        </form>
+      ) : (
+        <form className={styles.form} onSubmit={submitPassword} noValidate>
+          <div className={styles.emailChip}>
+            <span>{email}</span>
+            <button
+              type="button"
+              className={styles.linkButton}
+              onClick={() => {
+                setStep('email');
+                setPassword('');
+                setError(null);
+              }}
+            >
+              Change
+            </button>
+          </div>
+          <PasswordField label="Password" autoComplete="current-password" value={password} onChange={setPassword} autoFocus />
+          <Button type="submit" block disabled={login.isPending}>
+            {login.isPending ? 'Logging in…' : 'Log In'}
+          </Button>
+          <div className={styles.links}>
+            <Link to={`${paths.forgotPassword.path}?email=${encodeURIComponent(email)}`}>Forgot password</Link>
+          </div>
+          <p className={styles.divider}>or</p>
+          <Button variant="secondary" block icon={<MailIcon size={18} />} onClick={sendLink} disabled={requestLink.isPending}>
+            {LOGIN_TEXTS.magicLinkButton}
+          </Button>
+        </form>
+      )}
+
+      <Dialog
+        open={linkSentOpen}
+        title="Check your Email"
+        onClose={() => setLinkSentOpen(false)}
+        footer={<Button onClick={() => setLinkSentOpen(false)}>OK</Button>}
+      >
+        <p>
+          If there is an account associated to this e-mail, you will receive a one-time login link at <strong>{email}</strong>. The link
+          works once and expires in 15 minutes.
+        </p>
+      </Dialog>
+
+      <Dialog
+        open={expiredOpen}
+        title={LOGIN_TEXTS.magicLinkExpired}
+        onClose={() => {
+          setExpiredOpen(false);
+          navigate(paths.login.path, { replace: true });
+        }}
+        footer={
+          <>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setExpiredOpen(false);
+                navigate(paths.login.path, { replace: true });
+              }}
+            >
+              Log in with password
+            </Button>
+            <Button onClick={sendLink} disabled={!email || Boolean(emailMessage) || requestLink.isPending}>
+              Send me a new link
+            </Button>
+          </>
+        }
+      >
+        <p>One-time login links work once and for 15 minutes. We can send a new one{email ? ` to ${email}` : ''}.</p>
+      </Dialog>
+    </AuthCard>
+  );
+}

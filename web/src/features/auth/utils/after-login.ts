@@ -1,0 +1,19 @@
+import { paths } from '@/config/paths';
+import type { LoginResponse } from '../api/types';
+
+/**
+ * Where a member goes after signing in (spec 4, "Login next step"): confirmPlan to the
+ * eligibility form, selectDPC to the marketplace filtered by the answer's company and location,
+ * complete to Home. A protected page the guard sent here from comes first.
+ */
+export function afterLoginPath(answer: Pick<LoginResponse, 'nextStep' | 'filterMarket'>, from?: string | null): string {
+  if (answer.nextStep === 'confirmPlan') return paths.confirmPlanInformation.path;
+  if (from && from !== paths.login.path) return from;
+  if (answer.nextStep === 'selectDPC') {
+    return paths.marketplace.getHref({
+      company: answer.filterMarket?.company ?? undefined,
+      location: answer.filterMarket?.location ?? undefined,
+    });
+  }
+  return paths.home.path;
+}

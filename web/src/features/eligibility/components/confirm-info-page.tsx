@@ -1,0 +1,104 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { TextField } from '@/components/ui/field';
+import { Spinner } from '@/components/ui/spinner';
+import { Stepper } from '@/components/ui/stepper';
+import { errorText } from '@/lib/api-client';
+import { memberKeys, personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
+import { setAccessToken } from '@/lib/session';
+import { redirectTarget, selectedProvider } from '@/lib/storage';
+import { formatPhone, MESSAGES, PHONE_INPUT_MAX_LENGTH, phoneError, requiredError } from '@/lib/validation';
+import { useUpdatePersonalInfo } from '../api/update-personal-info';
+import { redirectPath } from '../utils/eligibility-form';
+import { STEPS_WITH_PROVIDER, STEPS_WITHOUT_PROVIDER } from './confirm-plan-page';
+import styles from './eligibility.module.css';
+
+/** /confirm-info (2.4): the short last sign-up step, a name and a mobile phone; a representative calls back. */
+export function ConfirmInfoPage() {
+  const [params, setParams] = useSearchParams();
+  const token = params.get('token');
+  useEffect(() => {
+    if (!token) return;
+    if (token.split('.').length === 3) setAccessToken(token);
+    setParams({}, { replace: true });
+  }, [token, setParams]);
+  const member = useMemberInfo();
+  if (member.isPending && member.fetchStatus !== 'idle') return <Spinner label="Loading your information" />;
+  return <ConfirmInfoForm member={member.data ?? null} />;
+}
+
+function ConfirmInfoForm({ member }: { member: Member | null }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const save = useUpdatePersonalInfo();
+  const [values, setValues] = useState({ firstName: member?.firstName ?? '', lastName: member?.lastName ?? '', phone: formatPhone(member?.phone ?? '') });
+  const [touched, setTouched] = useState(false);
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const errors = { firstName: requiredError(values.firstName), lastName: requiredError(values.lastName), phone: phoneError(values.phone) };
+  const valid = Object.values(errors).every((message) => message === null);
+  const target = redirectPath(redirectTarget.get());
+  const hasProvider = Boolean(member?.providerId ?? selectedProvider.get());
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    if (!valid || save.isPending) return;
+    setError(null);
+    save.mutate(
+      personalInfoBody(member, { firstName: values.firstName.trim(), lastName: values.lastName.trim(), phone: values.phone.trim() }),
+      {
+        onSuccess: () => {
+          void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+          setDone(true);
+        },
+        onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)),
+      },
+    );
+  }
+
+  return (
+    <div className={`${styles.page} ${styles.narrow}`}>
+      <Stepper steps={hasProvider ? STEPS_WITH_PROVIDER : STEPS_WITHOUT_PROVIDER} current={3} label="Enrolment steps" />
+      <header className={styles.header}>
+        <h1>Confirm your information</h1>
+        <p className={styles.muted}>Tell us how to reach you and a representative will contact you to finish your enrolment.</p>
+      </header>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <fieldset className={styles.fieldset}>
+          <legend>Your details</legend>
+          <div className={styles.row}>
+            <TextField label="First name" autoComplete="given-name" value={values.firstName} onChange={(v) => setValues((c) => ({ ...c, firstName: v }))} error={touched ? errors.firstName : null} />
+            <TextField label="Last name" autoComplete="family-name" value={values.lastName} onChange={(v) => setValues((c) => ({ ...c, lastName: v }))} error={touched ? errors.lastName : null} />
+          </div>
+          <TextField
+            label="Mobile phone"
+            type="tel"
+            placeholder="XXX XXX XXXX"
+            maxLength={PHONE_INPUT_MAX_LENGTH}
+            value={values.phone}
+            onChange={(v) => setValues((c) => ({ ...c, phone: formatPhone(v) }))}
+            error={touched ? errors.phone : null}
+          />
+        </fieldset>
+        <div className={styles.actions}>
+          <Button variant="secondary" onClick={() => navigate(target)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={save.isPending}>
+            Confirm Information
+          </Button>
+        </div>
+      </form>
+      <Dialog open={done} title="Great! You're all set." onClose={() => navigate(target)} footer={<Button onClick={() => navigate(target)}>Okay</Button>}>
+        <p>A representative will contact you shortly to complete your enrolment.</p>
+      </Dialog>
+    </div>
+  );
+}

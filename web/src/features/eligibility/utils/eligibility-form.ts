@@ -1,0 +1,110 @@
+import { ApiError } from '@/lib/api-client';
+import type { Relation } from '@/lib/member';
+import { dateError, memberIdError, MESSAGES, phoneError, requiredError } from '@/lib/validation';
+import type { ConfirmInfoError, ConfirmInfoResponse } from '../api/types';
+
+export interface EligibilityValues {
+  firstName: string;
+  lastName: string;
+  /** As typed, MM/DD/YYYY. */
+  dob: string;
+  gender: string;
+  phone: string;
+  relation: Relation | '';
+  memberId: string;
+  payerId: string;
+  planId: string;
+  subscriberMemberId: string;
+}
+
+export type EligibilityErrors = Partial<Record<keyof EligibilityValues, string>>;
+
+/** 'person whose employment makes them eligible for group health insurance' */
+export const SUBSCRIBER_TOOLTIP = 'person whose employment makes them eligible for group health insurance';
+
+/** Relationship choices: Spouse or Dependent when a Self subscriber adds family, otherwise Dependent, Self, Spouse. */
+export function relationOptions(addingFamily: boolean): Relation[] {
+  return addingFamily ? ['Spouse', 'Dependent'] : ['Dependent', 'Self', 'Spouse'];
+}
+
+/** Spouse and Dependent need the subscriber's (employee's) member ID. */
+export function needsSubscriberId(relation: Relation | ''): boolean {
+  return relation === 'Spouse' || relation === 'Dependent';
+}
+
+/** Every message of the eligibility form; an empty object means Confirm Eligibility may be pressed. */
+export function eligibilityErrors(values: EligibilityValues, { payerFieldShown }: { payerFieldShown: boolean }): EligibilityErrors {
+  const errors: EligibilityErrors = {};
+  const set = (key: keyof EligibilityValues, message: string | null) => {
+    if (message) errors[key] = message;
+  };
+  set('firstName', requiredError(values.firstName));
+  set('lastName', requiredError(values.lastName));
+  set('dob', dateError(values.dob));
+  set('gender', requiredError(values.gender));
+  set('phone', phoneError(values.phone));
+  set('relation', requiredError(values.relation));
+  set('memberId', memberIdError(values.memberId));
+  if (payerFieldShown) set('payerId', requiredError(values.payerId));
+  set('planId', requiredError(values.planId));
+  if (needsSubscriberId(values.relation)) set('subscriberMemberId', memberIdError(values.subscriberMemberId));
+  return errors;
+}
+
+export const ELIGIBILITY_TEXTS = {
+  wrongData: 'We were unable to verify eligibility. Please enter subscriber information and resubmit.',
+  memberExists: 'Member already exists',
+  couldNotConfirm: 'Oops! We could not confirm eligibility.',
+  notEligible: 'Oops! It seems that you are not eligible on this plan.',
+  systemDown: 'Oops! It seems our system is down',
+  accountExists: 'Oops, it seems an account already exists with this information.',
+  noData: 'No Selected Provider and Registration Data',
+  confirmError: 'Sorry, something went wrong while confirming your data...',
+  banner: 'We could not verify your eligibility. Please review your information and submit it again.',
+} as const;
+
+export type EligibilityOutcome =
+  | { kind: 'confirmed'; answer: ConfirmInfoResponse }
+  | { kind: 'subscriber-info' }
+  | { kind: 'could-not-confirm' }
+  | { kind: 'account-exists' }
+  | { kind: 'not-eligible' }
+  | { kind: 'retry' }
+  | { kind: 'system-down' }
+  | { kind: 'no-data' }
+  | { kind: 'error'; message: string };
+
+/**
+ * Maps the confirm/info answer to the dialog it opens (spec 4 and 8): 400 wrong data asks for
+ * the subscriber's information (a Self subscriber, or a second try, gets "could not confirm"),
+ * 400 'Member already exists' the account-exists dialog, 401 not eligible on this plan, 500 the
+ * retry dialog when the roster check is down, else system down; anything else an error modal.
+ */
+export function eligibilityOutcome(result: { answer?: ConfirmInfoResponse | null; error?: unknown }, context: { relation: Relation | ''; subscriberSent: boolean }): EligibilityOutcome {
+  if (result.answer !== undefined) {
+    if (!result.answer || !result.answer.nextStep) return { kind: 'error', message: ELIGIBILITY_TEXTS.confirmError };
+    return { kind: 'confirmed', answer: result.answer };
+  }
+  const error = result.error;
+  if (!(error instanceof ApiError)) return { kind: 'error', message: ELIGIBILITY_TEXTS.confirmError };
+  const body = (error.body ?? {}) as ConfirmInfoError;
+  if (error.status === 400) {
+    if (error.message === ELIGIBILITY_TEXTS.memberExists || error.code === 'member_exists') return { kind: 'account-exists' };
+    if (error.message === ELIGIBILITY_TEXTS.wrongData || error.code === 'eligibility_not_verified') {
+      return context.relation === 'Self' || context.subscriberSent ? { kind: 'could-not-confirm' } : { kind: 'subscriber-info' };
+    }
+    return { kind: 'error', message: error.message || ELIGIBILITY_TEXTS.confirmError };
+  }
+  if (error.status === 401) {
+    // A 401 about the session itself (expired access token) is not an eligibility answer.
+    const sessionProblem = error.code === 'unauthorized' || error.code.includes('token');
+    return sessionProblem ? { kind: 'no-data' } : { kind: 'not-eligible' };
+  }
+  if (error.status >= 500) return body.eligibility?.err?.chcDown ? { kind: 'retry' } : { kind: 'system-down' };
+  return { kind: 'error', message: error.message && error.message !== MESSAGES.somethingWrong ? error.message : ELIGIBILITY_TEXTS.confirmError };
+}
+
+/** Where the page goes when the member leaves it: the stored redirect (/home, /account/details), else /marketplace. */
+export function redirectPath(stored: string | null): string {
+  return stored === '/home' || stored === '/account/details' ? stored : '/marketplace';
+}
