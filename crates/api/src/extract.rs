@@ -57,3 +57,20 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Path<T>
             .map_err(|rejection: PathRejection| ApiError::bad_request("invalid_path", rejection.body_text()))
     }
 }
+
+/// Reads an optional position from separate `lat` and `lng` values: both or neither, in range.
+pub fn optional_position(lat: Option<f64>, lng: Option<f64>) -> Result<Option<domain::LatLng>, ApiError> {
+    match (lat, lng) {
+        (None, None) => Ok(None),
+        (Some(lat), Some(lng)) => domain::LatLng::new(lat, lng).map(Some).ok_or_else(|| {
+            ApiError::bad_request(
+                "invalid_parameter",
+                "lat must be within -90 and 90, lng within -180 and 180",
+            )
+        }),
+        _ => Err(ApiError::bad_request(
+            "invalid_parameter",
+            "send both lat and lng, or neither",
+        )),
+    }
+}

@@ -55,22 +55,6 @@ fn interleave(x: u32, y: u32) -> u64 {
     spread_bits(x) | (spread_bits(y) << 1)
 }
 
-/// Returns the (x, y) of the cell at `level` holding a position.
-pub fn cell_of(position: LatLng, level: u32) -> (u32, u32) {
-    let code = morton_code(position) >> (2 * (MORTON_LEVELS - level));
-    (compact_bits(code), compact_bits(code >> 1))
-}
-
-/// Gathers the even bits of `value` (the inverse of `spread_bits`).
-fn compact_bits(value: u64) -> u32 {
-    let mut compact = value & 0x5555_5555_5555_5555;
-    compact = (compact | (compact >> 1)) & 0x3333_3333_3333_3333;
-    compact = (compact | (compact >> 2)) & 0x0f0f_0f0f_0f0f_0f0f;
-    compact = (compact | (compact >> 4)) & 0x00ff_00ff_00ff_00ff;
-    compact = (compact | (compact >> 8)) & 0x0000_ffff_0000_ffff;
-    ((compact | (compact >> 16)) & 0x0000_0000_ffff_ffff) as u32
-}
-
 /// A map cell: the square of Web Mercator tile (`x`, `y`) at zoom `level`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cell {
@@ -364,25 +348,6 @@ impl MortonIndex {
         }
     }
 
-    /// Counts the members of `filter` within `radius_miles` of `origin` (ordinals of the
-    /// physical locations are the first `len()` bits of `filter`).
-    pub fn count_within(&self, origin: LatLng, radius_miles: f64, filter: &Bitset) -> usize {
-        let radius_haversine = haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES);
-        let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
-        let mut total = 0;
-        self.walk(
-            |cell| coverage(cell.geo_rect(), origin, radius_haversine),
-            |visit| match visit {
-                Visit::Inside(start, end) => total += filter.count_range(start, end),
-                Visit::Edge(ordinal) => {
-                    total +=
-                        usize::from(filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit);
-                }
-            },
-        );
-        total
-    }
-
     /// Counts the members of `filter` within `radius_miles` of `origin`, and gathers them too
     /// while there are at most `cap` (one walk serves both).
     pub fn count_and_gather_within(
@@ -419,23 +384,6 @@ impl MortonIndex {
             },
         );
         (total, gathered)
-    }
-
-    /// Collects the members of `filter` within `radius_miles` of `origin`.
-    pub fn collect_within(&self, origin: LatLng, radius_miles: f64, filter: &Bitset, out: &mut Vec<usize>) {
-        let radius_haversine = haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES);
-        let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
-        self.walk(
-            |cell| coverage(cell.geo_rect(), origin, radius_haversine),
-            |visit| match visit {
-                Visit::Inside(start, end) => out.extend(filter.iter_range(start, end)),
-                Visit::Edge(ordinal) => {
-                    if filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit {
-                        out.push(ordinal);
-                    }
-                }
-            },
-        );
     }
 
     /// Counts the members of `filter` in a box.

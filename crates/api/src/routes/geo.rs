@@ -4,7 +4,6 @@
 use axum::Router;
 use axum::extract::State;
 use axum::routing::{get, post};
-use domain::LatLng;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -29,15 +28,10 @@ pub struct GeocodeBody {
 /// `results[0].geometry.location` and `formatted_address`.
 async fn geocode(State(state): State<AppState>, Json(body): Json<GeocodeBody>) -> ApiResult<axum::Json<Value>> {
     let found = match (&body.address, body.lat, body.lng) {
-        (_, Some(lat), Some(lng)) => {
-            let position = LatLng::new(lat, lng).ok_or_else(|| {
-                ApiError::bad_request(
-                    "invalid_parameter",
-                    "lat must be within -90 and 90, lng within -180 and 180",
-                )
-            })?;
-            state.geocoder.reverse(position).await
-        }
+        (_, Some(lat), Some(lng)) => match crate::extract::optional_position(Some(lat), Some(lng))? {
+            Some(position) => state.geocoder.reverse(position).await,
+            None => None,
+        },
         (Some(address), None, None) => {
             if address.trim().is_empty() || address.len() > 300 {
                 return Err(ApiError::bad_request(

@@ -4,7 +4,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::{get, post};
-use domain::{LatLng, SearchFilters};
+use domain::SearchFilters;
 use search::query::{DEFAULT_PAGE_SIZE, PinFilters};
 use search::{Bounds, SearchRequest};
 use serde::Deserialize;
@@ -52,22 +52,6 @@ pub struct SearchSection {
     filters: SearchFilters,
 }
 
-fn origin(lat: Option<f64>, lng: Option<f64>) -> ApiResult<Option<LatLng>> {
-    match (lat, lng) {
-        (None, None) => Ok(None),
-        (Some(lat), Some(lng)) => LatLng::new(lat, lng).map(Some).ok_or_else(|| {
-            ApiError::bad_request(
-                "invalid_parameter",
-                "lat must be within -90 and 90, lng within -180 and 180",
-            )
-        }),
-        _ => Err(ApiError::bad_request(
-            "invalid_parameter",
-            "send both lat and lng, or neither",
-        )),
-    }
-}
-
 /// Runs a search and serialises the answer while the snapshot it borrows from is held.
 fn run_search(state: &AppState, query: SearchQuery, body: SearchBody) -> ApiResult<Response> {
     let mut filters = body.search.filters;
@@ -76,7 +60,7 @@ fn run_search(state: &AppState, query: SearchQuery, body: SearchBody) -> ApiResu
     }
     let request = SearchRequest {
         filters,
-        origin: origin(query.lat, query.lng)?,
+        origin: crate::extract::optional_position(query.lat, query.lng)?,
         company_alias: query.company.filter(|alias| !alias.trim().is_empty()),
         page: query.page.unwrap_or(1),
         limit: query.limit.unwrap_or(DEFAULT_PAGE_SIZE),

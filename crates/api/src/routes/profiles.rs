@@ -52,19 +52,7 @@ pub struct OriginQuery {
 
 impl OriginQuery {
     fn origin(&self) -> ApiResult<Option<LatLng>> {
-        match (self.lat, self.lng) {
-            (Some(lat), Some(lng)) => LatLng::new(lat, lng).map(Some).ok_or_else(|| {
-                ApiError::bad_request(
-                    "invalid_parameter",
-                    "lat must be within -90 and 90, lng within -180 and 180",
-                )
-            }),
-            (None, None) => Ok(None),
-            _ => Err(ApiError::bad_request(
-                "invalid_parameter",
-                "send both lat and lng, or neither",
-            )),
-        }
+        crate::extract::optional_position(self.lat, self.lng)
     }
 }
 
