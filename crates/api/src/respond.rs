@@ -12,13 +12,16 @@ use crate::error::ApiError;
 pub fn json<T: Serialize>(value: &T, size_hint: usize) -> Response {
     let mut body = Vec::with_capacity(size_hint);
     match serde_json::to_writer(&mut body, value) {
-        Ok(()) => {
-            let mut response = body.into_response();
-            response
-                .headers_mut()
-                .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-            response
-        }
+        Ok(()) => json_bytes(body),
         Err(error) => ApiError::Internal(anyhow::Error::new(error)).into_response(),
     }
+}
+
+/// An answer from JSON already written.
+pub fn json_bytes(body: Vec<u8>) -> Response {
+    let mut response = body.into_response();
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
 }

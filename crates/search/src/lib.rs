@@ -4,12 +4,14 @@
 //! atomically. Nothing here touches PostgreSQL.
 
 pub mod bitset;
+pub mod cards;
 pub mod handle;
 pub mod query;
 pub mod snapshot;
 pub mod spatial;
 pub mod text;
 
+pub use cards::CardKey;
 pub use handle::SnapshotHandle;
 pub use query::{
     AreaPin, AreaPinsResponse, Bounds, Coordinates, MarketItem, Pin, PinFilters, PinsResponse, SearchRequest,

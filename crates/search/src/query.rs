@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::SearchError;
 use crate::bitset::Bitset;
+use crate::cards::CardKey;
 use crate::snapshot::Snapshot;
 use crate::spatial::{CellCount, MORTON_LEVELS, MapBox, chord_2, chord_limit, mercator};
 use crate::text::{Fields, TextQuery};
@@ -122,6 +123,11 @@ pub struct MarketItem<'a> {
     pub works_at: Option<&'a str>,
     pub category: &'a str,
     pub services: Services<'a>,
+    /// Whether the signed-in caller marked it as a favourite; set by the caller of the search.
+    pub favorite: bool,
+    /// The pre-rendered card this item is written from (see [`Snapshot::search_json`]).
+    #[serde(skip)]
+    pub card: CardKey,
 }
 
 /// A search answer: a page of clinics and the nearest matching clinicians.
@@ -692,6 +698,8 @@ impl Snapshot {
             works_at: None,
             category: LOCATION_CATEGORY,
             services: Services(&location.service_type_codes),
+            favorite: false,
+            card: CardKey::Clinic(ordinal as u32),
         }
     }
 
@@ -731,6 +739,8 @@ impl Snapshot {
             works_at: Some(&location.name),
             category: &clinician.category,
             services: Services(&location.service_type_codes),
+            favorite: false,
+            card: CardKey::Clinician(self.clinician_link(location_ordinal, clinician_ordinal)),
         }
     }
 

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::SearchError;
 use crate::bitset::Bitset;
+use crate::cards::CardCache;
 use crate::spatial::{MortonIndex, SpatialTrees, morton_code};
 use crate::text::TextIndex;
 
@@ -57,6 +58,16 @@ impl Lists {
 
     pub(crate) fn get(&self, owner: usize) -> &[u32] {
         &self.items[self.offsets[owner] as usize..self.offsets[owner + 1] as usize]
+    }
+
+    /// The position of the pairing (`owner`, `item`) among all pairs.
+    pub(crate) fn pair_position(&self, owner: usize, item: u32) -> Option<u32> {
+        let at = self.get(owner).iter().position(|candidate| *candidate == item)?;
+        Some(self.offsets[owner] + at as u32)
+    }
+
+    pub(crate) fn pair_count(&self) -> usize {
+        self.items.len()
     }
 }
 
@@ -146,6 +157,7 @@ pub struct Snapshot {
     pub(crate) bits: Arc<AttributeBits>,
     location_overrides: Arc<HashMap<u32, Location>>,
     clinician_overrides: Arc<HashMap<u32, Clinician>>,
+    pub(crate) cards: Arc<CardCache>,
     /// The published generation this snapshot was loaded from (0 when built in memory).
     pub generation: i64,
     pub watermark_micros: i64,
@@ -274,11 +286,13 @@ impl Snapshot {
             clinician_text,
             input,
         };
+        let cards = CardCache::new(core.input.locations.len(), core.location_clinicians.pair_count());
         Self {
             core: Arc::new(core),
             bits: Arc::new(bits),
             location_overrides: Arc::default(),
             clinician_overrides: Arc::default(),
+            cards: Arc::new(cards),
             generation: 0,
             watermark_micros,
             directory,
@@ -358,6 +372,14 @@ impl Snapshot {
 
     pub fn clinicians_at(&self, location_ordinal: usize) -> &[u32] {
         self.core.location_clinicians.get(location_ordinal)
+    }
+
+    /// Which pairing of a location's clinicians this is; they must be paired.
+    pub(crate) fn clinician_link(&self, location_ordinal: usize, clinician_ordinal: usize) -> u32 {
+        self.core
+            .location_clinicians
+            .pair_position(location_ordinal, clinician_ordinal as u32)
+            .expect("a clinician card names a location the clinician works at")
     }
 
     pub fn locations_of(&self, clinician_ordinal: usize) -> &[u32] {
@@ -488,6 +510,10 @@ impl Snapshot {
             bits: Arc::new(bits),
             location_overrides: Arc::new(location_overrides),
             clinician_overrides: Arc::new(clinician_overrides),
+            cards: Arc::new(CardCache::new(
+                self.location_count(),
+                self.core.location_clinicians.pair_count(),
+            )),
             generation: self.generation,
             watermark_micros: watermark_micros.max(self.watermark_micros),
             directory: self.directory.clone(),

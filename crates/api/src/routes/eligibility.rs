@@ -41,7 +41,7 @@ pub const CHECK_DOWN: &str =
     "We could not reach the eligibility service. Your information is saved; please try again later.";
 
 /// Form values may arrive as text or numbers (member ids, ZIP codes); anything else is refused.
-fn text(field: &str, value: &Option<Value>) -> ApiResult<Option<String>> {
+pub(crate) fn text(field: &str, value: &Option<Value>) -> ApiResult<Option<String>> {
     match value {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.trim().to_owned()).filter(|text| !text.is_empty())),
@@ -55,11 +55,11 @@ fn text(field: &str, value: &Option<Value>) -> ApiResult<Option<String>> {
     }
 }
 
-fn required(field: &str, value: &Option<Value>) -> ApiResult<String> {
+pub(crate) fn required(field: &str, value: &Option<Value>) -> ApiResult<String> {
     text(field, value)?.ok_or_else(|| ApiError::invalid_field(field, ValidationError::Required))
 }
 
-fn check<T>(field: &str, result: Result<T, ValidationError>) -> ApiResult<T> {
+pub(crate) fn check<T>(field: &str, result: Result<T, ValidationError>) -> ApiResult<T> {
     result.map_err(|error| ApiError::invalid_field(field, error))
 }
 
@@ -387,7 +387,7 @@ async fn personal_info(
     State(state): State<AppState>,
     caller: Caller,
     Json(form): Json<MemberForm>,
-) -> ApiResult<axum::Json<Value>> {
+) -> ApiResult<axum::response::Response> {
     let member = signed_in_member(&state, caller).await?;
     let needs = Requirements {
         plan: true,
@@ -399,7 +399,7 @@ async fn personal_info(
     let mut connection = state.pool.acquire().await?;
     let saved = store::members::update_personal_info(&mut connection, member.id, &info).await?;
     drop(connection);
-    Ok(axum::Json(member_view(&state, &saved).await?))
+    member_view(&state, saved.id).await
 }
 
 /// Checks the stored details (after a personal info save); the answer carries the employer.

@@ -67,7 +67,7 @@ fn run_search(state: &AppState, query: SearchQuery, body: SearchBody) -> ApiResu
     };
     let snapshot = state.snapshot()?;
     let answer = snapshot.search(&request, &state.gazetteer)?;
-    Ok(crate::respond::json(&answer, 16 * 1024))
+    Ok(crate::respond::json_bytes(snapshot.search_json(&answer)))
 }
 
 async fn search(

@@ -4,10 +4,11 @@
 use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::get;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::members::{EmployerSummary, LocationCard, Member};
+use store::members::Member;
 use store::roster::PlanRow;
 
 use crate::app::AppState;
@@ -42,41 +43,6 @@ pub async fn filter_market(state: &AppState, member: &Member) -> ApiResult<Value
     Ok(json!({ "company": alias, "location": member.zip_code }))
 }
 
-fn date(value: Option<chrono::NaiveDate>) -> Value {
-    value.map_or(Value::Null, |day| Value::String(day.format("%Y-%m-%d").to_string()))
-}
-
-fn location_json(card: &LocationCard) -> Value {
-    json!({
-        "id": card.id,
-        "providerId": card.organisation_id,
-        "name": card.organisation_name,
-        "companyName": card.organisation_name,
-        "locationName": card.location_name,
-        "logo": card.logo,
-        "address1": card.address1,
-        "city": card.city,
-        "state": card.state,
-        "zip": card.zip,
-        "zipCode": card.zip,
-        "phone": card.phone,
-    })
-}
-
-fn employer_json(employer: &EmployerSummary, groups: &[(String, String, String)]) -> Value {
-    let groups: Vec<Value> = groups
-        .iter()
-        .map(|(group, payer, plan)| json!({ "groupId": group, "planId": plan, "tpa": { "payerId": payer } }))
-        .collect();
-    json!({
-        "id": employer.id,
-        "companyName": employer.company_name,
-        "alias": employer.alias,
-        "status": employer.status,
-        "groups": groups,
-    })
-}
-
 pub fn plan_json(plan: &PlanRow) -> Value {
     json!({
         "planId": plan.plan_id,
@@ -87,137 +53,21 @@ pub fn plan_json(plan: &PlanRow) -> Value {
     })
 }
 
-/// The payers of a plan list, each with its plans, in first-seen order.
-fn payers_json(plans: &[PlanRow]) -> Vec<Value> {
-    let mut payers: Vec<(String, String, Vec<Value>)> = Vec::new();
-    for plan in plans {
-        let entry = json!({ "planId": plan.plan_id, "name": plan.name, "groupId": plan.group_id });
-        match payers.iter_mut().find(|(id, _, _)| *id == plan.payer_id) {
-            Some((_, _, list)) => list.push(entry),
-            None => payers.push((plan.payer_id.clone(), plan.payer_name.clone(), vec![entry])),
-        }
-    }
-    payers
-        .into_iter()
-        .map(|(id, name, plans)| json!({ "payerId": id, "payerName": name, "plans": plans }))
-        .collect()
-}
-
-fn statuses(member: &Member) -> (Value, Value) {
-    (
-        json!({ "status": member.eligibility_status }),
-        json!({ "status": member.subscription_status, "expire": date(member.subscription_expire) }),
-    )
-}
-
-/// A family list entry.
-async fn family_entry(state: &AppState, member: &Member) -> ApiResult<Value> {
-    let card = match member.location_id {
-        Some(location_id) => store::members::location_card(&state.pool, location_id, member.provider_id).await?,
-        None => None,
-    };
-    let (eligibility, subscription) = statuses(member);
-    Ok(json!({
-        "id": member.id,
-        "firstName": member.first_name,
-        "lastName": member.last_name,
-        "subscriberRelation": member.subscriber_relation,
-        "nextStep": member.next_step,
-        "providerId": member.provider_id,
-        "locationId": member.location_id,
-        "provider": card.as_ref().map(|card| json!({ "id": card.organisation_id, "companyName": card.organisation_name })),
-        "location": card.as_ref().map(location_json),
-        "providerPortal": card.as_ref().and_then(|card| card.provider_portal_url.as_ref()).map(|link| json!({ "link": link })),
-        "eligibility": eligibility,
-        "subscription": subscription,
-    }))
-}
-
 /// The member record the SPA keeps (`GET /member/app/member/info`, and the answer of
-/// `PUT /member/app/personal/info`).
-pub async fn member_view(state: &AppState, member: &Member) -> ApiResult<Value> {
-    let pool = &state.pool;
-    let employer_id = member.employer_id;
-    let location = async {
-        match member.location_id {
-            Some(location_id) => store::members::location_card(pool, location_id, member.provider_id).await,
-            None => Ok(None),
-        }
-    };
-    let employer = async {
-        match employer_id {
-            Some(id) => store::members::employer(pool, id).await,
-            None => Ok(None),
-        }
-    };
-    let groups = async {
-        match employer_id {
-            Some(id) => store::roster::employer_groups(pool, id).await,
-            None => Ok(Vec::new()),
-        }
-    };
-    let (location, employer, groups, plans, family) = tokio::try_join!(
-        location,
-        employer,
-        groups,
-        store::roster::plans(pool, employer_id, None),
-        store::members::family_of(pool, member.id),
-    )?;
-    let mut family_entries = Vec::with_capacity(family.len());
-    for relative in &family {
-        family_entries.push(family_entry(state, relative).await?);
-    }
-    let (eligibility, subscription) = statuses(member);
-    let company_name = employer
-        .as_ref()
-        .map(|employer| employer.company_name.clone())
-        .or_else(|| member.company_name.clone());
-    let plan_list: Vec<Value> = plans.iter().map(plan_json).collect();
-    Ok(json!({
-        "id": member.id,
-        "type": "dpc-member",
-        "email": member.email,
-        "firstName": member.first_name,
-        "lastName": member.last_name,
-        "dob": date(member.dob),
-        "gender": member.gender,
-        "phone": member.phone,
-        "zipCode": member.zip_code,
-        "memberId": member.member_id,
-        "payerId": member.payer_id,
-        "planId": member.plan_id,
-        "groupId": member.group_id,
-        "employerId": member.employer_id,
-        "companyName": company_name,
-        "subscriberRelation": member.subscriber_relation,
-        "subscriberMemberId": member.subscriber_member_id,
-        "subscriberId": member.subscriber_id,
-        "nextStep": member.next_step,
-        "setup": member.setup,
-        "eligibility": eligibility,
-        "subscription": subscription,
-        "providerId": member.provider_id,
-        "locationId": member.location_id,
-        "location": location.as_ref().map(location_json),
-        "providerPortal": location
-            .as_ref()
-            .and_then(|card| card.provider_portal_url.as_ref())
-            .map(|link| json!({ "link": link })),
-        "password": member.password_hash.is_some(),
-        "emailVerified": member.email_verified_at.is_some(),
-        "notify": member.notify,
-        "hasFamily": !family.is_empty(),
-        "family": family_entries,
-        "associatedDependents": if member.subscriber_relation == "Self" { family_entries.clone() } else { Vec::new() },
-        "employer": employer.as_ref().map(|employer| employer_json(employer, &groups)),
-        "payers": payers_json(&plans),
-        "plans": plan_list,
-    }))
+/// `PUT /member/app/personal/info`), as PostgreSQL writes it.
+pub async fn member_view(state: &AppState, member_id: i64) -> ApiResult<Response> {
+    let document = store::members::member_info_json(&state.pool, member_id)
+        .await?
+        .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
+    Ok(json_text(document))
 }
 
-async fn member_info(State(state): State<AppState>, caller: Caller) -> ApiResult<axum::Json<Value>> {
-    let member = signed_in_member(&state, caller).await?;
-    Ok(axum::Json(member_view(&state, &member).await?))
+fn json_text(document: String) -> Response {
+    crate::respond::json_bytes(document.into_bytes())
+}
+
+async fn member_info(State(state): State<AppState>, caller: Caller) -> ApiResult<Response> {
+    member_view(&state, caller.member_id).await
 }
 
 /// Home: what the dashboard needs to choose its buttons.
@@ -233,45 +83,11 @@ async fn home(State(state): State<AppState>, caller: Caller) -> ApiResult<axum::
 }
 
 /// Account details: personal, contact and insurance information.
-async fn account(State(state): State<AppState>, caller: Caller) -> ApiResult<axum::Json<Value>> {
-    let member = signed_in_member(&state, caller).await?;
-    let employer = match member.employer_id {
-        Some(id) => store::members::employer(&state.pool, id).await?,
-        None => None,
-    };
-    let plan = match &member.plan_id {
-        Some(plan_id) => store::roster::plan(&state.pool, plan_id, member.employer_id).await?,
-        None => None,
-    };
-    let (eligibility, subscription) = statuses(&member);
-    let company_name = employer
-        .as_ref()
-        .map(|employer| employer.company_name.clone())
-        .or_else(|| member.company_name.clone());
-    Ok(axum::Json(json!({
-        "personal": {
-            "id": member.id,
-            "firstName": member.first_name,
-            "lastName": member.last_name,
-            "dob": date(member.dob),
-            "gender": member.gender,
-            "email": member.email,
-            "phone": member.phone,
-            "zipCode": member.zip_code,
-            "memberId": member.member_id,
-            "employerId": member.employer_id,
-            "companyName": company_name,
-            "planID": member.plan_id,
-            "planName": plan.as_ref().map(|plan| plan.name.clone()),
-            "payerID": member.payer_id,
-            "payerName": plan.as_ref().map(|plan| plan.payer_name.clone()),
-            "groupID": member.group_id,
-        },
-        "subscriberRelation": member.subscriber_relation,
-        "eligibility": eligibility,
-        "subscription": subscription,
-        "nextStep": member.next_step,
-    })))
+async fn account(State(state): State<AppState>, caller: Caller) -> ApiResult<Response> {
+    let document = store::members::account_json(&state.pool, caller.member_id)
+        .await?
+        .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
+    Ok(json_text(document))
 }
 
 #[derive(Debug, Deserialize)]

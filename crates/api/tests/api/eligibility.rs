@@ -189,6 +189,28 @@ async fn a_dependent_is_confirmed_and_linked_to_the_subscriber() {
     assert_eq!(jane_info.body["hasFamily"], true);
     assert_eq!(jane_info.body["family"][0]["firstName"], "Emma");
     assert_eq!(jane_info.body["associatedDependents"][0]["firstName"], "Emma");
+    let entry = jane_info.body["family"][0].as_object().unwrap();
+    let mut keys: Vec<&str> = entry.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "eligibility",
+            "firstName",
+            "id",
+            "lastName",
+            "location",
+            "locationId",
+            "nextStep",
+            "provider",
+            "providerId",
+            "providerPortal",
+            "subscriberRelation",
+            "subscription"
+        ]
+    );
+    assert_eq!(entry["eligibility"]["status"], "active");
+    assert!(entry["location"].is_null(), "Emma has not chosen a clinic");
 }
 
 #[tokio::test]

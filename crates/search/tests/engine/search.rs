@@ -33,6 +33,7 @@ fn assert_search_agrees(origin: LatLng, filters: SearchFilters, alias: Option<&s
     let mut search_request = request(origin, filters.clone(), 1);
     search_request.company_alias = alias.map(str::to_owned);
     let answer = fixture.snapshot.search(&search_request, gazetteer()).unwrap();
+    assert_written_json_matches_serde(answer.clone());
     let radius = filters.search_distance.radius_miles();
     let near_edge = physical
         .iter()
@@ -73,6 +74,24 @@ fn assert_search_agrees(origin: LatLng, filters: SearchFilters, alias: Option<&s
             .collect();
         assert!(virtual_on_page.iter().all(|id| virtual_ids.contains(id)));
         assert_eq!(virtual_on_page.len(), (6 - physical.len()).min(virtual_ids.len()));
+    }
+}
+
+/// The answer written from cached cards reads back as serde's rendering of it, on first use
+/// of the cards and from the cache, with favourite flags as the items carry them.
+fn assert_written_json_matches_serde(mut answer: search::SearchResponse<'_>) {
+    let snapshot = &fixture().snapshot;
+    for round in 0..2 {
+        for (position, item) in answer
+            .clinics
+            .iter_mut()
+            .chain(answer.clinicians.iter_mut())
+            .enumerate()
+        {
+            item.favorite = (position + round) % 2 == 0;
+        }
+        let written: serde_json::Value = serde_json::from_slice(&snapshot.search_json(&answer)).unwrap();
+        assert_eq!(written, serde_json::to_value(&answer).unwrap());
     }
 }
 
