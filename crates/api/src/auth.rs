@@ -24,6 +24,17 @@ pub struct Claims {
     pub sub: String,
     pub iat: u64,
     pub exp: u64,
+    /// Who is acting as the subject (RFC 8693): the subscriber, in a token for one of their
+    /// family members.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub act: Option<Actor>,
+}
+
+/// The party acting on behalf of a token's subject.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Actor {
+    /// A member id, as a string like `sub`.
+    pub sub: String,
 }
 
 /// Signs and verifies access tokens.
@@ -63,11 +74,22 @@ impl Tokens {
     }
 
     pub fn issue(&self, member_id: i64) -> Result<String> {
+        self.sign(member_id, None)
+    }
+
+    /// A token for `member_id` held by `subscriber_id`, who switched to a family member's
+    /// account.
+    pub fn issue_on_behalf(&self, member_id: i64, subscriber_id: i64) -> Result<String> {
+        self.sign(member_id, Some(subscriber_id))
+    }
+
+    fn sign(&self, member_id: i64, actor_id: Option<i64>) -> Result<String> {
         let now = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
         let claims = Claims {
             sub: member_id.to_string(),
             iat: now,
             exp: now + ACCESS_TOKEN_SECONDS,
+            act: actor_id.map(|id| Actor { sub: id.to_string() }),
         };
         Ok(jsonwebtoken::encode(
             &Header::new(Algorithm::HS256),
@@ -87,6 +109,8 @@ impl Tokens {
 #[derive(Debug, Clone, Copy)]
 pub struct Caller {
     pub member_id: i64,
+    /// The subscriber who switched to this member's account, when the token is theirs.
+    pub actor: Option<i64>,
 }
 
 /// An optional caller: no header is fine, a bad header is a 401.
@@ -106,12 +130,14 @@ impl FromRequestParts<AppState> for MaybeCaller {
         if token.is_empty() {
             return Ok(Self(None));
         }
-        let member_id = state
-            .tokens
-            .verify(token)
-            .and_then(|claims| claims.sub.parse::<i64>().ok())
-            .ok_or_else(|| ApiError::Unauthorized("Invalid access token".into()))?;
-        Ok(Self(Some(Caller { member_id })))
+        let invalid = || ApiError::Unauthorized("Invalid access token".into());
+        let claims = state.tokens.verify(token).ok_or_else(invalid)?;
+        let member_id = claims.sub.parse::<i64>().map_err(|_| invalid())?;
+        let actor = match claims.act {
+            Some(actor) => Some(actor.sub.parse::<i64>().map_err(|_| invalid())?),
+            None => None,
+        };
+        Ok(Self(Some(Caller { member_id, actor })))
     }
 }
 
@@ -166,7 +192,16 @@ mod tests {
         let tokens = Tokens::new(b"secret one");
         let token = tokens.issue(42).unwrap();
         assert_eq!(tokens.verify(&token).unwrap().sub, "42");
+        assert!(tokens.verify(&token).unwrap().act.is_none());
         assert!(Tokens::new(b"secret two").verify(&token).is_none());
+    }
+
+    #[test]
+    fn a_token_on_behalf_of_a_subscriber_names_them_as_the_actor() {
+        let tokens = Tokens::new(b"secret one");
+        let claims = tokens.verify(&tokens.issue_on_behalf(43, 42).unwrap()).unwrap();
+        assert_eq!(claims.sub, "43");
+        assert_eq!(claims.act, Some(Actor { sub: "42".into() }));
     }
 
     #[test]

@@ -72,6 +72,10 @@ pub struct Config {
     /// its first entry is used). Unset: the peer address.
     #[arg(long, env = "NEARCARE_CLIENT_IP_HEADER")]
     pub client_ip_header: Option<String>,
+    /// The address members are told to write to when only support can help (an active
+    /// membership that cannot change provider).
+    #[arg(long, env = "NEARCARE_SUPPORT_EMAIL", default_value = "support@nearcare.example")]
+    pub support_email: String,
 }
 
 impl Config {
@@ -93,6 +97,7 @@ impl Config {
             rate_limit_per_email: 5,
             rate_limit_per_client: 30,
             client_ip_header: None,
+            support_email: "support@nearcare.example".into(),
         }
     }
 

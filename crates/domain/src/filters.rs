@@ -74,6 +74,8 @@ pub struct SearchFilters {
     pub employer: Option<String>,
     pub zip_code: Option<String>,
     pub user_zip_code: Option<String>,
+    /// Only the signed-in member's favourite clinics and clinicians.
+    pub favorites: bool,
 }
 
 /// The service type code the spec uses for pediatrics.

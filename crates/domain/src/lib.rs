@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod catalogue;
+pub mod enrolment;
 pub mod filters;
 pub mod geo;
 pub mod zip;

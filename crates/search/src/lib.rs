@@ -14,8 +14,8 @@ pub mod text;
 pub use cards::CardKey;
 pub use handle::SnapshotHandle;
 pub use query::{
-    AreaPin, AreaPinsResponse, Bounds, Coordinates, MarketItem, Pin, PinFilters, PinsResponse, SearchRequest,
-    SearchResponse,
+    AreaPin, AreaPinsResponse, Bounds, Coordinates, Favourites, MarketItem, Pin, PinFilters, PinsResponse,
+    SearchRequest, SearchResponse,
 };
 pub use snapshot::{Snapshot, SnapshotInput};
 

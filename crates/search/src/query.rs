@@ -92,6 +92,21 @@ impl Serialize for Services<'_> {
     }
 }
 
+/// The signed-in caller's favourite clinic locations and clinicians, by id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Favourites {
+    pub location_ids: HashSet<i64>,
+    pub clinician_ids: HashSet<i64>,
+}
+
+/// Where the clinician list looks: the matching places (nearest first, `ranked` when already
+/// sorted) and, for the favourites filter, the only clinicians it may show.
+struct Scan<'a> {
+    places: &'a Bitset,
+    ranked: Option<&'a [usize]>,
+    only: Option<&'a HashSet<i64>>,
+}
+
 /// A card of the marketplace: a clinic location or a clinician. It borrows from the snapshot,
 /// so a page of cards costs no copying; serialise it while the snapshot is held.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -227,6 +242,8 @@ pub struct Pin {
     pub name: String,
     pub coordinates: Coordinates,
     pub new_patients: bool,
+    /// Whether the signed-in caller marked the location as a favourite; set by the caller.
+    pub favorite: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -503,8 +520,19 @@ impl Snapshot {
         })
     }
 
-    /// Runs a marketplace search.
+    /// Runs a marketplace search for someone signed out.
     pub fn search(&self, request: &SearchRequest, gazetteer: &Gazetteer) -> Result<SearchResponse<'_>, SearchError> {
+        self.search_for(request, gazetteer, None)
+    }
+
+    /// Runs a marketplace search; `favourites` are the signed-in caller's, which flag cards and
+    /// are all the `favorites` filter lets through (nothing, signed out).
+    pub fn search_for(
+        &self,
+        request: &SearchRequest,
+        gazetteer: &Gazetteer,
+        favourites: Option<&Favourites>,
+    ) -> Result<SearchResponse<'_>, SearchError> {
         if request.page == 0 || request.page > MAX_PAGE {
             return Err(SearchError::InvalidParameter(format!(
                 "page must be between 1 and {MAX_PAGE}"
@@ -517,7 +545,23 @@ impl Snapshot {
         }
         let origin = self.resolve_origin(request.origin, &request.filters, gazetteer)?;
         let radius = request.filters.search_distance.radius_miles().min(MAX_SEARCH_MILES);
-        let filter = self.compile(&request.filters, request.company_alias.as_deref())?;
+        let mut filter = self.compile(&request.filters, request.company_alias.as_deref())?;
+        let no_favourites = Favourites::default();
+        let favourites_only = request.filters.favorites.then(|| favourites.unwrap_or(&no_favourites));
+        // Favourite clinicians are found wherever they work, not only at favourite clinics.
+        let clinician_places = favourites_only.map(|favourites| {
+            let everywhere = filter.locations.clone();
+            let mut chosen = Bitset::empty(self.location_count());
+            for ordinal in favourites
+                .location_ids
+                .iter()
+                .filter_map(|id| self.location_ordinal(*id))
+            {
+                chosen.insert(ordinal);
+            }
+            filter.locations.intersect_with(&chosen);
+            everywhere
+        });
         let (physical_total, gathered) =
             self.core
                 .morton
@@ -561,7 +605,38 @@ impl Snapshot {
                     .map(|ordinal| self.location_item(*ordinal, None)),
             );
         }
-        let clinicians = self.nearest_clinicians(origin, radius, &filter, ranked.as_deref(), &virtual_matches)?;
+        let mut clinicians = match &clinician_places {
+            Some(places) => self.nearest_clinicians(
+                origin,
+                radius,
+                &filter,
+                Scan {
+                    places,
+                    ranked: None,
+                    only: favourites_only.map(|favourites| &favourites.clinician_ids),
+                },
+                &virtual_matches,
+            )?,
+            None => self.nearest_clinicians(
+                origin,
+                radius,
+                &filter,
+                Scan {
+                    places: &filter.locations,
+                    ranked: ranked.as_deref(),
+                    only: None,
+                },
+                &virtual_matches,
+            )?,
+        };
+        if let Some(favourites) = favourites {
+            for clinic in &mut clinics {
+                clinic.favorite = favourites.location_ids.contains(&clinic.location_id);
+            }
+            for clinician in &mut clinicians {
+                clinician.favorite = favourites.clinician_ids.contains(&clinician.id);
+            }
+        }
         let total_pages = total.div_ceil(limit) as u32;
         Ok(SearchResponse {
             clinics,
@@ -633,7 +708,7 @@ impl Snapshot {
         origin: LatLng,
         radius: f64,
         filter: &CompiledFilter,
-        ranked: Option<&[usize]>,
+        scan: Scan<'_>,
         virtual_matches: &[usize],
     ) -> Result<Vec<MarketItem<'_>>, SearchError> {
         let (clinician_names, place_names) = match &filter.text {
@@ -646,7 +721,7 @@ impl Snapshot {
         let mut seen = HashSet::new();
         let mut items = Vec::new();
         let located = self
-            .nearest_iter(origin, radius, &filter.locations, ranked)
+            .nearest_iter(origin, radius, scan.places, scan.ranked)
             .take(CLINICIAN_SCAN_LOCATIONS)
             .map(|(ordinal, distance)| (ordinal, Some(distance)));
         let virtual_located = virtual_matches.iter().map(|ordinal| (*ordinal, None));
@@ -657,7 +732,10 @@ impl Snapshot {
                     (Some(names), Some(places)) => names.contains(clinician) || places.contains(location),
                     _ => true,
                 };
-                if name_ok && filter.rule.accepts(self, clinician) && seen.insert(clinician) {
+                let chosen = scan
+                    .only
+                    .is_none_or(|only| only.contains(&self.clinician(clinician).id));
+                if name_ok && chosen && filter.rule.accepts(self, clinician) && seen.insert(clinician) {
                     items.push(self.clinician_item(clinician, location, distance));
                     if items.len() == MAX_CLINICIANS {
                         break 'locations;
@@ -792,6 +870,7 @@ impl Snapshot {
                         lng: location.lng,
                     },
                     new_patients: location.accepting_new_patients,
+                    favorite: false,
                 });
             }
         }

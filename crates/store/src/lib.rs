@@ -2,14 +2,19 @@
 //! one-time tokens, the email outbox, rate limits, the eligibility roster) as plain async
 //! functions.
 
+pub mod analytics;
 pub mod catalogue;
 pub mod copy;
+pub mod enrolment;
+pub mod family;
+pub mod favourites;
 pub mod generations;
 pub mod members;
 pub mod outbox;
 pub mod rate_limits;
 pub mod roster;
 pub mod tokens;
+pub mod waitlist;
 
 use std::time::Duration;
 

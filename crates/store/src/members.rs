@@ -381,17 +381,6 @@ pub async fn first_location_of(pool: &PgPool, organisation_id: i64) -> Result<Op
     )
 }
 
-/// Whether `member_id` is a family member that `subscriber_id` manages.
-pub async fn is_family_member(pool: &PgPool, subscriber_id: i64, member_id: i64) -> Result<bool> {
-    Ok(
-        sqlx::query_scalar("select exists(select 1 from members where id = $1 and subscriber_id = $2)")
-            .bind(member_id)
-            .bind(subscriber_id)
-            .fetch_one(pool)
-            .await?,
-    )
-}
-
 /// The member record the SPA keeps (`GET /member/app/member/info`), built by PostgreSQL as one
 /// JSON document in one round trip: the member, their clinic, employer with groups, plans by
 /// payer and each family member with their clinic. Six queries in sequence made this the
@@ -468,6 +457,7 @@ const MEMBER_INFO_QUERY: &str = concat!(
      left join lateral (
         select json_agg(json_build_object(
                  'id', f.id, 'firstName', f.first_name, 'lastName', f.last_name,
+                 'email', coalesce(f.contact_email, f.email), 'phone', f.phone, 'dob', f.dob,
                  'subscriberRelation', f.subscriber_relation, 'nextStep', f.next_step,
                  'providerId', f.provider_id, 'locationId', f.location_id,
                  'provider', fc.provider, 'location', fc.card, 'providerPortal', fc.portal,

@@ -6,11 +6,13 @@ use axum::routing::get;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sqlx::Row;
+use store::favourites::Entity;
 
 use crate::app::AppState;
 use crate::auth::MaybeCaller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Path, Query};
+use crate::routes::favourites::is_favourite;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -58,7 +60,11 @@ async fn categories(State(state): State<AppState>, _caller: MaybeCaller) -> ApiR
     Ok(axum::Json(json!({ "categories": categories })))
 }
 
-async fn vendor(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<axum::Json<Value>> {
+async fn vendor(
+    State(state): State<AppState>,
+    MaybeCaller(caller): MaybeCaller,
+    Path(id): Path<i64>,
+) -> ApiResult<axum::Json<Value>> {
     let row = sqlx::query(
         "select v.id, v.company_name, c.name as category, v.logo, v.description, v.website, v.contact_first_name,
                 v.contact_last_name, v.contact_email, v.address1
@@ -68,12 +74,13 @@ async fn vendor(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult
     .fetch_optional(&state.pool)
     .await?
     .ok_or_else(|| ApiError::NotFound("Vendor not found".into()))?;
+    let favorite = is_favourite(&state, caller, Entity::Vendor, id).await?;
     Ok(axum::Json(json!({
         "id": row.get::<i64, _>("id"),
         "companyName": row.get::<String, _>("company_name"),
         "category": row.get::<String, _>("category"),
         "logo": row.get::<String, _>("logo"),
-        "favorite": false,
+        "favorite": favorite,
         "details": { "description": row.get::<String, _>("description"), "website": row.get::<String, _>("website") },
         "contact": {
             "firstName": row.get::<String, _>("contact_first_name"),
@@ -84,7 +91,11 @@ async fn vendor(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult
     })))
 }
 
-async fn solution(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<axum::Json<Value>> {
+async fn solution(
+    State(state): State<AppState>,
+    MaybeCaller(caller): MaybeCaller,
+    Path(id): Path<i64>,
+) -> ApiResult<axum::Json<Value>> {
     let row = sqlx::query(
         "select s.id, s.name, s.kind, c.name as category, s.logo, s.description, s.definition, s.website, s.contract_url,
                 s.base_rate_cents, v.contact_first_name, v.contact_last_name, v.contact_email, v.address1
@@ -95,6 +106,7 @@ async fn solution(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResu
     .fetch_optional(&state.pool)
     .await?
     .ok_or_else(|| ApiError::NotFound("Solution not found".into()))?;
+    let favorite = is_favourite(&state, caller, Entity::Solution, id).await?;
     let base_rate = row.get::<i64, _>("base_rate_cents") as f64 / 100.0;
     Ok(axum::Json(json!({
         "id": row.get::<i64, _>("id"),
@@ -104,7 +116,7 @@ async fn solution(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResu
         "logo": row.get::<String, _>("logo"),
         "contract": row.get::<String, _>("contract_url"),
         "contracted": false,
-        "favorite": false,
+        "favorite": favorite,
         "website": row.get::<String, _>("website"),
         "details": {
             "description": row.get::<String, _>("description"),

@@ -243,7 +243,14 @@ fn eligibility_error(status: StatusCode, code: &'static str, message: &str, chc_
 
 /// Checks the member's stored details and, when the roster confirms them, activates
 /// eligibility and moves the member on. Answers the body of a 200.
-async fn check_and_apply(state: &AppState, member: &Member, subscriber: Option<Person>) -> ApiResult<Value> {
+/// `actor`: the subscriber who switched to this member's account; the new token keeps naming
+/// them so they can switch back.
+async fn check_and_apply(
+    state: &AppState,
+    member: &Member,
+    subscriber: Option<Person>,
+    actor: Option<i64>,
+) -> ApiResult<Value> {
     let wrong_data = || eligibility_error(StatusCode::BAD_REQUEST, "eligibility_not_verified", WRONG_DATA, false);
     let (Some(dob), Some(member_id)) = (member.dob, member.member_id.clone()) else {
         return Err(wrong_data());
@@ -339,7 +346,10 @@ async fn check_and_apply(state: &AppState, member: &Member, subscriber: Option<P
     Ok(json!({
         "eligible": true,
         "eligibility": { "code": 200, "status": updated.eligibility_status, "err": { "chcDown": false } },
-        "newAccessToken": state.tokens.issue(updated.id)?,
+        "newAccessToken": match actor {
+            Some(subscriber_id) => state.tokens.issue_on_behalf(updated.id, subscriber_id)?,
+            None => state.tokens.issue(updated.id)?,
+        },
         "nextStep": updated.next_step,
         "setup": updated.setup,
         "hasFamily": coverage.family_size > 0,
@@ -378,7 +388,9 @@ async fn confirm_info(
     let mut connection = state.pool.acquire().await?;
     let saved = store::members::update_personal_info(&mut connection, member.id, &info).await?;
     drop(connection);
-    Ok(axum::Json(check_and_apply(&state, &saved, subscriber).await?))
+    Ok(axum::Json(
+        check_and_apply(&state, &saved, subscriber, caller.actor).await?,
+    ))
 }
 
 /// The personal info form: saves the details and answers the whole member record. Eligibility
@@ -406,5 +418,5 @@ async fn personal_info(
 /// The SPA sends the member it just saved as the body; the stored record is what is checked.
 async fn eligibility(State(state): State<AppState>, caller: Caller) -> ApiResult<axum::Json<Value>> {
     let member = signed_in_member(&state, caller).await?;
-    Ok(axum::Json(check_and_apply(&state, &member, None).await?))
+    Ok(axum::Json(check_and_apply(&state, &member, None, caller.actor).await?))
 }

@@ -6,7 +6,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use domain::SearchFilters;
 use search::query::{DEFAULT_PAGE_SIZE, PinFilters};
-use search::{Bounds, SearchRequest};
+use search::{Bounds, Favourites, SearchRequest};
 use serde::Deserialize;
 
 use crate::app::AppState;
@@ -53,7 +53,12 @@ pub struct SearchSection {
 }
 
 /// Runs a search and serialises the answer while the snapshot it borrows from is held.
-fn run_search(state: &AppState, query: SearchQuery, body: SearchBody) -> ApiResult<Response> {
+fn run_search(
+    state: &AppState,
+    query: SearchQuery,
+    body: SearchBody,
+    favourites: Option<&Favourites>,
+) -> ApiResult<Response> {
     let mut filters = body.search.filters;
     if let Some(zip) = query.user_zip_code.filter(|zip| !zip.trim().is_empty()) {
         filters.user_zip_code = Some(zip);
@@ -66,17 +71,18 @@ fn run_search(state: &AppState, query: SearchQuery, body: SearchBody) -> ApiResu
         limit: query.limit.unwrap_or(DEFAULT_PAGE_SIZE),
     };
     let snapshot = state.snapshot()?;
-    let answer = snapshot.search(&request, &state.gazetteer)?;
+    let answer = snapshot.search_for(&request, &state.gazetteer, favourites)?;
     Ok(crate::respond::json_bytes(snapshot.search_json(&answer)))
 }
 
 async fn search(
     State(state): State<AppState>,
-    _caller: MaybeCaller,
+    MaybeCaller(caller): MaybeCaller,
     Query(query): Query<SearchQuery>,
     Json(body): Json<SearchBody>,
 ) -> ApiResult<Response> {
-    run_search(&state, query, body)
+    let favourites = favourites_of(&state, caller.map(|caller| caller.member_id)).await?;
+    run_search(&state, query, body, favourites.as_ref())
 }
 
 /// The same search on behalf of a dependent; the subscriber must be signed in and the
@@ -89,7 +95,20 @@ async fn dependent_search(
     Json(body): Json<SearchBody>,
 ) -> ApiResult<Response> {
     crate::routes::profiles::require_dependent(&state, caller, dependent_id).await?;
-    run_search(&state, query, body)
+    let favourites = favourites_of(&state, Some(dependent_id)).await?;
+    run_search(&state, query, body, favourites.as_ref())
+}
+
+/// The member's favourite clinics and clinicians, which flag cards and pins; none signed out.
+async fn favourites_of(state: &AppState, member_id: Option<i64>) -> ApiResult<Option<Favourites>> {
+    let Some(member_id) = member_id else {
+        return Ok(None);
+    };
+    let (locations, clinicians) = store::favourites::favourite_ids(&state.pool, member_id).await?;
+    Ok(Some(Favourites {
+        location_ids: locations.into_iter().collect(),
+        clinician_ids: clinicians.into_iter().collect(),
+    }))
 }
 
 /// Pin queries. The spec also sends zipCode and userZipCode; a box needs no origin, so they
@@ -144,10 +163,15 @@ impl PinQuery {
 
 async fn pins(
     State(state): State<AppState>,
-    _caller: MaybeCaller,
+    MaybeCaller(caller): MaybeCaller,
     Query(query): Query<PinQuery>,
 ) -> ApiResult<Response> {
-    let answer = state.snapshot()?.pins(query.bounds(), &query.filters())?;
+    let mut answer = state.snapshot()?.pins(query.bounds(), &query.filters())?;
+    if let Some(favourites) = favourites_of(&state, caller.map(|caller| caller.member_id)).await? {
+        for pin in &mut answer.pins {
+            pin.favorite = favourites.location_ids.contains(&pin.location_id);
+        }
+    }
     Ok(crate::respond::json(&answer, 128 * (answer.pins.len() + 1)))
 }
 

@@ -8,11 +8,13 @@ use domain::{LatLng, haversine_miles};
 use search::Snapshot;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use store::favourites::Entity;
 
 use crate::app::AppState;
 use crate::auth::{Caller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Path, Query};
+use crate::routes::favourites::is_favourite;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -27,15 +29,11 @@ pub fn router() -> Router<AppState> {
 
 const PROVIDER_NOT_FOUND: &str = "Provider not found";
 
-/// Checks that `dependent_id` is a family member the signed-in subscriber manages; anyone
-/// else's id is answered as not found.
+/// Checks that `dependent_id` is a family member the signed-in subscriber manages: 403 for
+/// anyone else's member, 404 for an id nobody has (the family rules of
+/// [`crate::routes::family::require_family_member`]).
 pub async fn require_dependent(state: &AppState, caller: Caller, dependent_id: i64) -> ApiResult<()> {
-    if store::members::is_family_member(&state.pool, caller.member_id, dependent_id).await? {
-        return Ok(());
-    }
-    Err(ApiError::NotFound(format!(
-        "No Dependent ID was found ({dependent_id})"
-    )))
+    crate::routes::family::require_family_member(state, caller, dependent_id).await
 }
 
 #[derive(Debug, Deserialize)]
@@ -71,17 +69,19 @@ fn organisation_location(snapshot: &Snapshot, organisation_id: i64, location_id:
     ordinal.ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))
 }
 
-/// A clinic profile from the snapshot; the description (not kept in the snapshot) is read
-/// from PostgreSQL.
+/// A clinic profile from the snapshot; the description (not kept in the snapshot) and the
+/// caller's favourite flag are read from PostgreSQL.
 async fn clinic_profile(
     state: &AppState,
     snapshot: &Snapshot,
     organisation_id: i64,
     ordinal: usize,
+    caller: Option<Caller>,
 ) -> ApiResult<Value> {
     let description = store::catalogue::location_description(&state.pool, snapshot.location(ordinal).id)
         .await?
         .unwrap_or_default();
+    let favorite = is_favourite(state, caller, Entity::Location, snapshot.location(ordinal).id).await?;
     let location = snapshot.location(ordinal);
     let organisation = snapshot.organisation_of(ordinal);
     let clinicians: Vec<Value> = snapshot
@@ -135,7 +135,7 @@ async fn clinic_profile(
         "homeCare": location.home_care,
         "careModality": location.modalities.as_displayed(location.is_virtual),
         "details": { "description": description },
-        "favorite": false,
+        "favorite": favorite,
         "contracted": false,
         "contact": {
             "phone": location.phone,
@@ -159,13 +159,14 @@ async fn clinic_profile(
 
 async fn provider(
     State(state): State<AppState>,
-    _caller: MaybeCaller,
+    MaybeCaller(caller): MaybeCaller,
     Path(id): Path<i64>,
     Query(query): Query<ProviderQuery>,
 ) -> ApiResult<axum::Json<Value>> {
     let snapshot = state.snapshot()?;
     let ordinal = organisation_location(&snapshot, id, query.location_id)?;
-    Ok(axum::Json(clinic_profile(&state, &snapshot, id, ordinal).await?))
+    let profile = clinic_profile(&state, &snapshot, id, ordinal, caller).await?;
+    Ok(axum::Json(profile))
 }
 
 async fn dependent_provider(
@@ -177,12 +178,14 @@ async fn dependent_provider(
     require_dependent(&state, caller, dependent_id).await?;
     let snapshot = state.snapshot()?;
     let ordinal = organisation_location(&snapshot, id, query.location_id)?;
-    Ok(axum::Json(clinic_profile(&state, &snapshot, id, ordinal).await?))
+    // The heart is the signed-in subscriber's, not the dependent's.
+    let profile = clinic_profile(&state, &snapshot, id, ordinal, Some(caller)).await?;
+    Ok(axum::Json(profile))
 }
 
 async fn doctor(
     State(state): State<AppState>,
-    _caller: MaybeCaller,
+    MaybeCaller(caller): MaybeCaller,
     Path(id): Path<i64>,
     Query(query): Query<OriginQuery>,
 ) -> ApiResult<axum::Json<Value>> {
@@ -195,6 +198,7 @@ async fn doctor(
     let description = store::catalogue::clinician_description(&state.pool, clinician.id)
         .await?
         .unwrap_or_default();
+    let favorite = is_favourite(&state, caller, Entity::Provider, clinician.id).await?;
     let clinics: Vec<Value> = snapshot
         .locations_of(ordinal)
         .iter()
@@ -238,7 +242,7 @@ async fn doctor(
         "newPatients": clinician.accepting_new_patients,
         "gender": clinician.gender.as_str(),
         "logo": clinician.logo,
-        "favorite": false,
+        "favorite": favorite,
         "details": { "description": description, "gender": clinician.gender.as_str(), "NPI": clinician.npi },
         "clinics": clinics,
     })))

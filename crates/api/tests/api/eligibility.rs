@@ -195,13 +195,16 @@ async fn a_dependent_is_confirmed_and_linked_to_the_subscriber() {
     assert_eq!(
         keys,
         [
+            "dob",
             "eligibility",
+            "email",
             "firstName",
             "id",
             "lastName",
             "location",
             "locationId",
             "nextStep",
+            "phone",
             "provider",
             "providerId",
             "providerPortal",

@@ -4,9 +4,14 @@ mod helpers;
 
 mod accounts;
 mod eligibility;
+mod enrolment;
 mod errors;
+mod family;
+mod favourites;
 mod geocoder;
 mod marketplace;
+mod metadata;
 mod profiles;
 mod reindex;
 mod security;
+mod waitlist;

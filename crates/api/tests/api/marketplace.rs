@@ -305,3 +305,77 @@ async fn geocoding_and_autocomplete_work_offline() {
             .any(|p| p["kind"] == "clinic")
     );
 }
+
+#[tokio::test]
+async fn favourites_flag_cards_and_pins_and_the_favourites_filter_keeps_only_them() {
+    let app = TestApp::spawn(60).await;
+    let signup = app
+        .signup(&json!({ "email": "fav@example.com", "employerId": seed::demo::ACME_EMPLOYER_ID }))
+        .await;
+    let token = signup.body["accessToken"].as_str().unwrap().to_owned();
+    let denver = seed::demo::DENVER_LOCATION_ID;
+    let marked = app
+        .post_as(
+            "/member/app/market/favorite",
+            &json!({ "entity": "location", "location": denver, "favorite": true }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(marked.status, 200, "{:?}", marked.body);
+    let search = |filters: serde_json::Value, token: Option<String>| {
+        let app = &app;
+        async move {
+            app.post_as(
+                "/member/app/market/search?page=1&limit=6",
+                &json!({ "search": { "filters": filters } }),
+                token.as_deref(),
+            )
+            .await
+        }
+    };
+    let denver_area = json!({ "zipCode": seed::demo::DENVER_ZIP });
+
+    let signed_in = search(denver_area.clone(), Some(token.clone())).await;
+    assert_eq!(signed_in.status, 200, "{:?}", signed_in.body);
+    let clinics = signed_in.body["clinics"].as_array().unwrap();
+    assert!(clinics.len() > 1, "Denver has several clinics");
+    for clinic in clinics {
+        assert_eq!(clinic["favorite"], clinic["locationId"] == denver, "{clinic}");
+    }
+    let signed_out = search(denver_area.clone(), None).await;
+    assert!(
+        signed_out.body["clinics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|clinic| clinic["favorite"] == false)
+    );
+
+    let only = search(
+        json!({ "zipCode": seed::demo::DENVER_ZIP, "favorites": true }),
+        Some(token.clone()),
+    )
+    .await;
+    let ids: Vec<&serde_json::Value> = only.body["clinics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["locationId"])
+        .collect();
+    assert_eq!(ids, [&json!(denver)]);
+    assert_eq!(only.body["totalResults"], 1);
+    let nobody = search(json!({ "zipCode": seed::demo::DENVER_ZIP, "favorites": true }), None).await;
+    assert_eq!(nobody.body["totalResults"], 0, "signed out, there are no favourites");
+
+    let bounds = "nwLng=-105.3&nwLat=39.95&seLng=-104.7&seLat=39.55";
+    let pins = app
+        .get_as(&format!("/member/app/market/location/pins?{bounds}"), Some(&token))
+        .await;
+    assert_eq!(pins.status, 200, "{:?}", pins.body);
+    let pins = pins.body["pins"].as_array().unwrap();
+    assert!(
+        pins.iter()
+            .any(|pin| pin["locationId"] == denver && pin["favorite"] == true)
+    );
+    assert!(pins.iter().filter(|pin| pin["favorite"] == true).count() == 1);
+}

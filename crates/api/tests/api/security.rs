@@ -25,6 +25,15 @@ fn protected_calls() -> Vec<(&'static str, &'static str, Value)> {
             json!({ "email": "new@example.com" }),
         ),
         ("POST", "/member/app/family/member/1/market", json!({})),
+        (
+            "POST",
+            "/member/app/set/provider",
+            json!({ "providerId": 1, "locationId": 1 }),
+        ),
+        ("GET", "/member/app/provider/1/postenrollment", Value::Null),
+        ("GET", "/member/app/family/members", Value::Null),
+        ("POST", "/member/app/family/member", json!({})),
+        ("GET", "/member/app/token/dependent/1", Value::Null),
     ]
 }
 
@@ -45,6 +54,7 @@ fn token_with(secret: &[u8], member_id: i64, issued_seconds_ago: u64, lifetime: 
         sub: member_id.to_string(),
         iat: now - issued_seconds_ago,
         exp: now - issued_seconds_ago + lifetime,
+        act: None,
     };
     jsonwebtoken::encode(
         &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256),
@@ -214,22 +224,28 @@ async fn members_reach_only_their_own_records() {
     assert_eq!(app.member_info(&bob).await.body, bob_before, "Bob is untouched");
     assert_eq!(app.member_info(&bob).await.body["id"], bob_id);
 
-    // A subscriber may act for their own dependent, nobody else's.
+    // A subscriber may act for their own dependent, nobody else's: another member's id is
+    // forbidden, an id nobody has is not found.
     let search = json!({ "search": { "filters": { "zipCode": "80202" } } });
     let path = format!("/member/app/family/member/{emma_id}/market");
     assert_eq!(app.post_as(&path, &search, Some(&jane)).await.status, 200);
-    assert_error(&app.post_as(&path, &search, Some(&bob)).await, 404, "not_found");
+    assert_error(&app.post_as(&path, &search, Some(&bob)).await, 403, "forbidden");
     let jane_path = format!("/member/app/family/member/{jane_id}/market");
-    assert_error(&app.post_as(&jane_path, &search, Some(&emma)).await, 404, "not_found");
+    assert_error(&app.post_as(&jane_path, &search, Some(&emma)).await, 403, "forbidden");
     assert_error(
         &app.get_as(
             &format!("/member/app/family/member/{emma_id}/market/provider/1"),
             Some(&bob),
         )
         .await,
-        404,
-        "not_found",
+        403,
+        "forbidden",
     );
+    let nobody = app
+        .post_as("/member/app/family/member/999999/market", &search, Some(&jane))
+        .await;
+    assert_error(&nobody, 404, "not_found");
+    assert_eq!(nobody.body["message"], "No Dependent ID was found");
 }
 
 #[tokio::test]

@@ -453,3 +453,63 @@ fn virtual_locations_follow_physical_ones_for_the_states_they_serve() {
             .all(|item| item.is_virtual_location)
     );
 }
+
+#[test]
+fn favourites_flag_cards_and_the_favourites_filter_keeps_only_them() {
+    let fixture = fixture();
+    let snapshot = &fixture.snapshot;
+    let busiest = fixture.input.locations.iter().find(|l| !l.is_virtual).unwrap();
+    let origin = LatLng {
+        lat: busiest.lat,
+        lng: busiest.lng,
+    };
+    let plain = snapshot
+        .search(&request(origin, SearchFilters::default(), 1), gazetteer())
+        .unwrap();
+    assert!(
+        plain.clinics.len() >= 3 && plain.clinicians.len() >= 2,
+        "a busy enough origin"
+    );
+    assert!(plain.clinics.iter().chain(&plain.clinicians).all(|item| !item.favorite));
+    let favourites = search::Favourites {
+        location_ids: [plain.clinics[0].location_id, plain.clinics[2].location_id].into(),
+        clinician_ids: [plain.clinicians[1].id].into(),
+    };
+
+    let flagged = snapshot
+        .search_for(
+            &request(origin, SearchFilters::default(), 1),
+            gazetteer(),
+            Some(&favourites),
+        )
+        .unwrap();
+    assert_eq!(flagged.total_results, plain.total_results, "flags do not filter");
+    let flags: Vec<bool> = flagged.clinics.iter().map(|item| item.favorite).collect();
+    assert_eq!(&flags[..3], [true, false, true]);
+    for clinician in &flagged.clinicians {
+        assert_eq!(clinician.favorite, clinician.id == plain.clinicians[1].id);
+    }
+
+    let only = SearchFilters {
+        favorites: true,
+        ..SearchFilters::default()
+    };
+    let kept = snapshot
+        .search_for(&request(origin, only.clone(), 1), gazetteer(), Some(&favourites))
+        .unwrap();
+    let kept_ids: Vec<i64> = kept.clinics.iter().map(|item| item.location_id).collect();
+    assert_eq!(kept_ids, [plain.clinics[0].location_id, plain.clinics[2].location_id]);
+    assert_eq!(kept.total_results, 2);
+    assert!(kept.clinics.iter().all(|item| item.favorite));
+    assert!(!kept.clinicians.is_empty());
+    assert!(
+        kept.clinicians
+            .iter()
+            .all(|item| item.id == plain.clinicians[1].id && item.favorite)
+    );
+    assert_written_json_matches_serde(kept.clone());
+
+    let signed_out = snapshot.search(&request(origin, only, 1), gazetteer()).unwrap();
+    assert_eq!(signed_out.total_results, 0, "signed out, there are no favourites");
+    assert!(signed_out.clinics.is_empty() && signed_out.clinicians.is_empty());
+}

@@ -1,0 +1,204 @@
+//! Choosing a provider (for oneself, or for a family member) and what follows enrolment. The
+//! rules are `domain::enrolment::decide`; `store::enrolment::choose_provider` applies them on
+//! the locked member row. Contract: `docs/enrolment-contract.md`, "Enrolment (set provider)".
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use chrono::Utc;
+use domain::enrolment::Refusal;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::enrolment::{ChoiceOutcome, Clinic, ProviderChoice};
+
+use crate::app::AppState;
+use crate::auth::Caller;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{Json, Path, Query};
+use crate::routes::family::{NO_DEPENDENT, require_family_member};
+use crate::routes::members::signed_in_member;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/member/app/set/provider", post(set_provider))
+        .route(
+            "/member/app/family/member/{dependent_id}/set/provider",
+            post(set_dependent_provider),
+        )
+        .route("/member/app/provider/{id}/postenrollment", get(post_enrolment))
+}
+
+const PROVIDER_NOT_FOUND: &str = "Provider not found";
+
+/// The set-provider body. Ids may arrive as numbers or as digit strings.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderChoiceBody {
+    provider_id: Option<Value>,
+    location_id: Option<Value>,
+    change: Option<bool>,
+}
+
+/// An id sent as a number or a digit string; anything else is a 400 naming the field.
+fn id_field(field: &str, value: &Option<Value>) -> ApiResult<Option<i64>> {
+    let invalid = || {
+        ApiError::detailed(
+            StatusCode::BAD_REQUEST,
+            "invalid_field",
+            "Must be a whole number",
+            json!({ "field": field }),
+        )
+    };
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(number)) => number.as_i64().map(Some).ok_or_else(invalid),
+        Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
+        Some(Value::String(text)) => text.trim().parse().map(Some).map_err(|_| invalid()),
+        Some(_) => Err(invalid()),
+    }
+}
+
+impl ProviderChoiceBody {
+    fn into_choice(self, member_id: i64, acted_by: i64) -> ApiResult<ProviderChoice> {
+        let provider_id = id_field("providerId", &self.provider_id)?
+            .ok_or_else(|| ApiError::invalid_field("providerId", domain::accounts::ValidationError::Required))?;
+        Ok(ProviderChoice {
+            member_id,
+            acted_by,
+            provider_id,
+            location_id: id_field("locationId", &self.location_id)?,
+            change_confirmed: self.change.unwrap_or(false),
+            today: Utc::now().date_naive(),
+        })
+    }
+}
+
+/// A location as member/info shows it.
+pub fn location_json(clinic: &Clinic) -> Value {
+    json!({
+        "id": clinic.id,
+        "providerId": clinic.organisation_id,
+        "name": clinic.organisation_name,
+        "companyName": clinic.organisation_name,
+        "locationName": clinic.location_name,
+        "logo": clinic.logo,
+        "address1": clinic.address1,
+        "city": clinic.city,
+        "state": clinic.state,
+        "zip": clinic.zip,
+        "zipCode": clinic.zip,
+        "phone": clinic.phone,
+    })
+}
+
+fn refusal_error(state: &AppState, refusal: &Refusal) -> ApiError {
+    let status = match refusal {
+        Refusal::EmployerInactive => StatusCode::FORBIDDEN,
+        Refusal::NotALocation => StatusCode::BAD_REQUEST,
+        Refusal::ProviderNotFound => StatusCode::NOT_FOUND,
+        Refusal::ActiveMembership { .. }
+        | Refusal::ChangeNeedsConfirmation { .. }
+        | Refusal::AlreadyEnrolled
+        | Refusal::NotAccepting
+        | Refusal::PediatricNotOffered
+        | Refusal::PediatricAge => StatusCode::CONFLICT,
+    };
+    let details = match refusal {
+        Refusal::ActiveMembership { clinic } => json!({ "clinic": clinic, "supportEmail": state.config.support_email }),
+        Refusal::ChangeNeedsConfirmation { clinic } => json!({ "clinic": clinic }),
+        _ => json!({}),
+    };
+    ApiError::detailed(status, refusal.code(), refusal.to_string(), details)
+}
+
+/// Applies a choice and answers it. `gone` is the error for a member row that vanished.
+async fn choose(state: &AppState, choice: &ProviderChoice, gone: ApiError) -> ApiResult<axum::Json<Value>> {
+    let (decision, enrolment, clinic) = match store::enrolment::choose_provider(&state.pool, choice).await? {
+        ChoiceOutcome::MemberGone => return Err(gone),
+        ChoiceOutcome::Refused(refusal) => {
+            tracing::info!(
+                member = choice.member_id,
+                code = refusal.code(),
+                "provider choice refused"
+            );
+            return Err(refusal_error(state, &refusal));
+        }
+        ChoiceOutcome::Decided {
+            decision,
+            state,
+            clinic,
+        } => (decision, state, clinic),
+    };
+    tracing::info!(
+        member = choice.member_id,
+        acted_by = choice.acted_by,
+        location = clinic.id,
+        changed = decision.changed(),
+        "provider chosen"
+    );
+    Ok(axum::Json(json!({
+        "message": decision.message(&clinic.name),
+        "changed": decision.changed(),
+        "providerId": enrolment.provider_id,
+        "locationId": enrolment.location_id,
+        "nextStep": enrolment.next_step,
+        "setup": enrolment.setup,
+        "subscription": {
+            "status": enrolment.subscription_status,
+            "expire": enrolment.subscription_expire.map(|day| day.to_string()),
+        },
+        "location": location_json(&clinic),
+    })))
+}
+
+/// Enrols the signed-in member (a family member, when the subscriber switched to them).
+async fn set_provider(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(body): Json<ProviderChoiceBody>,
+) -> ApiResult<axum::Json<Value>> {
+    let acted_by = caller.actor.unwrap_or(caller.member_id);
+    let choice = body.into_choice(caller.member_id, acted_by)?;
+    choose(
+        &state,
+        &choice,
+        ApiError::Unauthorized("Please log in to continue".into()),
+    )
+    .await
+}
+
+/// Enrols one of the subscriber's family members.
+async fn set_dependent_provider(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(dependent_id): Path<i64>,
+    Json(body): Json<ProviderChoiceBody>,
+) -> ApiResult<axum::Json<Value>> {
+    require_family_member(&state, caller, dependent_id).await?;
+    let choice = body.into_choice(dependent_id, caller.member_id)?;
+    choose(&state, &choice, ApiError::NotFound(NO_DEPENDENT.into())).await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PostEnrolmentQuery {
+    location_id: Option<i64>,
+}
+
+/// Where a new member of this provider goes next: the location's custom redirect, if any.
+async fn post_enrolment(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(provider_id): Path<i64>,
+    Query(query): Query<PostEnrolmentQuery>,
+) -> ApiResult<axum::Json<Value>> {
+    let member = signed_in_member(&state, caller).await?;
+    let redirect =
+        store::enrolment::post_enrolment_redirect(&state.pool, provider_id, query.location_id, member.location_id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))?;
+    Ok(axum::Json(json!({
+        "postMemberEnrollment": redirect.map(|redirect| json!({ "redirect": redirect })),
+    })))
+}

@@ -1,0 +1,594 @@
+//! Family members: a subscriber adds, lists, edits, confirms and removes them, and switches to
+//! their accounts. Only the Self subscriber manages a family, and only their own: contract
+//! `docs/enrolment-contract.md`, "Family members".
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use chrono::Utc;
+use domain::Relation;
+use domain::accounts::{
+    Email, Enrolment, MembershipStatus, Phone, ValidationError, member_gender, parse_date_of_birth, parse_gender,
+    parse_identifier, parse_name, parse_relation, parse_zip_code,
+};
+use domain::enrolment::{ADULT_AGE, age_on, pediatric_fit};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::StoreError;
+use store::family::{FamilyChanges, FamilyMember, FamilyWrite, NewFamilyMember};
+use store::members::{ConfirmedEligibility, Member};
+
+use crate::app::AppState;
+use crate::auth::Caller;
+use crate::eligibility::{EligibilityOutcome, EligibilityQuery, Person};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{Json, Path};
+use crate::limits::Bucket;
+use crate::routes::eligibility::{CHECK_DOWN, MEMBER_EXISTS, NOT_ON_PLAN, WRONG_DATA, check, required, text};
+use crate::routes::enrolment::location_json;
+use crate::routes::members::signed_in_member;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/member/app/family/member", post(add))
+        .route("/member/app/family/members", get(list))
+        .route(
+            "/member/app/family/member/{dependent_id}",
+            get(one).put(edit).delete(remove),
+        )
+        .route(
+            "/member/app/family/member/{dependent_id}/confirm/info",
+            post(confirm_info),
+        )
+        .route("/member/app/token/dependent/{id}", get(dependent_token))
+}
+
+pub const ONLY_PRIMARY: &str = "Only the primary account holder can manage family members";
+pub const NOT_YOURS: &str = "You may only act on your own family members";
+pub const NO_DEPENDENT: &str = "No Dependent ID was found";
+pub const ALREADY_IN_FAMILY: &str = "This family member already exists in your account.";
+
+fn already_in_family() -> ApiError {
+    ApiError::detailed(StatusCode::CONFLICT, "member_exists", ALREADY_IN_FAMILY, json!({}))
+}
+
+/// Checks that the caller is a subscriber acting as themselves and that `member_id` is one of
+/// their family members: 403 for a spouse or dependent caller and for anyone else's member,
+/// 404 for an id nobody has.
+pub async fn require_family_member(state: &AppState, caller: Caller, member_id: i64) -> ApiResult<()> {
+    let standing = store::family::standing(&state.pool, caller.member_id, member_id)
+        .await?
+        .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
+    if caller.actor.is_some() || !standing.caller_heads_a_family {
+        return Err(ApiError::Forbidden(ONLY_PRIMARY.into()));
+    }
+    if !standing.target_exists {
+        return Err(ApiError::NotFound(NO_DEPENDENT.into()));
+    }
+    if standing.target_subscriber_id != Some(caller.member_id) {
+        return Err(ApiError::Forbidden(NOT_YOURS.into()));
+    }
+    Ok(())
+}
+
+/// The signed-in subscriber, when they may manage a family.
+async fn family_head(state: &AppState, caller: Caller) -> ApiResult<Member> {
+    if caller.actor.is_some() {
+        return Err(ApiError::Forbidden(ONLY_PRIMARY.into()));
+    }
+    let member = signed_in_member(state, caller).await?;
+    if member.subscriber_relation != Relation::SelfSubscriber.as_str() || member.subscriber_id.is_some() {
+        return Err(ApiError::Forbidden(ONLY_PRIMARY.into()));
+    }
+    Ok(member)
+}
+
+/// The subscriber and one of their family members, under the rules of
+/// [`require_family_member`].
+async fn head_and_member(state: &AppState, caller: Caller, member_id: i64) -> ApiResult<(Member, FamilyMember)> {
+    let head = family_head(state, caller).await?;
+    let relative = store::family::find(&state.pool, member_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))?;
+    if relative.subscriber_id != Some(head.id) {
+        return Err(ApiError::Forbidden(NOT_YOURS.into()));
+    }
+    Ok((head, relative))
+}
+
+/// A checkbox value: `true`, 1 or "true".
+fn ticked(value: &Option<Value>) -> bool {
+    match value {
+        Some(Value::Bool(ticked)) => *ticked,
+        Some(Value::Number(number)) => number.as_i64() == Some(1),
+        Some(Value::String(text)) => text.trim().eq_ignore_ascii_case("true"),
+        _ => false,
+    }
+}
+
+/// The add-family-member form (also the body of a family member's confirm/info). `payerId`,
+/// `groupId` and `companyName` may be sent but are always the subscriber's.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FamilyForm {
+    subscriber_relation: Option<Value>,
+    first_name: Option<Value>,
+    last_name: Option<Value>,
+    dob: Option<Value>,
+    gender: Option<Value>,
+    email: Option<Value>,
+    phone: Option<Value>,
+    zip_code: Option<Value>,
+    use_my_contact: Option<Value>,
+    member_id: Option<Value>,
+    plan_id: Option<Value>,
+}
+
+/// A family form that passed validation.
+struct FamilyDetails {
+    relation: Relation,
+    first_name: String,
+    last_name: String,
+    dob: chrono::NaiveDate,
+    gender: &'static str,
+    contact_email: Option<String>,
+    phone: Option<String>,
+    zip_code: Option<String>,
+    member_id: String,
+    plan_id: Option<String>,
+}
+
+impl FamilyForm {
+    fn parse(&self, subscriber: &Member) -> ApiResult<FamilyDetails> {
+        let today = Utc::now().date_naive();
+        let relation = check(
+            "subscriberRelation",
+            parse_relation(&required("subscriberRelation", &self.subscriber_relation)?),
+        )?;
+        if relation == Relation::SelfSubscriber {
+            return Err(ApiError::detailed(
+                StatusCode::BAD_REQUEST,
+                ValidationError::RelationInvalid.code(),
+                "A family member is a Spouse or a Dependent",
+                json!({ "field": "subscriberRelation" }),
+            ));
+        }
+        let first_name = check("firstName", parse_name(&required("firstName", &self.first_name)?))?;
+        let last_name = check("lastName", parse_name(&required("lastName", &self.last_name)?))?;
+        let dob = check("dob", parse_date_of_birth(&required("dob", &self.dob)?, today))?;
+        let gender = member_gender(check("gender", parse_gender(&required("gender", &self.gender)?))?);
+        let (contact_email, phone) = if ticked(&self.use_my_contact) {
+            (subscriber.email.clone(), subscriber.phone.clone())
+        } else {
+            let email = text("email", &self.email)?.unwrap_or_default();
+            let email = check("email", Email::parse(&email))?.into_string();
+            let phone = check("phone", Phone::parse(&required("phone", &self.phone)?))?;
+            (Some(email), Some(phone.as_str().to_owned()))
+        };
+        let zip_code = match text("zipCode", &self.zip_code)? {
+            Some(zip) => Some(check("zipCode", parse_zip_code(&zip))?),
+            None => None,
+        };
+        let member_id = check("memberId", parse_identifier(&required("memberId", &self.member_id)?))?;
+        let plan_id = match text("planId", &self.plan_id)? {
+            Some(plan) => Some(check("planId", parse_identifier(&plan))?),
+            None => subscriber.plan_id.clone(),
+        };
+        Ok(FamilyDetails {
+            relation,
+            first_name,
+            last_name,
+            dob,
+            gender,
+            contact_email,
+            phone,
+            zip_code,
+            member_id,
+            plan_id,
+        })
+    }
+}
+
+/// The edit form: what is sent is validated and saved, what is not is kept.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FamilyEdit {
+    first_name: Option<Value>,
+    last_name: Option<Value>,
+    dob: Option<Value>,
+    gender: Option<Value>,
+    email: Option<Value>,
+    phone: Option<Value>,
+    zip_code: Option<Value>,
+}
+
+impl FamilyEdit {
+    fn parse(&self) -> ApiResult<FamilyChanges> {
+        let today = Utc::now().date_naive();
+        Ok(FamilyChanges {
+            first_name: text("firstName", &self.first_name)?
+                .map(|name| check("firstName", parse_name(&name)))
+                .transpose()?,
+            last_name: text("lastName", &self.last_name)?
+                .map(|name| check("lastName", parse_name(&name)))
+                .transpose()?,
+            dob: text("dob", &self.dob)?
+                .map(|dob| check("dob", parse_date_of_birth(&dob, today)))
+                .transpose()?,
+            gender: text("gender", &self.gender)?
+                .map(|gender| check("gender", parse_gender(&gender)).map(member_gender))
+                .transpose()?,
+            contact_email: text("email", &self.email)?
+                .map(|email| check("email", Email::parse(&email)).map(Email::into_string))
+                .transpose()?,
+            phone: text("phone", &self.phone)?
+                .map(|phone| check("phone", Phone::parse(&phone)).map(|phone| phone.as_str().to_owned()))
+                .transpose()?,
+            zip_code: text("zipCode", &self.zip_code)?
+                .map(|zip| check("zipCode", parse_zip_code(&zip)))
+                .transpose()?,
+            ..FamilyChanges::default()
+        })
+    }
+}
+
+/// A family entry as the account screens show it.
+async fn entry_json(state: &AppState, relative: &FamilyMember) -> ApiResult<Value> {
+    let clinic = match relative.location_id {
+        Some(location_id) => store::enrolment::clinic(&state.pool, location_id)
+            .await?
+            .filter(|clinic| {
+                relative
+                    .provider_id
+                    .is_none_or(|provider| provider == clinic.organisation_id)
+            }),
+        None => None,
+    };
+    Ok(json!({
+        "id": relative.id,
+        "firstName": relative.first_name,
+        "lastName": relative.last_name,
+        "dob": relative.dob.map(|day| day.to_string()),
+        "gender": relative.gender,
+        "email": relative.contact_email.as_ref().or(relative.email.as_ref()),
+        "phone": relative.phone,
+        "zipCode": relative.zip_code,
+        "subscriberRelation": relative.subscriber_relation,
+        "memberId": relative.member_id,
+        "planId": relative.plan_id,
+        "payerId": relative.payer_id,
+        "groupId": relative.group_id,
+        "subscriberMemberId": relative.subscriber_member_id,
+        "nextStep": relative.next_step,
+        "setup": relative.setup,
+        "eligibility": { "status": relative.eligibility_status },
+        "subscription": {
+            "status": relative.subscription_status,
+            "expire": relative.subscription_expire.map(|day| day.to_string()),
+        },
+        "providerId": relative.provider_id,
+        "locationId": relative.location_id,
+        "provider": clinic.as_ref().map(|clinic| json!({ "id": clinic.organisation_id, "companyName": clinic.organisation_name })),
+        "location": clinic.as_ref().map(location_json),
+        "providerPortal": clinic
+            .as_ref()
+            .and_then(|clinic| clinic.provider_portal_url.as_ref())
+            .map(|link| json!({ "link": link })),
+        "employer": { "companyName": relative.company_name },
+        "nextVisit": Value::Null,
+    }))
+}
+
+/// Adds a family member; the insurance and employer fields are the subscriber's.
+async fn add(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(form): Json<FamilyForm>,
+) -> ApiResult<(StatusCode, axum::Json<Value>)> {
+    let subscriber = family_head(&state, caller).await?;
+    let details = form.parse(&subscriber)?;
+    let new = NewFamilyMember {
+        subscriber_id: subscriber.id,
+        relation: details.relation.as_str(),
+        first_name: details.first_name,
+        last_name: details.last_name,
+        dob: details.dob,
+        gender: details.gender,
+        contact_email: details.contact_email,
+        phone: details.phone,
+        member_id: details.member_id,
+        plan_id: details.plan_id,
+        payer_id: subscriber.payer_id.clone(),
+        group_id: subscriber.group_id.clone(),
+        subscriber_member_id: subscriber.member_id.clone(),
+        employer_id: subscriber.employer_id,
+        company_name: subscriber.company_name.clone(),
+    };
+    match store::family::add(&state.pool, &new).await? {
+        FamilyWrite::Saved(id) => {
+            tracing::info!(subscriber = subscriber.id, member = id, "family member added");
+            Ok((StatusCode::CREATED, axum::Json(json!({ "id": id }))))
+        }
+        FamilyWrite::AlreadyInFamily => Err(already_in_family()),
+        FamilyWrite::NotInFamily => Err(ApiError::Unauthorized("Please log in to continue".into())),
+    }
+}
+
+async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<axum::Json<Vec<Value>>> {
+    let subscriber = family_head(&state, caller).await?;
+    let family = store::family::list(&state.pool, subscriber.id).await?;
+    let mut entries = Vec::with_capacity(family.len());
+    for relative in &family {
+        entries.push(entry_json(&state, relative).await?);
+    }
+    Ok(axum::Json(entries))
+}
+
+async fn one(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(member_id): Path<i64>,
+) -> ApiResult<axum::Json<Value>> {
+    let (_, relative) = head_and_member(&state, caller, member_id).await?;
+    Ok(axum::Json(entry_json(&state, &relative).await?))
+}
+
+/// Saves changes the subscriber made and answers the updated entry.
+async fn save(
+    state: &AppState,
+    subscriber: &Member,
+    member_id: i64,
+    changes: &FamilyChanges,
+) -> ApiResult<FamilyMember> {
+    match store::family::update(&state.pool, subscriber.id, member_id, changes).await? {
+        FamilyWrite::Saved(_) => {}
+        FamilyWrite::AlreadyInFamily => return Err(already_in_family()),
+        FamilyWrite::NotInFamily => return Err(ApiError::NotFound(NO_DEPENDENT.into())),
+    }
+    store::family::find(&state.pool, member_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))
+}
+
+async fn edit(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(member_id): Path<i64>,
+    Json(form): Json<FamilyEdit>,
+) -> ApiResult<axum::Json<Value>> {
+    let (subscriber, _) = head_and_member(&state, caller, member_id).await?;
+    let changes = form.parse()?;
+    let saved = save(&state, &subscriber, member_id, &changes).await?;
+    Ok(axum::Json(entry_json(&state, &saved).await?))
+}
+
+async fn remove(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(member_id): Path<i64>,
+) -> ApiResult<axum::Json<Value>> {
+    let (subscriber, _) = head_and_member(&state, caller, member_id).await?;
+    let (first_name, last_name) = store::family::remove(&state.pool, subscriber.id, member_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))?;
+    tracing::info!(subscriber = subscriber.id, member = member_id, "family member removed");
+    Ok(axum::Json(json!({
+        "message": format!("{first_name} {last_name} has been removed from your account."),
+    })))
+}
+
+/// The answer of a family member's eligibility check that did not confirm them. Always a 200:
+/// the add-family flow reads `eligible` and keeps the new member for a retry.
+fn not_confirmed(relative: &FamilyMember, status: StatusCode, code: &str, message: &str, chc_down: bool) -> Value {
+    json!({
+        "id": relative.id,
+        "eligible": false,
+        "code": code,
+        "message": message,
+        "eligibility": {
+            "code": status.as_u16(),
+            "status": relative.eligibility_status,
+            "err": { "chcDown": chc_down },
+        },
+        "pediatric": { "covered": false },
+    })
+}
+
+/// Whether the family member could enrol at the subscriber's clinic: adults whenever the
+/// subscriber has one, minors only with pediatric coverage on the roster and a clinic whose
+/// pediatric service takes their age.
+async fn covered_at_subscribers_clinic(
+    state: &AppState,
+    subscriber: &Member,
+    relative: &FamilyMember,
+    roster_pediatric_covered: bool,
+) -> ApiResult<bool> {
+    let Some(location_id) = subscriber.location_id else {
+        return Ok(false);
+    };
+    let clinic = store::enrolment::clinic(&state.pool, location_id)
+        .await?
+        .filter(|clinic| {
+            subscriber
+                .provider_id
+                .is_none_or(|provider| provider == clinic.organisation_id)
+        });
+    let Some(clinic) = clinic else {
+        return Ok(false);
+    };
+    let today = Utc::now().date_naive();
+    let minor = relative.dob.is_some_and(|dob| age_on(dob, today) < ADULT_AGE);
+    Ok(pediatric_fit(relative.dob, &clinic.facts(), today) && (!minor || roster_pediatric_covered))
+}
+
+/// Saves the family form (revise mode), then checks the family member against the roster
+/// under the subscriber's member id.
+async fn confirm_info(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(member_id): Path<i64>,
+    Json(form): Json<FamilyForm>,
+) -> ApiResult<axum::Json<Value>> {
+    let (subscriber, _) = head_and_member(&state, caller, member_id).await?;
+    let details = form.parse(&subscriber)?;
+    let changes = FamilyChanges {
+        relation: Some(details.relation.as_str()),
+        first_name: Some(details.first_name.clone()),
+        last_name: Some(details.last_name.clone()),
+        dob: Some(details.dob),
+        gender: Some(details.gender),
+        contact_email: details.contact_email,
+        phone: details.phone,
+        zip_code: details.zip_code,
+        member_id: Some(details.member_id.clone()),
+        plan_id: details.plan_id.clone(),
+        subscriber_member_id: subscriber.member_id.clone(),
+    };
+    let relative = save(&state, &subscriber, member_id, &changes).await?;
+    state.limits.hit(&state, Bucket::Eligibility(subscriber.id)).await?;
+    // A subscriber who has not confirmed their own membership has no member id to check
+    // family members under.
+    let outcome = match &subscriber.member_id {
+        None => EligibilityOutcome::WrongData,
+        Some(subscriber_member_id) => {
+            let query = EligibilityQuery {
+                person: Person {
+                    first_name: details.first_name,
+                    last_name: details.last_name,
+                    dob: details.dob,
+                    member_id: details.member_id,
+                },
+                payer_id: subscriber.payer_id.clone(),
+                plan_id: details.plan_id,
+                relation: details.relation,
+                subscriber_member_id: Some(subscriber_member_id.clone()),
+                subscriber: None,
+            };
+            state.eligibility.check(&query).await
+        }
+    };
+    let coverage = match outcome {
+        EligibilityOutcome::Confirmed(coverage) => coverage,
+        EligibilityOutcome::WrongData => {
+            let answer = not_confirmed(
+                &relative,
+                StatusCode::BAD_REQUEST,
+                "eligibility_not_verified",
+                WRONG_DATA,
+                false,
+            );
+            return Ok(axum::Json(answer));
+        }
+        EligibilityOutcome::NotOnPlan => {
+            let answer = not_confirmed(
+                &relative,
+                StatusCode::UNAUTHORIZED,
+                "not_eligible_on_plan",
+                NOT_ON_PLAN,
+                false,
+            );
+            return Ok(axum::Json(answer));
+        }
+        EligibilityOutcome::Unavailable => {
+            store::members::mark_eligibility_pending(&state.pool, relative.id).await?;
+            let relative = FamilyMember {
+                eligibility_status: relative
+                    .eligibility_status
+                    .clone()
+                    .or_else(|| Some(MembershipStatus::Pending.as_str().to_owned())),
+                ..relative
+            };
+            let answer = not_confirmed(
+                &relative,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "eligibility_unavailable",
+                CHECK_DOWN,
+                true,
+            );
+            return Ok(axum::Json(answer));
+        }
+    };
+    let member_exists = || {
+        not_confirmed(
+            &relative,
+            StatusCode::BAD_REQUEST,
+            "member_exists",
+            MEMBER_EXISTS,
+            false,
+        )
+    };
+    if store::members::insured_person_taken(&state.pool, &coverage.payer_id, &coverage.member_id, relative.id).await? {
+        return Ok(axum::Json(member_exists()));
+    }
+    let current_subscription = match (relative.subscription_status.as_deref(), relative.subscription_expire) {
+        (Some(status), Some(expire)) => MembershipStatus::parse(status).map(|status| (status, expire)),
+        _ => None,
+    };
+    let enrolment = Enrolment::after_confirmation(
+        relative.location_id.is_some(),
+        current_subscription,
+        Utc::now().date_naive(),
+    );
+    let confirmed = ConfirmedEligibility {
+        payer_id: coverage.payer_id.clone(),
+        member_id: coverage.member_id.clone(),
+        plan_id: coverage.plan_id.clone(),
+        group_id: Some(coverage.group_number.clone()),
+        employer_id: subscriber.employer_id,
+        company_name: subscriber.company_name.clone(),
+        subscriber_id: Some(subscriber.id),
+        next_step: enrolment.next_step.as_str(),
+        subscription_status: enrolment.subscription.map(|(status, _)| status.as_str()),
+        subscription_expire: enrolment.subscription.map(|(_, expire)| expire),
+    };
+    let mut connection = state.pool.acquire().await?;
+    let updated = match store::members::confirm_eligibility(&mut connection, relative.id, &confirmed).await {
+        Ok(updated) => updated,
+        Err(StoreError::AlreadyExists(_)) => return Ok(axum::Json(member_exists())),
+        Err(error) => return Err(error.into()),
+    };
+    drop(connection);
+    let covered = covered_at_subscribers_clinic(&state, &subscriber, &relative, coverage.pediatric_covered).await?;
+    tracing::info!(
+        subscriber = subscriber.id,
+        member = relative.id,
+        "family member eligibility confirmed"
+    );
+    Ok(axum::Json(json!({
+        "id": updated.id,
+        "eligible": true,
+        "eligibility": { "code": 200, "status": updated.eligibility_status, "err": { "chcDown": false } },
+        "pediatric": { "covered": covered },
+        "nextStep": updated.next_step,
+        "setup": updated.setup,
+        "providerId": updated.provider_id,
+        "locationId": updated.location_id,
+    })))
+}
+
+/// A token for one of the subscriber's family members, naming the subscriber as its actor;
+/// asked for the subscriber's own id, a plain token for the subscriber (switching back).
+async fn dependent_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(member_id): Path<i64>,
+) -> ApiResult<axum::Json<Value>> {
+    let subscriber_id = caller.actor.unwrap_or(caller.member_id);
+    let subscriber = Caller {
+        member_id: subscriber_id,
+        actor: None,
+    };
+    let access_token = if member_id == subscriber_id {
+        signed_in_member(&state, subscriber).await?;
+        state.tokens.issue(subscriber_id)?
+    } else {
+        require_family_member(&state, subscriber, member_id).await?;
+        state.tokens.issue_on_behalf(member_id, subscriber_id)?
+    };
+    Ok(axum::Json(json!({
+        "accessToken": access_token,
+        "type": "dpc-member",
+        "id": member_id,
+    })))
+}

@@ -1,0 +1,137 @@
+//! Marking marketplace items as favourites: clinics, clinicians, vendors and solutions for
+//! members, vendors and solutions on the provider side. The flags show on profiles (here) and
+//! on search cards (through [`store::favourites::favourite_ids`]).
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::post;
+use serde_json::{Map, Value, json};
+use store::favourites::Entity;
+
+use crate::app::AppState;
+use crate::auth::Caller;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/member/app/market/favorite", post(member_favourite))
+        .route("/dpcproviders/market/favorite", post(provider_favourite))
+}
+
+/// Whether the caller marked this item; `false` signed out.
+pub async fn is_favourite(state: &AppState, caller: Option<Caller>, entity: Entity, id: i64) -> ApiResult<bool> {
+    match caller {
+        Some(caller) => Ok(store::favourites::is_favourite(&state.pool, caller.member_id, entity, id).await?),
+        None => Ok(false),
+    }
+}
+
+/// A favourite request after parsing: `{entity, <entity>: id, favorite}`.
+struct Toggle {
+    entity: Entity,
+    id: i64,
+    favourite: bool,
+}
+
+fn field_error(field: &str, code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::detailed(StatusCode::BAD_REQUEST, code, message, json!({ "field": field }))
+}
+
+/// Reads the body by hand: the id's field is named after the entity. Ids may come as numbers
+/// or digit strings; `favorite` as a boolean.
+fn parse_toggle(body: &Map<String, Value>, allowed: &[Entity]) -> ApiResult<Toggle> {
+    let allowed_names: Vec<&str> = allowed.iter().map(|entity| entity.as_str()).collect();
+    let entity = match body.get("entity") {
+        None | Some(Value::Null) => {
+            return Err(field_error(
+                "entity",
+                "required",
+                domain::accounts::ValidationError::Required.to_string(),
+            ));
+        }
+        Some(value) => value
+            .as_str()
+            .and_then(|text| Entity::parse(text.trim()))
+            .filter(|entity| allowed.contains(entity))
+            .ok_or_else(|| {
+                field_error(
+                    "entity",
+                    "invalid_entity",
+                    format!("entity must be one of {}", allowed_names.join(", ")),
+                )
+            })?,
+    };
+    let field = entity.as_str();
+    let id = match body.get(field) {
+        None | Some(Value::Null) => {
+            return Err(field_error(
+                field,
+                "required",
+                domain::accounts::ValidationError::Required.to_string(),
+            ));
+        }
+        Some(Value::Number(number)) => number.as_i64(),
+        Some(Value::String(text)) => text.trim().parse().ok(),
+        Some(_) => None,
+    }
+    .ok_or_else(|| field_error(field, "invalid_id", format!("{field} must be a whole number")))?;
+    let favourite = match body.get("favorite") {
+        None | Some(Value::Null) => {
+            return Err(field_error(
+                "favorite",
+                "required",
+                domain::accounts::ValidationError::Required.to_string(),
+            ));
+        }
+        Some(value) => value
+            .as_bool()
+            .ok_or_else(|| field_error("favorite", "invalid_field", "favorite must be true or false"))?,
+    };
+    Ok(Toggle { entity, id, favourite })
+}
+
+fn not_found(entity: Entity) -> ApiError {
+    let message = match entity {
+        Entity::Location | Entity::Provider => "Provider not found",
+        Entity::Vendor => "Vendor not found",
+        Entity::Solution => "Solution not found",
+    };
+    ApiError::NotFound(message.into())
+}
+
+async fn toggle(state: &AppState, caller: Caller, body: &Map<String, Value>, allowed: &[Entity]) -> ApiResult<Value> {
+    let toggle = parse_toggle(body, allowed)?;
+    if !store::favourites::exists_in_catalogue(&state.pool, toggle.entity, toggle.id).await? {
+        return Err(not_found(toggle.entity));
+    }
+    store::favourites::set(
+        &state.pool,
+        caller.member_id,
+        toggle.entity,
+        toggle.id,
+        toggle.favourite,
+    )
+    .await?;
+    Ok(json!({ "entity": toggle.entity.as_str(), "id": toggle.id, "favorite": toggle.favourite }))
+}
+
+async fn member_favourite(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<axum::Json<Value>> {
+    Ok(axum::Json(toggle(&state, caller, &body, &Entity::ALL).await?))
+}
+
+/// The provider side's heart on vendors and solutions.
+async fn provider_favourite(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<axum::Json<Value>> {
+    Ok(axum::Json(
+        toggle(&state, caller, &body, &[Entity::Vendor, Entity::Solution]).await?,
+    ))
+}

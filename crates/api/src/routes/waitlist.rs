@@ -1,0 +1,176 @@
+//! Joining a clinic's waitlist, or asking to be told about a searched area (notify-me). The
+//! email that a clinic has opened is written by the database when it opens (see
+//! `migrations/20261121000004_waitlist_favourites.sql`).
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::post;
+use domain::accounts::Email;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::waitlist::{Joined, NewEntry};
+
+use crate::app::AppState;
+use crate::auth::MaybeCaller;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+use crate::limits::{Bucket, ClientIp};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/member/app/join/wait/list", post(join_waitlist))
+}
+
+pub const ADDED_TO_WAITLIST: &str = "You've been added to the waitlist";
+pub const CONSENT_REQUIRED: &str = "'I agree to be contacted by the provider' must be ticked";
+const PROVIDER_NOT_FOUND: &str = "Provider not found";
+/// The longest searched address kept.
+const MAX_ADDRESS_LENGTH: usize = 500;
+
+/// The has-no-email dialog's text for a member without any address.
+pub fn no_email_message(first_name: &str, last_name: &str) -> String {
+    let name = format!("{} {}", first_name.trim(), last_name.trim());
+    let name = name.trim();
+    let name = if name.is_empty() { "This member" } else { name };
+    format!("{name} has no email")
+}
+
+/// An optional id sent as a number or as digits in a string (blank and null are absent).
+fn lenient_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    match Option::<Value>::deserialize(deserializer)? {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(number)) => number
+            .as_i64()
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom("an id must be a whole number")),
+        Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
+        Some(Value::String(text)) => text
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| serde::de::Error::custom("an id must be a whole number")),
+        Some(_) => Err(serde::de::Error::custom("an id must be a whole number")),
+    }
+}
+
+/// The body; `member` (sent by the SPA) is ignored: a signed-in member is the token's.
+#[derive(Debug, Default, Deserialize)]
+pub struct WaitlistBody {
+    email: Option<String>,
+    /// A location id: that clinic's waitlist. Absent: a notify-me for the searched area.
+    #[serde(default, deserialize_with = "lenient_id")]
+    location: Option<i64>,
+    consent: Option<bool>,
+    #[serde(default)]
+    search: WaitlistSearch,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct WaitlistSearch {
+    location: Option<Position>,
+    address: Option<String>,
+    filters: Option<Value>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Position {
+    lat: f64,
+    lng: f64,
+}
+
+/// Adds the caller to a clinic's waitlist (201), or answers 200 `alreadyListed` when their
+/// address already waits for it. Signed out, the email and the consent box are required.
+async fn join_waitlist(
+    State(state): State<AppState>,
+    MaybeCaller(caller): MaybeCaller,
+    ClientIp(client): ClientIp,
+    Json(body): Json<WaitlistBody>,
+) -> ApiResult<(StatusCode, axum::Json<Value>)> {
+    let (member_id, email) = match caller {
+        Some(caller) => {
+            let contact = store::waitlist::member_contact(&state.pool, caller.member_id)
+                .await?
+                .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
+            let Some(email) = contact.email else {
+                return Err(ApiError::bad_request(
+                    "no_email",
+                    no_email_message(&contact.first_name, &contact.last_name),
+                ));
+            };
+            (Some(caller.member_id), email)
+        }
+        None => {
+            let email = Email::parse(body.email.as_deref().unwrap_or_default())
+                .map_err(|error| ApiError::invalid_field("email", error))?;
+            if body.consent != Some(true) {
+                return Err(ApiError::detailed(
+                    StatusCode::BAD_REQUEST,
+                    "consent_required",
+                    CONSENT_REQUIRED,
+                    json!({ "field": "consent" }),
+                ));
+            }
+            (None, email.into_string())
+        }
+    };
+    let position = match &body.search.location {
+        Some(position) => Some(domain::LatLng::new(position.lat, position.lng).ok_or_else(|| {
+            ApiError::bad_request(
+                "invalid_parameter",
+                "search.location: lat must be within -90 and 90, lng within -180 and 180",
+            )
+        })?),
+        None => None,
+    };
+    if body.location.is_none() && position.is_none() {
+        return Err(ApiError::detailed(
+            StatusCode::BAD_REQUEST,
+            "location_required",
+            "Choose a clinic, or search an area to be told about",
+            json!({ "field": "search.location" }),
+        ));
+    }
+    let address = body.search.address.as_deref().map(str::trim).unwrap_or_default();
+    if address.chars().count() > MAX_ADDRESS_LENGTH {
+        return Err(ApiError::invalid_field(
+            "search.address",
+            domain::accounts::ValidationError::TooLong(MAX_ADDRESS_LENGTH),
+        ));
+    }
+    let search = json!({
+        "location": position.map(|position| json!({ "lat": position.lat, "lng": position.lng })),
+        "address": address,
+        "filters": body.search.filters.unwrap_or(Value::Null),
+    });
+    if member_id.is_none() {
+        // A visitor can put any address on a list that later writes to it.
+        state.limits.hit(&state, Bucket::Client(&client)).await?;
+    }
+    let entry = NewEntry {
+        location_id: body.location,
+        member_id,
+        email: &email,
+        // Signed in, asking to be told is the consent (the SPA shows no box then).
+        consent: member_id.is_some() || body.consent == Some(true),
+        search: &search,
+    };
+    let (status, id, already_listed) = match store::waitlist::join(&state.pool, &entry).await? {
+        Joined::Added(id) => (StatusCode::CREATED, id, false),
+        Joined::AlreadyListed(id) => (StatusCode::OK, id, true),
+        Joined::UnknownLocation => return Err(ApiError::NotFound(PROVIDER_NOT_FOUND.into())),
+    };
+    if status == StatusCode::CREATED {
+        // A clinic that was already open has told the new entry at once.
+        state.mailer.wake();
+        tracing::info!(
+            entry = id,
+            location = body.location,
+            member = member_id,
+            "waitlist joined"
+        );
+    }
+    Ok((
+        status,
+        axum::Json(json!({ "id": id, "message": ADDED_TO_WAITLIST, "alreadyListed": already_listed })),
+    ))
+}

@@ -1,0 +1,300 @@
+//! Family members a subscriber manages: adding, reading, editing and removing them. A family
+//! member added here has no login; `contact_email` is where to reach them. Changes to one
+//! family lock the subscriber's row, so two requests cannot add the same person twice.
+
+use chrono::NaiveDate;
+use sqlx::{PgConnection, PgPool};
+
+use crate::{Result, convert_sqlx_err};
+
+/// A family member as the family screens show them.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct FamilyMember {
+    pub id: i64,
+    pub subscriber_id: Option<i64>,
+    /// The login, for a family member who signed up on their own.
+    pub email: Option<String>,
+    pub contact_email: Option<String>,
+    pub first_name: String,
+    pub last_name: String,
+    pub dob: Option<NaiveDate>,
+    pub gender: Option<String>,
+    pub phone: Option<String>,
+    pub zip_code: Option<String>,
+    pub subscriber_relation: String,
+    pub member_id: Option<String>,
+    pub plan_id: Option<String>,
+    pub payer_id: Option<String>,
+    pub group_id: Option<String>,
+    pub subscriber_member_id: Option<String>,
+    pub next_step: String,
+    pub setup: String,
+    pub eligibility_status: Option<String>,
+    pub subscription_status: Option<String>,
+    pub subscription_expire: Option<NaiveDate>,
+    pub provider_id: Option<i64>,
+    pub location_id: Option<i64>,
+    pub employer_id: Option<i64>,
+    /// The employer's name, else the company name the member gave.
+    pub company_name: Option<String>,
+}
+
+const FAMILY_MEMBER_QUERY: &str = "select m.id, m.subscriber_id, m.email, m.contact_email, m.first_name, m.last_name,
+            m.dob, m.gender, m.phone, m.zip_code, m.subscriber_relation, m.member_id, m.plan_id, m.payer_id,
+            m.group_id, m.subscriber_member_id, m.next_step, m.setup, m.eligibility_status, m.subscription_status,
+            m.subscription_expire, m.provider_id, m.location_id, m.employer_id,
+            coalesce(e.company_name, m.company_name) as company_name
+     from members m left join employers e on e.id = m.employer_id";
+
+/// Any member by id, in the family member's shape.
+pub async fn find(pool: &PgPool, id: i64) -> Result<Option<FamilyMember>> {
+    let statement = format!("{FAMILY_MEMBER_QUERY} where m.id = $1");
+    Ok(sqlx::query_as::<_, FamilyMember>(sqlx::AssertSqlSafe(statement))
+        .bind(id)
+        .fetch_optional(pool)
+        .await?)
+}
+
+/// The family members of a subscriber, oldest first (the subscriber excluded).
+pub async fn list(pool: &PgPool, subscriber_id: i64) -> Result<Vec<FamilyMember>> {
+    let statement = format!("{FAMILY_MEMBER_QUERY} where m.subscriber_id = $1 order by m.id");
+    Ok(sqlx::query_as::<_, FamilyMember>(sqlx::AssertSqlSafe(statement))
+        .bind(subscriber_id)
+        .fetch_all(pool)
+        .await?)
+}
+
+/// How a signed-in member stands towards a member they want to act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct Standing {
+    /// The caller is a subscriber (relation Self, managed by nobody): only they have a family.
+    pub caller_heads_a_family: bool,
+    pub target_exists: bool,
+    /// Who manages the target member, if anyone.
+    pub target_subscriber_id: Option<i64>,
+}
+
+/// The caller's standing towards `target_id`, in one query; `None` when the caller's own row
+/// is gone.
+pub async fn standing(pool: &PgPool, caller_id: i64, target_id: i64) -> Result<Option<Standing>> {
+    Ok(sqlx::query_as::<_, Standing>(
+        "select c.subscriber_relation = 'Self' and c.subscriber_id is null as caller_heads_a_family,
+                t.id is not null as target_exists, t.subscriber_id as target_subscriber_id
+         from members c left join members t on t.id = $2
+         where c.id = $1",
+    )
+    .bind(caller_id)
+    .bind(target_id)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// A family member to add. Insurance and employer fields come from the subscriber.
+#[derive(Debug, Clone)]
+pub struct NewFamilyMember {
+    pub subscriber_id: i64,
+    pub relation: &'static str,
+    pub first_name: String,
+    pub last_name: String,
+    pub dob: NaiveDate,
+    pub gender: &'static str,
+    pub contact_email: Option<String>,
+    pub phone: Option<String>,
+    pub member_id: String,
+    pub plan_id: Option<String>,
+    pub payer_id: Option<String>,
+    pub group_id: Option<String>,
+    pub subscriber_member_id: Option<String>,
+    pub employer_id: Option<i64>,
+    pub company_name: Option<String>,
+}
+
+/// What an add or an edit came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FamilyWrite {
+    /// Written; the family member's id.
+    Saved(i64),
+    /// Someone in the family already has this first name, last name and date of birth.
+    AlreadyInFamily,
+    /// The family member is gone, or is not this subscriber's.
+    NotInFamily,
+}
+
+/// Locks the subscriber's row for the rest of the transaction; false when it is gone.
+async fn lock_family(connection: &mut PgConnection, subscriber_id: i64) -> Result<bool> {
+    let locked: Option<i64> = sqlx::query_scalar("select id from members where id = $1 for update")
+        .bind(subscriber_id)
+        .fetch_optional(&mut *connection)
+        .await?;
+    Ok(locked.is_some())
+}
+
+/// Whether another member of the family is this person (names compared case-insensitively).
+async fn already_in_family(
+    connection: &mut PgConnection,
+    subscriber_id: i64,
+    except: Option<i64>,
+    first_name: &str,
+    last_name: &str,
+    dob: Option<NaiveDate>,
+) -> Result<bool> {
+    Ok(sqlx::query_scalar(
+        "select exists(select 1 from members
+                       where subscriber_id = $1 and id is distinct from $2 and lower(first_name) = lower($3)
+                         and lower(last_name) = lower($4) and dob is not distinct from $5)",
+    )
+    .bind(subscriber_id)
+    .bind(except)
+    .bind(first_name)
+    .bind(last_name)
+    .bind(dob)
+    .fetch_one(&mut *connection)
+    .await?)
+}
+
+/// Adds a family member under the subscriber, who must exist.
+pub async fn add(pool: &PgPool, new: &NewFamilyMember) -> Result<FamilyWrite> {
+    let mut transaction = pool.begin().await?;
+    if !lock_family(&mut transaction, new.subscriber_id).await? {
+        return Ok(FamilyWrite::NotInFamily);
+    }
+    if already_in_family(
+        &mut transaction,
+        new.subscriber_id,
+        None,
+        &new.first_name,
+        &new.last_name,
+        Some(new.dob),
+    )
+    .await?
+    {
+        return Ok(FamilyWrite::AlreadyInFamily);
+    }
+    let id: i64 = sqlx::query_scalar(
+        "insert into members (subscriber_id, subscriber_relation, first_name, last_name, dob, gender, contact_email,
+                              phone, member_id, plan_id, payer_id, group_id, subscriber_member_id, employer_id,
+                              company_name)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         returning id",
+    )
+    .bind(new.subscriber_id)
+    .bind(new.relation)
+    .bind(&new.first_name)
+    .bind(&new.last_name)
+    .bind(new.dob)
+    .bind(new.gender)
+    .bind(&new.contact_email)
+    .bind(&new.phone)
+    .bind(&new.member_id)
+    .bind(&new.plan_id)
+    .bind(&new.payer_id)
+    .bind(&new.group_id)
+    .bind(&new.subscriber_member_id)
+    .bind(new.employer_id)
+    .bind(&new.company_name)
+    .fetch_one(&mut *transaction)
+    .await
+    .map_err(convert_sqlx_err)?;
+    transaction.commit().await?;
+    Ok(FamilyWrite::Saved(id))
+}
+
+/// Changes to a family member; `None` keeps the stored value.
+#[derive(Debug, Clone, Default)]
+pub struct FamilyChanges {
+    pub relation: Option<&'static str>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub dob: Option<NaiveDate>,
+    pub gender: Option<&'static str>,
+    pub contact_email: Option<String>,
+    pub phone: Option<String>,
+    pub zip_code: Option<String>,
+    pub member_id: Option<String>,
+    pub plan_id: Option<String>,
+    /// The subscriber's member id, which may have been confirmed since the member was added.
+    pub subscriber_member_id: Option<String>,
+}
+
+/// Saves changes to one of the subscriber's family members. A change to what identifies the
+/// insured person (names, date of birth, member id, plan, relationship) puts a confirmed
+/// eligibility back to "not confirmed" until it is checked again.
+pub async fn update(pool: &PgPool, subscriber_id: i64, id: i64, changes: &FamilyChanges) -> Result<FamilyWrite> {
+    let mut transaction = pool.begin().await?;
+    if !lock_family(&mut transaction, subscriber_id).await? {
+        return Ok(FamilyWrite::NotInFamily);
+    }
+    let current: Option<(String, String, Option<NaiveDate>)> =
+        sqlx::query_as("select first_name, last_name, dob from members where id = $1 and subscriber_id = $2")
+            .bind(id)
+            .bind(subscriber_id)
+            .fetch_optional(&mut *transaction)
+            .await?;
+    let Some((first_name, last_name, dob)) = current else {
+        return Ok(FamilyWrite::NotInFamily);
+    };
+    let first_name = changes.first_name.clone().unwrap_or(first_name);
+    let last_name = changes.last_name.clone().unwrap_or(last_name);
+    let dob = changes.dob.or(dob);
+    if already_in_family(&mut transaction, subscriber_id, Some(id), &first_name, &last_name, dob).await? {
+        return Ok(FamilyWrite::AlreadyInFamily);
+    }
+    sqlx::query(
+        "update members set
+             eligibility_status = case
+                 when first_name is distinct from $3 or last_name is distinct from $4 or dob is distinct from $5
+                      or member_id is distinct from coalesce($9, member_id) or plan_id is distinct from coalesce($10, plan_id)
+                      or subscriber_relation is distinct from coalesce($11, subscriber_relation)
+                 then null else eligibility_status end,
+             first_name = $3, last_name = $4, dob = $5, gender = coalesce($6, gender),
+             contact_email = coalesce($7, contact_email), phone = coalesce($8, phone),
+             member_id = coalesce($9, member_id), plan_id = coalesce($10, plan_id),
+             subscriber_relation = coalesce($11, subscriber_relation), zip_code = coalesce($12, zip_code),
+             subscriber_member_id = coalesce($13, subscriber_member_id)
+         where id = $1 and subscriber_id = $2",
+    )
+    .bind(id)
+    .bind(subscriber_id)
+    .bind(&first_name)
+    .bind(&last_name)
+    .bind(dob)
+    .bind(changes.gender)
+    .bind(&changes.contact_email)
+    .bind(&changes.phone)
+    .bind(&changes.member_id)
+    .bind(&changes.plan_id)
+    .bind(changes.relation)
+    .bind(&changes.zip_code)
+    .bind(&changes.subscriber_member_id)
+    .execute(&mut *transaction)
+    .await
+    .map_err(convert_sqlx_err)?;
+    transaction.commit().await?;
+    Ok(FamilyWrite::Saved(id))
+}
+
+/// Takes a family member off the subscriber's account; their names, or `None` when they are
+/// not in this family. A family member added by the subscriber (no login) is deleted with
+/// their tokens (and, by their foreign keys, anything else that is theirs); one who has a
+/// login of their own keeps their account and is only detached from this family.
+pub async fn remove(pool: &PgPool, subscriber_id: i64, id: i64) -> Result<Option<(String, String)>> {
+    let mut transaction = pool.begin().await?;
+    let removed: Option<(String, String, bool)> = sqlx::query_as(
+        "select first_name, last_name, email is not null from members where id = $1 and subscriber_id = $2 for update",
+    )
+    .bind(id)
+    .bind(subscriber_id)
+    .fetch_optional(&mut *transaction)
+    .await?;
+    let Some((first_name, last_name, has_login)) = removed else {
+        return Ok(None);
+    };
+    let statement = if has_login {
+        "update members set subscriber_id = null where id = $1"
+    } else {
+        "delete from members where id = $1"
+    };
+    sqlx::query(statement).bind(id).execute(&mut *transaction).await?;
+    transaction.commit().await?;
+    Ok(Some((first_name, last_name)))
+}

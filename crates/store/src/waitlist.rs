@@ -1,0 +1,111 @@
+//! Clinic waitlists and notify-me requests. Telling a waitlist that its clinic opened is the
+//! database's job (`notify_waitlist`, run by a trigger on `locations`), so every way of opening
+//! a clinic sends the emails in its own transaction.
+
+use serde_json::Value;
+use sqlx::PgPool;
+
+use crate::Result;
+
+/// A request to be told when a clinic (or, without a clinic, a searched area) has room.
+#[derive(Debug, Clone)]
+pub struct NewEntry<'a> {
+    /// The clinic's waitlist; `None` for a notify-me on the searched area.
+    pub location_id: Option<i64>,
+    /// The signed-in member, if any.
+    pub member_id: Option<i64>,
+    /// Lower-cased.
+    pub email: &'a str,
+    pub consent: bool,
+    /// `{location, address, filters}` as searched.
+    pub search: &'a Value,
+}
+
+/// What joining did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Joined {
+    /// A new entry.
+    Added(i64),
+    /// The address was already waiting for this clinic: the existing entry, unchanged.
+    AlreadyListed(i64),
+    /// No location has that id.
+    UnknownLocation,
+}
+
+/// Adds an entry. A clinic waitlist keeps one waiting entry per address.
+///
+/// The clinic's row is read `FOR SHARE`, which waits for (and is waited for by) an UPDATE that
+/// opens the clinic, so an entry is never written between the trigger's read of the waitlist
+/// and its commit. A clinic that is already accepting tells the new entry at once rather than
+/// leaving it to wait for the next opening.
+pub async fn join(pool: &PgPool, entry: &NewEntry<'_>) -> Result<Joined> {
+    let mut transaction = pool.begin().await?;
+    let accepting = match entry.location_id {
+        Some(location_id) => {
+            let accepting: Option<bool> =
+                sqlx::query_scalar("select accepting_new_patients from locations where id = $1 for share")
+                    .bind(location_id)
+                    .fetch_optional(&mut *transaction)
+                    .await?;
+            match accepting {
+                Some(accepting) => accepting,
+                None => return Ok(Joined::UnknownLocation),
+            }
+        }
+        None => false,
+    };
+    let inserted: Option<i64> = sqlx::query_scalar(
+        "insert into waitlist_entries (location_id, member_id, email, consent, search)
+         values ($1, $2, $3, $4, $5)
+         on conflict (location_id, email) where location_id is not null and notified_at is null do nothing
+         returning id",
+    )
+    .bind(entry.location_id)
+    .bind(entry.member_id)
+    .bind(entry.email)
+    .bind(entry.consent)
+    .bind(entry.search)
+    .fetch_optional(&mut *transaction)
+    .await?;
+    let joined = match inserted {
+        Some(id) => Joined::Added(id),
+        None => {
+            let existing: i64 = sqlx::query_scalar(
+                "select id from waitlist_entries
+                 where location_id = $1 and email = $2 and notified_at is null",
+            )
+            .bind(entry.location_id)
+            .bind(entry.email)
+            .fetch_one(&mut *transaction)
+            .await?;
+            Joined::AlreadyListed(existing)
+        }
+    };
+    if accepting && let Some(location_id) = entry.location_id {
+        sqlx::query("select notify_waitlist($1)")
+            .bind(location_id)
+            .execute(&mut *transaction)
+            .await?;
+    }
+    transaction.commit().await?;
+    Ok(joined)
+}
+
+/// Who a signed-in member is for the waitlist: their name and the address to write to.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MemberContact {
+    pub first_name: String,
+    pub last_name: String,
+    /// The login email, else the contact email of a family member without a login.
+    pub email: Option<String>,
+}
+
+pub async fn member_contact(pool: &PgPool, member_id: i64) -> Result<Option<MemberContact>> {
+    Ok(sqlx::query_as(
+        "select first_name, last_name, lower(coalesce(nullif(email, ''), nullif(contact_email, ''))) as email
+         from members where id = $1",
+    )
+    .bind(member_id)
+    .fetch_optional(pool)
+    .await?)
+}
