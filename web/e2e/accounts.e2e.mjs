@@ -81,12 +81,14 @@ test('accounts: register, set the password from the email, log in, confirm eligi
     // A provider chosen before sign-up: the Denver clinic (organisation 1, location 1).
     await page.goto(`${BASE_URL}/marketplace/provider/details/1?location=1`);
     await page.getByRole('button', { name: 'Select provider' }).click();
+    // No employer chosen yet: the employer prompt comes first, and registration carries it over.
+    const prompt = page.getByRole('dialog', { name: 'Who is your employer?' });
+    await prompt.getByRole('button', { name: /Select your employer/ }).click();
+    await prompt.getByPlaceholder('Search employer here').fill('Acme');
+    await prompt.getByRole('option', { name: /^Acme Corporation/ }).click();
     await page.waitForURL(/\/register$/);
     await page.waitForFunction(() => document.title === 'Member - Register');
-
-    await page.getByRole('button', { name: /Select your employer/ }).click();
-    await page.getByPlaceholder('Search employer here').fill('Acme');
-    await page.getByRole('option', { name: /^Acme Corporation/ }).click();
+    await page.getByRole('button', { name: /Acme Corporation/ }).waitFor();
     await page.getByLabel('Company E-mail').fill(account.email);
     await page.getByRole('checkbox').check();
     await screenshot(page, 'accounts-desktop-01-register');

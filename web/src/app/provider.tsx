@@ -3,10 +3,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { isApiError } from '@/lib/api-client';
 import { createQueryClient } from '@/lib/query-client';
 import { useMemberInfo } from '@/lib/member';
-import { MemberStateContext, memberStateFrom } from '@/lib/member-state';
+import { MemberStateContext, memberStateFrom, useSelectedDependentId } from '@/lib/member-state';
 import { clearAccessToken } from '@/lib/session';
 
-/** App-wide providers: the query cache and the signed-in member's enrolment state. */
+/** App-wide providers: the query cache and the enrolment state of the member acted on. */
 export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
@@ -22,7 +22,8 @@ export function AppProvider({ children }: { children: ReactNode }) {
  */
 export function MemberStateProvider({ children }: { children: ReactNode }) {
   const member = useMemberInfo();
-  const value = useMemo(() => memberStateFrom(member.data), [member.data]);
+  const dependentId = useSelectedDependentId();
+  const value = useMemo(() => memberStateFrom(member.data, dependentId), [member.data, dependentId]);
   const sessionRefused = member.isError && isApiError(member.error, 401);
   useEffect(() => {
     if (sessionRefused) clearAccessToken();

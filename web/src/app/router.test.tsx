@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { mockFetch, testQueryClient } from '@/test/render';
 import { notifySessionChanged } from '@/lib/session';
+import { selectedDependent } from '@/lib/storage';
 import { routes } from './router';
 
 function renderAt(path: string) {
@@ -67,6 +68,17 @@ describe('routes and shell', () => {
     expect([...nav.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Home', 'Marketplace', 'Account']);
     await router.navigate('/membership');
     await waitFor(() => expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull());
+  });
+
+  it('acts on the signed-in member again after a side bar navigation', async () => {
+    document.cookie = 'token=abc; path=/';
+    notifySessionChanged();
+    selectedDependent.set(22);
+    const router = renderAt('/home');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    fireEvent.click(within(nav).getByRole('link', { name: 'Marketplace' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/marketplace'));
+    expect(selectedDependent.get()).toBeNull();
   });
 
   it('sends signed-out visitors of every protected group to /login, remembering where they were going', async () => {

@@ -62,10 +62,15 @@ export interface FamilyMember {
   employer?: { companyName?: string | null } | null;
   providerId?: number | null;
   locationId?: number | null;
-  provider?: { companyName?: string | null } | null;
+  provider?: { id?: number; companyName?: string | null } | null;
   location?: MemberLocation | null;
   nextStep?: NextStep;
+  setup?: 'incomplete' | 'complete' | null;
   nextVisit?: string | null;
+  planId?: string | null;
+  payerId?: string | null;
+  groupId?: string | null;
+  subscriberMemberId?: string | null;
   eligibility?: { status: Status | null } | null;
   subscription?: { status: Status | null; expire?: string | null } | null;
   providerPortal?: ProviderPortal;
@@ -90,6 +95,8 @@ export interface Member {
   companyName: string | null;
   subscriberRelation: Relation | null;
   subscriberMemberId?: string | null;
+  /** The Self subscriber, for a spouse or dependent on a family account. */
+  subscriberId?: number | null;
   nextStep: NextStep;
   setup: 'incomplete' | 'complete';
   emailVerified?: boolean;
@@ -133,6 +140,14 @@ export function memberInfoQueryOptions() {
 export function useMemberInfo() {
   const signedIn = useSignedIn();
   return useQuery({ ...memberInfoQueryOptions(), enabled: signedIn });
+}
+
+/** The signed-in member's employer as the marketplace keeps it, or null without one. */
+export function memberEmployer(member: Member | null | undefined): { id: number; companyName: string; status: 'active' | 'inactive' | 'pending' } | null {
+  const employer = member?.employer;
+  if (!employer?.companyName) return null;
+  const status = employer.status === 'inactive' || employer.status === 'pending' ? employer.status : 'active';
+  return { id: employer.id, companyName: employer.companyName, status };
 }
 
 export function fullName(person: { firstName?: string | null; lastName?: string | null } | null | undefined): string {

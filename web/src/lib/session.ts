@@ -50,6 +50,30 @@ export function useSignedIn(): boolean {
   return useSyncExternalStore(subscribe, () => getAccessToken() !== null, () => false);
 }
 
+/** The claims of the access token (its middle part), or null when there is none or it cannot be read. */
+export function accessTokenClaims(token: string | null = getAccessToken()): Record<string, unknown> | null {
+  const payload = token?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '=');
+    const claims = JSON.parse(atob(base64)) as unknown;
+    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The subscriber who switched into a family member's account: the token's `act` claim (a member
+ * id, or `{sub}` as RFC 8693 writes it). Null for a member signed in as themselves.
+ */
+export function actingSubscriberId(token: string | null = getAccessToken()): number | null {
+  const act = accessTokenClaims(token)?.act;
+  const raw = act && typeof act === 'object' ? (act as { sub?: unknown }).sub : act;
+  const id = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : NaN;
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
 /** Clears local storage and the token cookie, as Sign Out does, then goes to /login. */
 export function signOut(): void {
   window.localStorage.clear();

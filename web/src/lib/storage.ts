@@ -89,8 +89,23 @@ export const storedUser = {
   set: (user: unknown) => write(window.localStorage, 'user', user),
 };
 
-/** The family member a screen acts on, when it is not the subscriber. */
+const selectedDependentListeners = new Set<() => void>();
+
+/**
+ * The family member the marketplace and enrolment act on, when it is not the signed-in member
+ * (session storage). Setting it tells subscribers, so the card buttons follow at once.
+ */
 export const selectedDependent = {
   get: () => read<number>(window.sessionStorage, 'selectedDependent'),
-  set: (id: number | null) => write(window.sessionStorage, 'selectedDependent', id),
+  set: (id: number | null) => {
+    if (read<number>(window.sessionStorage, 'selectedDependent') === id) return;
+    write(window.sessionStorage, 'selectedDependent', id);
+    for (const listener of selectedDependentListeners) listener();
+  },
+  subscribe: (listener: () => void) => {
+    selectedDependentListeners.add(listener);
+    return () => {
+      selectedDependentListeners.delete(listener);
+    };
+  },
 };

@@ -6,6 +6,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { paths } from '@/config/paths';
 import { env } from '@/config/env';
 import { signOut, useSignedIn } from '@/lib/session';
+import { selectedDependent } from '@/lib/storage';
 import { MOBILE_QUERY, useIsMobile } from '@/lib/use-media-query';
 import { pageTitle, useRouteMeta } from './route-meta';
 import styles from './app-shell.module.css';
@@ -15,6 +16,11 @@ const NAV_ITEMS = [
   { to: paths.marketplace.path, label: 'Marketplace' },
   { to: paths.account.path, label: 'Account' },
 ];
+
+/** Navigating through the menu acts on the signed-in member again (the spec clears the selected dependent). */
+function clearSelectedMember() {
+  selectedDependent.set(null);
+}
 
 /** Reloads the page when the width crosses the 600 px mobile breakpoint, as the spec asks. */
 function useReloadOnBreakpointCross() {
@@ -93,7 +99,7 @@ export function AppShell({ memberMenu }: { memberMenu?: ReactNode }) {
             <ul>
               {NAV_ITEMS.map((item) => (
                 <li key={item.to}>
-                  <NavLink to={item.to} className={({ isActive }) => `${styles.navLink} ${isActive ? styles.navActive : ''}`}>
+                  <NavLink to={item.to} className={({ isActive }) => `${styles.navLink} ${isActive ? styles.navActive : ''}`} onClick={clearSelectedMember}>
                     {item.label}
                   </NavLink>
                 </li>
@@ -111,7 +117,14 @@ export function AppShell({ memberMenu }: { memberMenu?: ReactNode }) {
           <ul className={styles.drawerList}>
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>
-                <NavLink to={item.to} className={styles.drawerLink} onClick={() => setDrawerOpen(false)}>
+                <NavLink
+                  to={item.to}
+                  className={styles.drawerLink}
+                  onClick={() => {
+                    clearSelectedMember();
+                    setDrawerOpen(false);
+                  }}
+                >
                   {item.label}
                 </NavLink>
               </li>

@@ -4,20 +4,25 @@ import L from 'leaflet';
 export const PIN_SIZE: [number, number] = [40, 60];
 export const PIN_COLORS = { accepting: '#1a3e8c', closed: '#4a5563' } as const;
 
-function pinSvg(color: string): string {
-  return `<svg width="40" height="60" viewBox="0 0 40 60" aria-hidden="true" focusable="false"><path d="M20 59C20 59 38 34 38 20A18 18 0 0 0 2 20C2 34 20 59 20 59Z" fill="${color}" stroke="#fff" stroke-width="2.5"/><circle cx="20" cy="20" r="7" fill="#fff"/></svg>`;
+/** The favourite mark inside a pin: a red heart on the white disc. */
+const FAVORITE_MARK = '<circle cx="20" cy="20" r="10" fill="#fff"/><path d="M20 27s-6.5-3.9-7.9-7.8a3.9 3.9 0 0 1 7.9-2.3 3.9 3.9 0 0 1 7.9 2.3C26.5 23.1 20 27 20 27z" fill="#c62828"/>';
+
+function pinSvg(color: string, favorite: boolean): string {
+  const centre = favorite ? FAVORITE_MARK : '<circle cx="20" cy="20" r="7" fill="#fff"/>';
+  return `<svg width="40" height="60" viewBox="0 0 40 60" aria-hidden="true" focusable="false"><path d="M20 59C20 59 38 34 38 20A18 18 0 0 0 2 20C2 34 20 59 20 59Z" fill="${color}" stroke="#fff" stroke-width="2.5"/>${centre}</svg>`;
 }
 
 const icons = new Map<string, L.DivIcon>();
 
-/** The clinic pin: dark blue when accepting new patients, dark grey otherwise. */
-export function clinicPinIcon(accepting: boolean): L.DivIcon {
-  const key = accepting ? 'accepting' : 'closed';
+/** The clinic pin: dark blue when accepting new patients, dark grey otherwise; a heart marks a favourite. */
+export function clinicPinIcon(accepting: boolean, favorite = false): L.DivIcon {
+  const state = accepting ? 'accepting' : 'closed';
+  const key = favorite ? `${state}-favorite` : state;
   let icon = icons.get(key);
   if (!icon) {
     icon = L.divIcon({
-      className: `nc-pin nc-pin-${key}`,
-      html: pinSvg(accepting ? PIN_COLORS.accepting : PIN_COLORS.closed),
+      className: `nc-pin nc-pin-${state}${favorite ? ' nc-pin-favorite' : ''}`,
+      html: pinSvg(accepting ? PIN_COLORS.accepting : PIN_COLORS.closed, favorite),
       iconSize: PIN_SIZE,
       iconAnchor: [20, 58],
       popupAnchor: [0, -54],

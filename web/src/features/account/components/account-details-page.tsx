@@ -1,5 +1,5 @@
 import { useEffect, type ComponentType } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { SettingsIcon, UserIcon, UsersIcon } from '@/components/icons/icons';
 import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
@@ -38,6 +38,8 @@ export function WithMember({ children }: { children: (member: Member) => React.R
 /** /account/details (2.17): a left menu with the Personal, Family Members and Settings panels. */
 export function AccountDetailsPage() {
   const [params, setParams] = useSearchParams();
+  // A flow that could not finish (the post-enrolment lookup) flags it here.
+  const flagged = (useLocation().state as { message?: string } | null)?.message;
   const requested = params.get('panel') as AccountPanel | null;
   const panel: AccountPanel = requested && PANELS.some((item) => item.key === requested) ? requested : 'personal';
 
@@ -52,6 +54,7 @@ export function AccountDetailsPage() {
           <header className={styles.header}>
             <h1>My Account</h1>
           </header>
+          {flagged ? <Alert tone="error">{flagged}</Alert> : null}
           <div className={styles.layout}>
             <nav aria-label="Account sections">
               <ul className={styles.menu}>

@@ -4,7 +4,9 @@ import type { Member } from '@/lib/member';
 import { memberFixture } from '@/test/fixtures';
 import { bodyOf, mockFetch, renderRoutes, signIn } from '@/test/render';
 import { AccountDetailsPage } from './account-details-page';
-import { EditContactPage } from './edit-pages';
+import { getAccessToken } from '@/lib/session';
+import { selectedDependent } from '@/lib/storage';
+import { EditContactPage, EditDependentPage, familyUpdateBody } from './edit-pages';
 import { MemberMenu } from './member-menu';
 import { passwordFormErrors } from './settings-panel';
 
@@ -16,7 +18,16 @@ function renderAccount(member: Member, route = '/account/details', extra: Record
     if (url.pathname === '/member/app/member/info') return { body: member };
     return extra[`${init?.method ?? 'GET'} ${url.pathname}`];
   });
-  const rendered = renderRoutes({ '/account/details': <AccountDetailsPage />, '/account/edit-contact': <EditContactPage /> }, route);
+  const rendered = renderRoutes(
+    {
+      '/account/details': <AccountDetailsPage />,
+      '/account/edit-contact': <EditContactPage />,
+      '/account/edit-dependent/:id': <EditDependentPage />,
+      '/home': <p>home page</p>,
+      '/marketplace': <p>marketplace page</p>,
+    },
+    route,
+  );
   return { ...fetched, ...rendered };
 }
 
@@ -155,8 +166,90 @@ describe('avatar menu', () => {
     const menu = screen.getByRole('menu');
     expect(within(menu).getByText('Front Range Direct Primary Care')).toBeTruthy();
     expect(within(menu).getByText('Emma Doe')).toBeTruthy();
-    expect(within(menu).getByRole('menuitem', { name: 'Select Provider' })).toBeTruthy();
+    expect(within(menu).getByRole('menuitem', { name: 'Select Provider for Emma Doe' }).textContent).toBe('Select Provider');
     expect(within(menu).getByRole('menuitem', { name: 'Add a family member' })).toBeTruthy();
     expect(within(menu).getByRole('menuitem', { name: 'Sign Out' })).toBeTruthy();
+  });
+});
+
+/** A token as the server issues it, with an optional `act` claim. */
+function token(claims: Record<string, unknown>): string {
+  const encode = (value: unknown) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}.signature`;
+}
+
+describe('family', () => {
+  const john = { id: 21, firstName: 'John', lastName: 'Doe', subscriberRelation: 'Spouse' as const, dob: '1984-09-30', gender: 'm', email: 'john@acme.example', phone: '303 555 0101', zipCode: null, memberId: '123-456790', location: null, subscription: { status: null } };
+
+  it('switches to a family member from the avatar menu: the token cookie, then /home', async () => {
+    const dependentToken = token({ sub: '21', act: { sub: '7' } });
+    signIn(token({ sub: '7' }));
+    const { calls } = mockFetch((url) => {
+      if (url.pathname === '/member/app/member/info') return { body: memberFixture({ family: [john] }) };
+      if (url.pathname === '/member/app/token/dependent/21') return { body: { accessToken: dependentToken, type: 'dpc-member', id: 21 } };
+      return undefined;
+    });
+    const { router } = renderRoutes({ '/': <MemberMenu />, '/home': <p>home page</p> }, '/');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toBe('JD'));
+    fireEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Switch to John Doe' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+    expect(getAccessToken()).toBe(dependentToken);
+    expect(calls.some((call) => call.url.pathname === '/member/app/token/dependent/21')).toBe(true);
+  });
+
+  it('switches back to the subscriber from a family member session', async () => {
+    const ownToken = token({ sub: '7' });
+    signIn(token({ sub: '21', act: { sub: '7' } }));
+    mockFetch((url) => {
+      if (url.pathname === '/member/app/member/info') return { body: memberFixture({ id: 21, firstName: 'John', subscriberRelation: 'Spouse', subscriberId: 7, family: [] }) };
+      if (url.pathname === '/member/app/token/dependent/7') return { body: { accessToken: ownToken, type: 'dpc-member', id: 7 } };
+      return undefined;
+    });
+    const { router } = renderRoutes({ '/': <MemberMenu />, '/home': <p>home page</p> }, '/');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toBe('JD'));
+    fireEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    const menu = screen.getByRole('menu');
+    expect(within(menu).getByText('Acting as')).toBeTruthy();
+    expect(within(menu).queryByRole('menuitem', { name: 'Add a family member' })).toBeNull();
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'Switch back to my account' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+    expect(getAccessToken()).toBe(ownToken);
+  });
+
+  it("offers a family member without a provider the red Select Provider, acting on them", async () => {
+    const { router } = renderAccount(memberFixture(), '/account/details?panel=family', { 'GET /member/app/family/members': { body: [john] } });
+    fireEvent.click(await screen.findByRole('link', { name: 'Select Provider' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/marketplace'));
+    expect(selectedDependent.get()).toBe(21);
+  });
+
+  it('saves an edited family member through PUT /member/app/family/member/{id} with the contract fields', async () => {
+    const { calls } = renderAccount(memberFixture(), '/account/edit-dependent/21', {
+      'GET /member/app/family/member/21': { body: john },
+      'PUT /member/app/family/member/21': { body: { ...john, firstName: 'Johnny' } },
+    });
+    const first = await screen.findByLabelText('First name');
+    fireEvent.change(first, { target: { value: 'Johnny' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Information' }));
+    expect(await screen.findByRole('dialog', { name: "Great! You're all set." })).toBeTruthy();
+    expect(bodyOf(calls.find((call) => call.init?.method === 'PUT')!)).toEqual({
+      firstName: 'Johnny',
+      lastName: 'Doe',
+      email: 'john@acme.example',
+      gender: 'm',
+      phone: '303 555 0101',
+      dob: '1984-09-30',
+    });
+  });
+
+  it('builds the family update from the record, leaving blanks out', () => {
+    expect(familyUpdateBody({ firstName: 'Emma', lastName: 'Doe', email: null, gender: 'f', zipCode: '', phone: '303 555 0102', dob: '2016-06-01' }, { phone: '720 555 0100' })).toEqual({
+      firstName: 'Emma',
+      lastName: 'Doe',
+      gender: 'f',
+      phone: '720 555 0100',
+      dob: '2016-06-01',
+    });
   });
 });

@@ -19,7 +19,7 @@ import { payerOptions } from '@/lib/insurance';
 import { fullName, personalInfoBody, useMemberInfo, type FamilyMember, type Member, type Relation } from '@/lib/member';
 import { redirectTarget, selectedDependent } from '@/lib/storage';
 import { formatPhone, isoToUsDate, MESSAGES, PHONE_INPUT_MAX_LENGTH, phoneError, usDateToIso } from '@/lib/validation';
-import { useCreateFamilyMember, useDeleteFamilyMember, useFamilyMember, useUpdateFamilyMember } from '../api/family-members';
+import { useCreateFamilyMember, useDeleteFamilyMember, useFamilyMember, useUpdateFamilyMember, type FamilyMemberUpdate } from '../api/family-members';
 import { usePlans } from '../api/get-plans';
 import { useUpdatePersonalInfo } from '../api/personal-info';
 import { WithMember } from './account-details-page';
@@ -67,6 +67,30 @@ function formValues(person: Person, fallbackEmployer?: string | null): Partial<M
 function memberBody(values: MemberFormValues) {
   const { relation, employer: _employer, dob, ...rest } = values;
   return { ...rest, subscriberRelation: (relation || undefined) as Relation | undefined, dob: usDateToIso(dob) ?? dob, gender: values.gender as Member['gender'] };
+}
+
+/**
+ * The body of PUT /member/app/family/member/{id}: firstName, lastName, email, gender, zipCode,
+ * phone and dob (YYYY-MM-DD), from the stored record with `changes` over it. Empty optional
+ * values are left out rather than sent blank.
+ */
+export function familyUpdateBody(person: Pick<FamilyMember, 'firstName' | 'lastName' | 'email' | 'gender' | 'zipCode' | 'phone' | 'dob'>, changes: Partial<Record<keyof FamilyMemberUpdate, string>> = {}): Partial<FamilyMemberUpdate> {
+  const merged: Record<string, string | null | undefined> = {
+    firstName: person.firstName,
+    lastName: person.lastName,
+    email: person.email,
+    gender: person.gender,
+    zipCode: person.zipCode,
+    phone: person.phone,
+    dob: person.dob,
+    ...changes,
+  };
+  const body: Partial<FamilyMemberUpdate> = {};
+  for (const key of ['firstName', 'lastName', 'email', 'gender', 'zipCode', 'phone', 'dob'] as const) {
+    const value = merged[key]?.trim();
+    if (value) body[key] = value;
+  }
+  return body;
 }
 
 function BackLink({ to, label = 'Back' }: { to: string; label?: string }) {
@@ -161,7 +185,9 @@ export function EditDependentPage() {
                   fields={['relation', 'firstName', 'lastName', 'dob', 'gender', 'employer', 'memberId', 'planId']}
                   initial={formValues(person, member.companyName)}
                   relationOptions={['Spouse', 'Dependent']}
-                  locked={['planId']}
+                  // The relationship, member ID and plan belong to the insurance and are not edited here.
+                  locked={['relation', 'memberId', 'planId']}
+                  note={<p className={styles.muted}>Changing the name or date of birth asks for the eligibility to be confirmed again.</p>}
                   submitLabel="Save Information"
                   busy={save.isPending}
                   onCancel={() => navigate(cancelTarget())}
@@ -169,7 +195,7 @@ export function EditDependentPage() {
                     setError(null);
                     const body = memberBody(values);
                     save.mutate(
-                      { id, body: { ...body, email: person.email ?? '', phone: person.phone ?? '', zipCode: person.zipCode ?? '', gender: values.gender } },
+                      { id, body: familyUpdateBody(person, { firstName: body.firstName, lastName: body.lastName, dob: body.dob, gender: values.gender }) },
                       { onSuccess: () => setDone(true), onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)) },
                     );
                   }}
@@ -212,10 +238,7 @@ function ContactForm({ member, person }: { member: Member; person: FamilyMember 
     const onError = (failure: unknown) => setError(errorText(failure, MESSAGES.somethingWrong));
     if (person) {
       saveFamily.mutate(
-        {
-          id: person.id,
-          body: { phone: phone.trim(), firstName: person.firstName, lastName: person.lastName, email: person.email ?? '', gender: person.gender ?? '', zipCode: person.zipCode ?? '', dob: person.dob ?? '' },
-        },
+        { id: person.id, body: familyUpdateBody(person, { phone: phone.trim() }) },
         { onSuccess: () => setDone(true), onError },
       );
     } else {
@@ -355,7 +378,7 @@ export function FamilyEditPage() {
               onSubmit={(values) => {
                 const body = memberBody(values);
                 save.mutate(
-                  { id, body: { firstName: body.firstName, lastName: body.lastName, email: body.email, gender: values.gender, zipCode: body.zipCode, phone: body.phone, dob: body.dob } },
+                  { id, body: familyUpdateBody(person, { firstName: body.firstName, lastName: body.lastName, email: body.email, gender: values.gender, zipCode: body.zipCode, phone: body.phone, dob: body.dob }) },
                   { onSuccess: () => navigate(paths.accountAlert.getHref('update')), onError: (failure) => notice.show(errorText(failure, MESSAGES.somethingWrong)) },
                 );
               }}

@@ -11,10 +11,11 @@ import { StatusDot } from '@/components/ui/status-dot';
 import { paths } from '@/config/paths';
 import { answerText, errorText } from '@/lib/api-client';
 import { accountStatus, fullName, memberKeys, portalLink, type FamilyMember, type Member } from '@/lib/member';
-import { redirectTarget } from '@/lib/storage';
+import { redirectTarget, selectedDependent } from '@/lib/storage';
 import { MESSAGES } from '@/lib/validation';
 import { useDeleteFamilyMember, useFamilyMembers } from '../api/family-members';
 import { accountKeys } from '../api/keys';
+import { useMemberSwitch } from './member-menu';
 import styles from './account.module.css';
 
 export const REMOVE_TEXTS = {
@@ -30,6 +31,7 @@ export function FamilyPanel({ member }: { member: Member }) {
   const [removing, setRemoving] = useState<FamilyMember | null>(null);
   const [result, setResult] = useState<{ title: string; text: string; reload: boolean } | null>(null);
   const isSubscriber = member.subscriberRelation === 'Self';
+  const memberSwitch = useMemberSwitch();
   // Until the family calls are served, the family the member info carries is listed.
   const listed = family.data ?? (family.isError ? (member.family ?? []) : []);
   const others = listed.filter((person) => person.id !== member.id);
@@ -71,6 +73,7 @@ export function FamilyPanel({ member }: { member: Member }) {
         }
       >
         {family.isPending ? <Spinner label="Loading family members" /> : null}
+        {memberSwitch.error ? <Alert tone="error">{memberSwitch.error}</Alert> : null}
         {family.isError ? (
           <Alert tone="info" title="Family members are not available right now">
             {errorText(family.error, MESSAGES.tryLater)}
@@ -86,6 +89,17 @@ export function FamilyPanel({ member }: { member: Member }) {
                   <div className={styles.familyTop}>
                     <span className={styles.familyName}>{fullName(person)}</span>
                     <div className={styles.actions}>
+                      {isSubscriber ? (
+                        <button
+                          type="button"
+                          className={styles.iconLink}
+                          onClick={() => memberSwitch.switchTo(person.id)}
+                          disabled={memberSwitch.pending}
+                          aria-label={`Switch to ${fullName(person)}`}
+                        >
+                          Switch to account
+                        </button>
+                      ) : null}
                       <Link to={paths.editDependent.getHref(person.id)} className={styles.iconLink} aria-label={`Edit ${fullName(person)}`}>
                         <EditIcon size={18} /> Edit
                       </Link>
@@ -102,7 +116,19 @@ export function FamilyPanel({ member }: { member: Member }) {
                       { label: 'Relationship', value: person.subscriberRelation },
                       { label: 'Membership Status', value: <StatusDot label={status.label} tone={status.tone} /> },
                       { label: 'Employer', value: person.employer?.companyName ?? person.companyName ?? member.companyName },
-                      { label: 'Provider', value: person.location?.name ?? person.provider?.companyName ?? 'Needs a provider' },
+                      {
+                        label: 'Provider',
+                        value:
+                          person.location?.name ??
+                          person.provider?.companyName ??
+                          (isSubscriber ? (
+                            <Link to={paths.marketplace.getHref({ selectProvider: 'true' })} className={styles.selectProvider} onClick={() => selectedDependent.set(person.id)}>
+                              Select Provider
+                            </Link>
+                          ) : (
+                            'Needs a provider'
+                          )),
+                      },
                     ]}
                   />
                   {portalLink(person.providerPortal) ? (

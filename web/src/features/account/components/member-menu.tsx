@@ -1,17 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { UserIcon } from '@/components/icons/icons';
 import { paths } from '@/config/paths';
+import { errorText } from '@/lib/api-client';
 import { fullName, useMemberInfo, type FamilyMember, type Member } from '@/lib/member';
-import { signOut } from '@/lib/session';
+import { actingSubscriberId, setAccessToken, signOut } from '@/lib/session';
 import { redirectTarget, selectedDependent } from '@/lib/storage';
+import { MESSAGES } from '@/lib/validation';
+import { useSwitchMember, type MemberToken } from '../api/switch-member';
 import styles from './member-menu.module.css';
 
 interface MenuPerson {
   id: number;
   name: string;
   provider: string | null;
-  /** Null for the subscriber; a family member's id otherwise. */
+  /** Null for the signed-in member; a family member's id otherwise. */
   dependentId: number | null;
 }
 
@@ -31,12 +35,44 @@ export function menuPeople(member: Member | undefined): MenuPerson[] {
   ];
 }
 
-/** The signed-in avatar menu: the family with their providers (or a red Select Provider), Add a family member, Sign Out. */
+/**
+ * Switches the session to another member of the family (GET /member/app/token/dependent/{id}):
+ * the new token goes to the cookie, every cached answer is dropped and the app goes to /home.
+ */
+export function useMemberSwitch() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const switchMember = useSwitchMember();
+  return {
+    pending: switchMember.isPending,
+    error: switchMember.error ? errorText(switchMember.error, MESSAGES.somethingWrong) : null,
+    switchTo: (id: number) =>
+      switchMember.mutate(id, {
+        onSuccess: (answer: MemberToken) => {
+          setAccessToken(answer.accessToken);
+          selectedDependent.set(null);
+          void queryClient.resetQueries();
+          navigate(paths.home.path);
+        },
+      }),
+  };
+}
+
+/**
+ * The signed-in avatar menu: the family with their providers (or a red Select Provider), a switch
+ * into each family member's account (and back), Add a family member, My Account, Sign Out.
+ */
 export function MemberMenu() {
   const member = useMemberInfo();
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const people = menuPeople(member.data);
+  const memberSwitch = useMemberSwitch();
+  // Signed in as a family member by the subscriber: the way back.
+  const subscriberId = actingSubscriberId();
+  const isSubscriber = member.data?.subscriberRelation === 'Self' && subscriberId === null;
+  // Family management is the subscriber's (a spouse or dependent, or a switched session, cannot add).
+  const canAddFamily = subscriberId === null && (member.data?.subscriberRelation ?? 'Self') === 'Self';
 
   useEffect(() => {
     if (!open) return;
@@ -58,6 +94,14 @@ export function MemberMenu() {
 
   return (
     <div className={styles.root} ref={rootRef}>
+      {subscriberId !== null && member.data ? (
+        <span className={styles.acting} data-testid="acting-as" title={`Viewing ${member.data.firstName}'s account`}>
+          <span className={styles.actingLong}>Viewing {member.data.firstName}&apos;s account</span>
+          <span className={styles.actingShort} aria-hidden="true">
+            As {member.data.firstName}
+          </span>
+        </span>
+      ) : null}
       <button type="button" className={styles.avatar} aria-haspopup="menu" aria-expanded={open} aria-label="Account menu" onClick={() => setOpen((value) => !value)}>
         {member.data ? <span aria-hidden="true">{`${member.data.firstName?.[0] ?? ''}${member.data.lastName?.[0] ?? ''}`.toUpperCase() || <UserIcon />}</span> : <UserIcon />}
       </button>
@@ -65,15 +109,32 @@ export function MemberMenu() {
         <div className={styles.menu} role="menu" aria-label="Account">
           {member.data ? (
             <div className={styles.identity} role="none">
-              <span>Signed in as</span>
-              <strong>{member.data.email}</strong>
+              <span>{subscriberId !== null ? 'Acting as' : 'Signed in as'}</span>
+              <strong>{subscriberId !== null ? fullName(member.data) : member.data.email}</strong>
             </div>
           ) : null}
           {people.length > 0 ? (
-            <ul className={styles.people} role="none">
+            <ul className={styles.people} role="none" aria-label="Family members">
               {people.map((person) => (
-                <li key={person.id} role="none" className={styles.person}>
-                  <span className={styles.personName}>{person.name || 'Member'}</span>
+                <li key={person.id} role="none" className={styles.person} data-testid="menu-person">
+                  <span className={styles.personRow}>
+                    <span className={styles.personName}>{person.name || 'Member'}</span>
+                    {person.dependentId !== null && isSubscriber ? (
+                      <button
+                        type="button"
+                        role="menuitem"
+                        className={styles.switch}
+                        aria-label={`Switch to ${person.name}`}
+                        disabled={memberSwitch.pending}
+                        onClick={() => {
+                          close();
+                          memberSwitch.switchTo(person.dependentId!);
+                        }}
+                      >
+                        Switch
+                      </button>
+                    ) : null}
+                  </span>
                   {person.provider ? (
                     <span className={styles.provider}>{person.provider}</span>
                   ) : (
@@ -81,6 +142,7 @@ export function MemberMenu() {
                       role="menuitem"
                       to={paths.marketplace.getHref({ selectProvider: 'true' })}
                       className={styles.selectProvider}
+                      aria-label={`Select Provider for ${person.name}`}
                       onClick={() => {
                         selectedDependent.set(person.dependentId);
                         close();
@@ -93,19 +155,48 @@ export function MemberMenu() {
               ))}
             </ul>
           ) : null}
+          {memberSwitch.error ? (
+            <p className={styles.error} role="alert">
+              {memberSwitch.error}
+            </p>
+          ) : null}
+          {subscriberId !== null ? (
+            <button
+              role="menuitem"
+              type="button"
+              className={styles.item}
+              disabled={memberSwitch.pending}
+              onClick={() => {
+                close();
+                memberSwitch.switchTo(subscriberId);
+              }}
+            >
+              Switch back to my account
+            </button>
+          ) : null}
+          {canAddFamily ? (
+            <Link
+              role="menuitem"
+              to={paths.addFamilyMember.path}
+              className={styles.item}
+              onClick={() => {
+                selectedDependent.set(null);
+                redirectTarget.set(paths.accountDetails.path);
+                close();
+              }}
+            >
+              Add a family member
+            </Link>
+          ) : null}
           <Link
             role="menuitem"
-            to={paths.addFamilyMember.path}
+            to={paths.accountDetails.path}
             className={styles.item}
             onClick={() => {
               selectedDependent.set(null);
-              redirectTarget.set(paths.accountDetails.path);
               close();
             }}
           >
-            Add a family member
-          </Link>
-          <Link role="menuitem" to={paths.accountDetails.path} className={styles.item} onClick={close}>
             My Account
           </Link>
           <button role="menuitem" type="button" className={styles.item} onClick={signOut}>

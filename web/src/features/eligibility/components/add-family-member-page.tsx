@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -26,7 +26,7 @@ export const FAMILY_TEXTS = {
   findAnother: 'Please find another DPC clinic for this dependent',
 } as const;
 
-type FamilyDialog = 'checking' | 'exists' | 'not-confirmed' | 'added' | 'added-no-provider' | 'pediatric' | 'enrolled' | 'error' | null;
+type FamilyDialog = 'checking' | 'exists' | 'not-confirmed' | 'added' | 'added-no-provider' | 'pediatric' | 'enrolled' | 'enrol-error' | 'error' | null;
 
 /** Today as MM/DD/YYYY: the form's default date of birth. */
 function today(): string {
@@ -76,7 +76,9 @@ function AddFamilyForm({ member }: { member: Member | null }) {
   const valid = Object.values(errors).every((error) => error === null);
   const busy = create.isPending || confirm.isPending || enrol.isPending;
   const set = <K extends keyof typeof values>(key: K) => (value: (typeof values)[K]) => setValues((current) => ({ ...current, [key]: value }));
-  const finishTarget = redirectTarget.get() === paths.accountDetails.path ? paths.accountDetails.path : paths.membership.path;
+  // Finishing goes back to the account details (started there, or from the eligibility page), else to the marketplace.
+  const startedFromEligibility = (useLocation().state as { from?: string } | null)?.from === paths.confirmPlanInformation.path;
+  const finishTarget = redirectTarget.get() === paths.accountDetails.path || startedFromEligibility ? paths.accountDetails.path : paths.marketplace.path;
 
   function request(): FamilyMemberRequest {
     return {
@@ -144,8 +146,8 @@ function AddFamilyForm({ member }: { member: Member | null }) {
         },
         onError: (failure) => {
           selectedDependent.set(null);
-          setMessage(errorText(failure, `Something went wrong while selecting for ${values.firstName}'s provider.`));
-          setDialog('error');
+          setMessage(errorText(failure, MESSAGES.somethingWrong));
+          setDialog('enrol-error');
         },
       },
     );
@@ -320,6 +322,9 @@ function AddFamilyForm({ member }: { member: Member | null }) {
         <p>
           {values.firstName || 'Your family member'} is enrolled with {member?.location?.name ?? 'your provider'}.
         </p>
+      </Dialog>
+      <Dialog open={dialog === 'enrol-error'} title={`Something went wrong while selecting for ${values.firstName || 'your family member'}'s provider.`} onClose={finish} footer={<Button onClick={finish}>Okay</Button>}>
+        <p>{message}</p>
       </Dialog>
       <Dialog open={dialog === 'error'} title="Oops. Something went wrong" onClose={() => setDialog(null)} footer={<Button onClick={() => setDialog(null)}>Okay</Button>}>
         <p>{message}</p>

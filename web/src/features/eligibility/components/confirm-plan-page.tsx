@@ -277,7 +277,8 @@ function ConfirmPlanForm({ member, loadError }: { member: Member | null; loadErr
   function finish(to: string) {
     setLeaving(true);
     setDialog(null);
-    window.setTimeout(() => navigate(to), 0);
+    // The add-family page returns to the account details when started from here.
+    window.setTimeout(() => navigate(to, { state: { from: paths.confirmPlanInformation.path } }), 0);
   }
 
   const location = provider.data;

@@ -2,18 +2,36 @@ import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import type { LatLng, SearchFilters } from './types';
 
+/** Where the member searched: recorded with every waitlist entry (the notify-me area for a clinic-less search). */
+export interface WaitlistSearch {
+  location: LatLng | null;
+  address: string;
+  filters: SearchFilters;
+}
+
 export interface WaitlistRequest {
-  email: string;
-  /** The signed-in member's id, when there is one. */
-  member?: string | number | null;
+  /** The email to notify; signed in, the server uses the member's own. */
+  email?: string;
+  /** The signed-in member's id (the server takes the member from the token). */
+  member?: number | null;
   /** The clinic location for a clinic waitlist; absent for "notify me near this address". */
   location?: number;
-  search: { location: LatLng | null; address: string; filters: SearchFilters };
+  /** 'I agree to be contacted by the provider' (required signed out). */
+  consent?: boolean;
+  search: WaitlistSearch;
+}
+
+export interface WaitlistAnswer {
+  id?: number;
+  /** "You've been added to the waitlist". */
+  message?: string;
+  /** The email was already on this clinic's list. */
+  alreadyListed?: boolean;
 }
 
 /** POST /member/app/join/wait/list: adds an email to a clinic's waitlist or the notify-me list. */
-export function joinWaitlist(request: WaitlistRequest): Promise<unknown> {
-  return apiRequest<unknown>('/member/app/join/wait/list', { method: 'POST', body: request });
+export function joinWaitlist(request: WaitlistRequest): Promise<WaitlistAnswer> {
+  return apiRequest<WaitlistAnswer>('/member/app/join/wait/list', { method: 'POST', body: request });
 }
 
 export function useJoinWaitlist() {

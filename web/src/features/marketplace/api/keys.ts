@@ -8,6 +8,8 @@ export interface SearchKeyParams {
   employer: string | null;
   alias: string | null;
   userZipCode: string | null;
+  /** A family member the search is for (their own enrolment state marks the cards); null: the caller. */
+  dependentId?: number | null;
 }
 
 export const marketplaceKeys = {

@@ -4,10 +4,14 @@ import { PAGE_SIZE } from '../utils/search-constants';
 import { marketplaceKeys, type SearchKeyParams } from './keys';
 import type { SearchResponse } from './types';
 
-/** POST /member/app/market/search: one page of clinics and the nearest clinicians. */
+/**
+ * POST /member/app/market/search (or /member/app/family/member/{id}/market for a selected family
+ * member): one page of clinics and the nearest clinicians.
+ */
 export function searchMarket(params: SearchKeyParams, signal?: AbortSignal): Promise<SearchResponse> {
   const { filters } = params;
-  return apiRequest<SearchResponse>('/member/app/market/search', {
+  const path = params.dependentId ? `/member/app/family/member/${params.dependentId}/market` : '/member/app/market/search';
+  return apiRequest<SearchResponse>(path, {
     method: 'POST',
     signal,
     query: {
@@ -32,6 +36,8 @@ export function searchMarket(params: SearchKeyParams, signal?: AbortSignal): Pro
           serviceTypes: filters.pediatrics ? ['BH'] : [],
           employer: params.employer ?? undefined,
           userZipCode: params.userZipCode ?? undefined,
+          // Signed in only: keeps the member's favourite clinics and clinicians.
+          favorites: filters.favorites ? true : undefined,
         },
       },
     },

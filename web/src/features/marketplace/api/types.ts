@@ -35,6 +35,8 @@ export interface MarketItem {
   worksAt?: string | null;
   category: string;
   services: { serviceTypeCode: string }[];
+  /** The signed-in member's favourite (sent only when true). */
+  favorite?: boolean;
 }
 
 /** The filter drawer's values, sent as `search.filters`. */
@@ -48,6 +50,8 @@ export interface SearchFilters {
   selectedGroupAndOrganizations: string[];
   /** Slider position 0..9; see `sliderMiles`. */
   searchDistance: number;
+  /** Only the signed-in member's favourites. */
+  favorites: boolean;
 }
 
 export interface SearchResponse {
@@ -79,6 +83,8 @@ export interface LocationPin {
   name: string;
   coordinates: LatLng;
   newPatients: boolean;
+  /** The signed-in member's favourite. */
+  favorite?: boolean;
 }
 
 export interface PinsResponse {

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Checklist } from '@/components/ui/checklist';
 import { Dialog } from '@/components/ui/dialog';
+import { useSignedIn } from '@/lib/session';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useCredentials } from '../api/get-credentials';
 import { useOrganizationNames } from '../api/get-organization-names';
@@ -29,6 +30,7 @@ export function FilterDrawer({ open, onClose, filters, onApply, alias }: FilterD
   const debouncedOrganizationSearch = useDebouncedValue(organizationSearch, 250);
   const nameId = useId();
   const distanceId = useId();
+  const signedIn = useSignedIn();
 
   // Each opening starts from the filters in force.
   useEffect(() => {
@@ -110,6 +112,12 @@ export function FilterDrawer({ open, onClose, filters, onApply, alias }: FilterD
             <input type="checkbox" checked={draft.pediatrics} onChange={(event) => update({ pediatrics: event.target.checked })} />
             Only clinics offering pediatrics
           </label>
+          {signedIn ? (
+            <label className={styles.check}>
+              <input type="checkbox" checked={draft.favorites} onChange={(event) => update({ favorites: event.target.checked })} />
+              Favorites
+            </label>
+          ) : null}
         </div>
 
         <Checklist

@@ -163,13 +163,13 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
       return;
     }
     for (const pin of pins.data?.pins ?? []) {
-      const marker = L.marker([pin.coordinates.lat, pin.coordinates.lng], { icon: clinicPinIcon(pin.newPatients), keyboard: true, riseOnHover: true, title: pin.name });
+      const marker = L.marker([pin.coordinates.lat, pin.coordinates.lng], { icon: clinicPinIcon(pin.newPatients, Boolean(pin.favorite)), keyboard: true, riseOnHover: true, title: pin.name });
       onMarkerActivate(marker, () => {
         if (latest.current.narrow) latest.current.onOpenClinic(pin.id, pin.locationId);
         else setPopup({ organisationId: pin.id, locationId: pin.locationId, latlng: marker.getLatLng() });
       });
       marker.addTo(layer);
-      nameMarker(marker, `${pin.name}, ${pin.newPatients ? 'accepting new patients' : 'not accepting new patients'}`);
+      nameMarker(marker, `${pin.name}, ${pin.newPatients ? 'accepting new patients' : 'not accepting new patients'}${pin.favorite ? ', favorite' : ''}`);
     }
   }, [wantsAreas, areas.data, pins.data]);
 

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
+import { memberEmployer, useMemberInfo } from '@/lib/member';
 import { useSignedIn } from '@/lib/session';
 import { selectedProvider, storedEmployer } from '@/lib/storage';
 import { useIsMobile } from '@/lib/use-media-query';
@@ -15,6 +16,8 @@ import { geocodeFirst } from '../api/geocode';
 import { potentialEmployersQueryOptions } from '../api/get-potential-employers';
 import { useCompanyAlias } from '../api/resolve-company-alias';
 import { useSearchMarket } from '../api/search-market';
+import { recordMetadata, searchMetadata } from '../api/record-metadata';
+import { favoriteRequest, useToggleMarketFavorite } from '../api/toggle-favorite';
 import type { Employer, LatLng, MarketItem, PinFilters, Prediction } from '../api/types';
 import type { CardAction, MemberCardState } from '../utils/card-action';
 import { DEFAULT_FILTERS } from '../utils/filters';
@@ -39,10 +42,19 @@ interface MarketplacePageProps {
   member?: MemberCardState | null;
   /** Content shown below the results (the solutions categories, from another feature). */
   footerSlot?: ReactNode;
+  /** Content under the search controls (the member picker, from the enrolment feature). */
+  headerSlot?: ReactNode;
+  /**
+   * Select on a clinic card, once an employer is chosen (the enrolment flow, composed by the
+   * route). Without it, Select stores the clinic and goes to /register.
+   */
+  onSelectClinic?: (item: MarketItem) => void;
+  /** A set-provider call is in flight: Select buttons wait. */
+  selecting?: boolean;
 }
 
 /** /marketplace: employer, address search, filters, results and the map. */
-export function MarketplacePage({ member = null, footerSlot }: MarketplacePageProps) {
+export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelectClinic, selecting = false }: MarketplacePageProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
@@ -68,6 +80,14 @@ export function MarketplacePage({ member = null, footerSlot }: MarketplacePagePr
     setEmployerState(next);
     storedEmployer.set(next);
   }, []);
+
+  // A signed-in member's employer is known: it is the marketplace's until another is chosen.
+  const memberInfo = useMemberInfo();
+  useEffect(() => {
+    if (employer || companyParam) return;
+    const known = memberEmployer(memberInfo.data);
+    if (known) setEmployer(known);
+  }, [employer, companyParam, memberInfo.data, setEmployer]);
 
   // A custom company URL: resolve the alias, preselect that employer, or fall back to /marketplace.
   const companyAlias = useCompanyAlias(companyParam);
@@ -159,13 +179,42 @@ export function MarketplacePage({ member = null, footerSlot }: MarketplacePagePr
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [locationParam]);
 
+  // Favorites is a signed-in filter; a search state kept from a signed-in visit drops it.
+  useEffect(() => {
+    if (!signedIn && state.filters.favorites) dispatch({ type: 'filters', filters: { ...state.filters, favorites: false } });
+  }, [signedIn, state.filters, dispatch]);
+
+  const favorite = useToggleMarketFavorite();
   const search = useSearchMarket(
-    { origin: state.origin, page: state.page, filters: state.filters, employer: employer?.companyName ?? null, alias, userZipCode: state.userZipCode },
+    {
+      origin: state.origin,
+      page: state.page,
+      filters: state.filters,
+      employer: employer?.companyName ?? null,
+      alias,
+      userZipCode: state.userZipCode,
+      // A family member chosen to act on: their own search (and card states).
+      dependentId: signedIn ? (member?.dependentId ?? null) : null,
+    },
     employer !== null,
   );
   useEffect(() => {
     if (isApiError(search.error, 401)) navigate(paths.root.path);
   }, [search.error, navigate]);
+
+  // Each search's analytics record (address, filters, how many results), once per search, not per page.
+  const recordedSearch = useRef<string | null>(null);
+  useEffect(() => {
+    if (!search.data || search.isPlaceholderData || search.dataUpdatedAt === 0) return;
+    const key = JSON.stringify([state.origin, state.address, state.filters, employer?.companyName, state.userZipCode]);
+    if (recordedSearch.current === key) return;
+    recordedSearch.current = key;
+    recordMetadata(
+      searchMetadata({ address: state.address, filters: state.filters, results: search.data.totalResults, employer: employer?.companyName ?? null, email: memberInfo.data?.email ?? null }),
+    );
+    // The record follows the answer; the state it describes is read with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [search.data, search.isPlaceholderData]);
 
   const pinFilters: PinFilters = {
     newPatients: state.filters.newPatients,
@@ -191,8 +240,11 @@ export function MarketplacePage({ member = null, footerSlot }: MarketplacePagePr
         return;
       case 'select':
         requireEmployer(() => {
+          if (onSelectClinic) {
+            onSelectClinic(item);
+            return;
+          }
           selectedProvider.set({ providerId: item.id, locationId: item.locationId, name: item.name, locationName: item.locationName });
-          // Signed-in enrolment (set provider, change provider dialogs) arrives with the accounts feature.
           navigate(signedIn ? paths.clinicProfile.getHref(item.id, item.locationId) : paths.register.path);
         });
         return;
@@ -258,7 +310,12 @@ export function MarketplacePage({ member = null, footerSlot }: MarketplacePagePr
             Filter
           </Button>
         </div>
-        {selectingProvider ? <Alert tone="info">Choose a clinic below and press Select to make it your provider.</Alert> : null}
+        {headerSlot}
+        {selectingProvider ? (
+          <Alert tone="info">
+            Choose a clinic below and press Select to make it {member?.dependentId ? `${member.firstName || member.name}'s` : 'your'} provider.
+          </Alert>
+        ) : null}
         {employer ? <EmployerBanner employer={employer} /> : null}
         <FilterChips filters={state.filters} onChange={(filters) => dispatch({ type: 'filters', filters })} />
       </header>
@@ -295,6 +352,9 @@ export function MarketplacePage({ member = null, footerSlot }: MarketplacePagePr
                 onHomeZipCode={(zip) => dispatch({ type: 'userZipCode', zip })}
                 onOpenFilters={() => setFiltersOpen(true)}
                 onClearFilters={() => dispatch({ type: 'filters', filters: DEFAULT_FILTERS })}
+                onToggleFavorite={signedIn ? (item) => favorite.mutate(favoriteRequest(item, !item.favorite)) : undefined}
+                favoriteBusy={favorite.isPending}
+                selecting={selecting}
               />
             ) : (
               <WelcomeIntro />

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { PinIcon } from '@/components/icons/icons';
+import { HeartIcon, PinIcon } from '@/components/icons/icons';
 import { Button } from '@/components/ui/button';
 import { CareModalities } from '@/components/ui/care-modalities';
 import { LogoAvatar } from '@/components/ui/logo-avatar';
@@ -22,10 +22,15 @@ interface ResultCardProps {
   /** For multi-location (virtual) organisations: the home zip code the search used, if any. */
   userZipCode?: string | null;
   onHomeZipCode?: (zip: string) => void;
+  /** Signed in: the heart that marks the card a favourite (absent when signed out). */
+  onToggleFavorite?: (item: MarketItem) => void;
+  favoriteBusy?: boolean;
+  /** A set-provider call is in flight: Select waits. */
+  selecting?: boolean;
 }
 
 /** A clinic or clinician in the result list. */
-export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode, onHomeZipCode }: ResultCardProps) {
+export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode, onHomeZipCode, onToggleFavorite, favoriteBusy = false, selecting = false }: ResultCardProps) {
   const label = entityLabel(item);
   const isProvider = item.entity === 'provider';
   const title = isProvider ? item.name : item.name || item.locationName;
@@ -35,12 +40,19 @@ export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode,
   const place = [item.city, [item.state, item.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
 
   return (
-    <article className={styles.card} aria-label={title} data-testid="result-card">
+    <article className={styles.card} aria-label={title} data-testid="result-card" data-entity={item.entity} data-location-id={item.locationId}>
       <div className={styles.top}>
         <LogoAvatar name={title} logo={item.logo} shape={isProvider ? 'round' : 'square'} />
         <div className={styles.heading}>
-          <span className={styles.label} style={{ color: label.color, borderColor: label.color }} data-testid="entity-label">
-            {label.label}
+          <span className={styles.labels}>
+            <span className={styles.label} style={{ color: label.color, borderColor: label.color }} data-testid="entity-label">
+              {label.label}
+            </span>
+            {item.favorite ? (
+              <span className={styles.favoriteFlag} data-testid="favorite-flag">
+                <HeartIcon size={12} filled /> Favorite
+              </span>
+            ) : null}
           </span>
           <h3 className={styles.name} title={title}>
             <button type="button" className={styles.nameLink} onClick={() => onOpenDetails(item)}>
@@ -55,6 +67,19 @@ export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode,
           </span>
         ) : item.isVirtualLocation ? (
           <span className={styles.distance}>Virtual</span>
+        ) : null}
+        {onToggleFavorite ? (
+          <button
+            type="button"
+            className={`${styles.heart} ${item.favorite ? styles.heartOn : ''}`}
+            aria-pressed={Boolean(item.favorite)}
+            aria-label={item.favorite ? `Remove ${title} from favorites` : `Add ${title} to favorites`}
+            title={item.favorite ? 'Remove from favorites' : 'Add to favorites'}
+            disabled={favoriteBusy}
+            onClick={() => onToggleFavorite(item)}
+          >
+            <HeartIcon size={20} filled={Boolean(item.favorite)} />
+          </button>
         ) : null}
       </div>
 
@@ -106,7 +131,12 @@ export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode,
             View Details
           </Button>
         ) : null}
-        <Button size="sm" variant={action.kind === 'waitlist' ? 'quiet' : 'primary'} disabled={action.disabled} onClick={() => onAction(item, action)}>
+        <Button
+          size="sm"
+          variant={action.kind === 'waitlist' ? 'quiet' : 'primary'}
+          disabled={action.disabled || (selecting && action.kind === 'select')}
+          onClick={() => onAction(item, action)}
+        >
           {action.label}
         </Button>
       </div>

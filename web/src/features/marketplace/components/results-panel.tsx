@@ -25,6 +25,11 @@ interface ResultsPanelProps {
   onHomeZipCode: (zip: string) => void;
   onOpenFilters: () => void;
   onClearFilters: () => void;
+  /** Signed in: the card hearts. */
+  onToggleFavorite?: (item: MarketItem) => void;
+  favoriteBusy?: boolean;
+  /** A set-provider call is in flight. */
+  selecting?: boolean;
 }
 
 /** What a tab shows on the current page, and how many pages it has. */
@@ -68,6 +73,9 @@ export function ResultsPanel(props: ResultsPanelProps) {
           onOpenDetails={props.onOpenDetails}
           userZipCode={state.userZipCode}
           onHomeZipCode={props.onHomeZipCode}
+          onToggleFavorite={props.onToggleFavorite}
+          favoriteBusy={props.favoriteBusy}
+          selecting={props.selecting}
         />
       </li>
     );

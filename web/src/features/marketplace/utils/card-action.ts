@@ -1,8 +1,8 @@
 import type { MemberState } from '@/lib/member-state';
 import type { MarketItem } from '../api/types';
 
-/** The member state the card buttons depend on (null when signed out). */
-export type MemberCardState = MemberState;
+/** The member state the card buttons depend on (null when signed out): the member acted on. */
+export type MemberCardState = Pick<MemberState, 'nextStep' | 'subscriptionStatus' | 'locationId'> & Partial<MemberState>;
 
 export type CardActionKind = 'confirm-eligibility' | 'pending-membership' | 'active-membership' | 'select' | 'waitlist' | 'details';
 

@@ -13,6 +13,7 @@ export const DEFAULT_FILTERS: SearchFilters = {
   selectedGenders: [],
   selectedGroupAndOrganizations: [],
   searchDistance: DEFAULT_DISTANCE,
+  favorites: false,
 };
 
 /** Slider positions 1..9 are 10, 15, ..., 50 miles; 0 means no slider limit. */
@@ -53,6 +54,7 @@ export function activeFilterChips(filters: SearchFilters): FilterChip[] {
   }
   if (filters.newPatients) chips.push({ key: 'newPatients', label: 'Accepting new patients', without: (f) => ({ ...f, newPatients: false }) });
   if (filters.pediatrics) chips.push({ key: 'pediatrics', label: 'Pediatrics', without: (f) => ({ ...f, pediatrics: false }) });
+  if (filters.favorites) chips.push({ key: 'favorites', label: 'Favorites', without: (f) => ({ ...f, favorites: false }) });
   for (const value of filters.selectedGroupAndOrganizations) {
     chips.push({ key: `org:${value}`, label: value, without: withoutValue('selectedGroupAndOrganizations', value) });
   }

@@ -3,18 +3,22 @@ import { apiRequest } from '@/lib/api-client';
 import { providerKeys } from './keys';
 import type { ClinicProfile } from './types';
 
-/** GET /member/app/market/provider/{organisationId}?locationId=: a clinic location's profile. */
-export function getClinicProfile(organisationId: number, locationId: number | null, signal?: AbortSignal): Promise<ClinicProfile> {
-  return apiRequest<ClinicProfile>(`/member/app/market/provider/${organisationId}`, { signal, query: { locationId } });
+/**
+ * GET /member/app/market/provider/{organisationId}?locationId=: a clinic location's profile; for a
+ * selected family member, /member/app/family/member/{dependentId}/market/provider/{id}.
+ */
+export function getClinicProfile(organisationId: number, locationId: number | null, dependentId: number | null = null, signal?: AbortSignal): Promise<ClinicProfile> {
+  const path = dependentId ? `/member/app/family/member/${dependentId}/market/provider/${organisationId}` : `/member/app/market/provider/${organisationId}`;
+  return apiRequest<ClinicProfile>(path, { signal, query: { locationId } });
 }
 
-export function clinicProfileQueryOptions(organisationId: number, locationId: number | null) {
+export function clinicProfileQueryOptions(organisationId: number, locationId: number | null, dependentId: number | null = null) {
   return queryOptions({
-    queryKey: providerKeys.clinic(organisationId, locationId),
-    queryFn: ({ signal }) => getClinicProfile(organisationId, locationId, signal),
+    queryKey: providerKeys.clinic(organisationId, locationId, dependentId),
+    queryFn: ({ signal }) => getClinicProfile(organisationId, locationId, dependentId, signal),
   });
 }
 
-export function useClinicProfile(organisationId: number, locationId: number | null) {
-  return useQuery(clinicProfileQueryOptions(organisationId, locationId));
+export function useClinicProfile(organisationId: number, locationId: number | null, dependentId: number | null = null) {
+  return useQuery(clinicProfileQueryOptions(organisationId, locationId, dependentId));
 }

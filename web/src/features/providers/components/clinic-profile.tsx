@@ -34,11 +34,29 @@ interface ClinicProfileProps {
   locationSearch?: ReactNode;
   /** Opens the waitlist dialog for this clinic (composed by the route). */
   onJoinWaitlist?: (target: { locationId: number; name: string }) => void;
+  /**
+   * Select provider: the enrolment flow (composed by the route). Without it, the clinic is stored
+   * as the selected provider and a visitor goes to /register.
+   */
+  onSelect?: (target: ClinicSelection) => void;
+  /** A set-provider call is in flight. */
+  selecting?: boolean;
+}
+
+/** The clinic Select provider acts on. */
+export interface ClinicSelection {
+  providerId: number;
+  locationId: number;
+  name: string;
+  locationName: string;
 }
 
 /** /marketplace/provider/details/{id}?location={locationId}: a clinic location's profile. */
-export function ClinicProfile({ organisationId, locationId, locationSearch, onJoinWaitlist }: ClinicProfileProps) {
-  const profile = useClinicProfile(organisationId, locationId);
+export function ClinicProfile({ organisationId, locationId, locationSearch, onJoinWaitlist, onSelect, selecting = false }: ClinicProfileProps) {
+  const member = useMemberState();
+  const signedIn = useSignedIn();
+  // With a family member chosen, the profile is theirs (their membership marks the footer).
+  const profile = useClinicProfile(organisationId, locationId, signedIn ? (member?.dependentId ?? null) : null);
   const [tab, setTab] = useState<ClinicTab>('info');
 
   if (profile.isPending) return <Spinner label="Loading clinic" />;
@@ -84,7 +102,7 @@ export function ClinicProfile({ organisationId, locationId, locationSearch, onJo
           {locationSearch}
         </section>
       ) : null}
-      <ClinicFooter clinic={clinic} onJoinWaitlist={onJoinWaitlist} />
+      <ClinicFooter clinic={clinic} onJoinWaitlist={onJoinWaitlist} onSelect={onSelect} selecting={selecting} />
     </div>
   );
 }
@@ -256,15 +274,29 @@ function ProvidersPanel({ clinic }: { clinic: ClinicProfileData }) {
   );
 }
 
-function ClinicFooter({ clinic, onJoinWaitlist }: { clinic: ClinicProfileData; onJoinWaitlist?: ClinicProfileProps['onJoinWaitlist'] }) {
+function ClinicFooter({
+  clinic,
+  onJoinWaitlist,
+  onSelect,
+  selecting,
+}: {
+  clinic: ClinicProfileData;
+  onJoinWaitlist?: ClinicProfileProps['onJoinWaitlist'];
+  onSelect?: ClinicProfileProps['onSelect'];
+  selecting: boolean;
+}) {
   const member = useMemberState();
   const signedIn = useSignedIn();
   const navigate = useNavigate();
   const kind = clinicFooterAction(clinic, member);
 
   function select() {
-    selectedProvider.set({ providerId: clinic.id, locationId: clinic.locationId, name: clinic.companyName, locationName: clinic.locationName });
-    // Signed-in enrolment (set provider and its dialogs) arrives with the accounts feature.
+    const target = { providerId: clinic.id, locationId: clinic.locationId, name: clinic.companyName, locationName: clinic.locationName };
+    if (onSelect) {
+      onSelect(target);
+      return;
+    }
+    selectedProvider.set(target);
     if (!signedIn) navigate(paths.register.path);
   }
 
@@ -279,7 +311,11 @@ function ClinicFooter({ clinic, onJoinWaitlist }: { clinic: ClinicProfileData; o
           <Button onClick={() => onJoinWaitlist?.({ locationId: clinic.locationId, name: clinic.companyName })}>Join the waitlist</Button>
         </>
       ) : null}
-      {kind === 'select' ? <Button onClick={select}>Select provider</Button> : null}
+      {kind === 'select' ? (
+        <Button onClick={select} disabled={selecting}>
+          {selecting ? 'Selecting…' : 'Select provider'}
+        </Button>
+      ) : null}
       {kind === 'confirm-eligibility' ? <LinkButton to={paths.confirmPlanInformation.path}>Confirm eligibility</LinkButton> : null}
       {kind === 'pending-membership' ? <Button disabled>Pending Membership</Button> : null}
       {kind === 'active-membership' ? <Button disabled>Active Membership</Button> : null}

@@ -66,7 +66,7 @@ export function ProfileToolbar({ title, favorite, favoriteRequest, extra }: Prof
             icon={<HeartIcon size={18} filled={favorite} />}
             onClick={() => toggle.mutate(favoriteRequest(!favorite))}
           >
-            {favorite ? 'Favourite' : 'Add to favourites'}
+            {favorite ? 'Favorite' : 'Add to favorites'}
           </Button>
         ) : null}
       </div>

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { mockFetch, renderWithProviders } from '@/test/render';
+import { MemberStateContext, memberStateFrom } from '@/lib/member-state';
+import { memberFixture } from '@/test/fixtures';
+import { bodyOf, mockFetch, renderWithProviders, signIn } from '@/test/render';
 import { clinicFooterAction } from '../utils/footer-action';
 import { ClinicProfile, NOT_ACCEPTING_TEXT } from './clinic-profile';
 import { ClinicianProfile, CORE_SERVICES } from './clinician-profile';
@@ -49,6 +51,46 @@ describe('ClinicProfile', () => {
     expect(router.state.location.pathname).toBe('/register');
   });
 
+  it('hands Select provider to the enrolment flow when the route gives one', async () => {
+    mockFetch((url) => (url.pathname === '/member/app/market/provider/1' ? { body: clinicBody() } : undefined));
+    const onSelect = vi.fn();
+    renderWithProviders(<ClinicProfile organisationId={1} locationId={7} onSelect={onSelect} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Select provider' }));
+    expect(onSelect).toHaveBeenCalledWith({ providerId: 1, locationId: 7, name: 'Front Range Direct Primary Care', locationName: 'LoDo' });
+    expect(window.localStorage.getItem('selectedProvider')).toBeNull();
+  });
+
+  it("loads the selected family member's profile through their own call", async () => {
+    signIn();
+    const { calls } = mockFetch((url) => (url.pathname === '/member/app/family/member/22/market/provider/1' ? { body: clinicBody() } : undefined));
+    const family = [{ id: 22, firstName: 'John', lastName: 'Doe', subscriberRelation: 'Spouse' as const, location: null, subscription: null }];
+    renderWithProviders(
+      <MemberStateContext value={memberStateFrom(memberFixture({ family }), 22)}>
+        <ClinicProfile organisationId={1} locationId={7} />
+      </MemberStateContext>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Front Range Direct Primary Care', level: 1 })).toBeTruthy();
+    expect(calls[0]!.url.pathname).toBe('/member/app/family/member/22/market/provider/1');
+    expect(calls[0]!.url.searchParams.get('locationId')).toBe('7');
+  });
+
+  it('flips the favourite heart once the server accepts', async () => {
+    signIn();
+    let favorite = false;
+    const { calls } = mockFetch((url, init) => {
+      if (url.pathname === '/member/app/market/provider/1') return { body: clinicBody({ favorite }) };
+      if (url.pathname === '/member/app/market/favorite' && init?.method === 'POST') {
+        favorite = true;
+        return { body: { entity: 'location', id: 7, favorite: true } };
+      }
+      return undefined;
+    });
+    renderWithProviders(<ClinicProfile organisationId={1} locationId={7} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add to favorites' }));
+    expect(await screen.findByRole('button', { name: 'Favorite' })).toBeTruthy();
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/market/favorite')!)).toEqual({ entity: 'location', location: 7, favorite: true });
+  });
+
   it('hides At-clinic and shows In-home for a virtual location, and has the four tabs', async () => {
     mockFetch((url) => (url.pathname === '/member/app/market/provider/1' ? { body: clinicBody({ isVirtualLocation: true }) } : undefined));
     renderWithProviders(<ClinicProfile organisationId={1} locationId={7} />);
@@ -57,7 +99,7 @@ describe('ClinicProfile', () => {
     expect(labels).toEqual(['In-home', 'Phone', 'Text/Chat']);
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Info', 'Contact Information', 'Services', 'Providers1']);
     expect(screen.getByRole('button', { name: 'Show more' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: /favourite/i })).toBeNull();
+    expect(screen.queryByRole('button', { name: /favou?rite/i })).toBeNull();
   });
 
   it("says 'Provider not found' on a 404", async () => {

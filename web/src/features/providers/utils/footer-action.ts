@@ -3,7 +3,7 @@ import type { MemberState } from '@/lib/member-state';
 export type ClinicFooterKind = 'confirm-eligibility' | 'pending-membership' | 'active-membership' | 'select' | 'waitlist';
 
 /** The clinic profile's footer button, by member state (spec: "The footer button depends on state"). */
-export function clinicFooterAction(clinic: { locationId: number; newPatients: boolean }, member: MemberState | null): ClinicFooterKind {
+export function clinicFooterAction(clinic: { locationId: number; newPatients: boolean }, member: Pick<MemberState, 'nextStep' | 'subscriptionStatus' | 'locationId'> | null): ClinicFooterKind {
   const isMemberLocation = member !== null && member.locationId === clinic.locationId;
   if (isMemberLocation) {
     if (member.nextStep === 'confirmPlan' && clinic.newPatients) return 'confirm-eligibility';
