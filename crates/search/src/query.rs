@@ -1,7 +1,8 @@
 //! Queries against a snapshot: search, pins, area pins, filter lists and name suggestions.
 
-use std::borrow::Cow;
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
 
 use domain::{
     CareModalities, Gender, LatLng, MAX_SEARCH_MILES, PEDIATRICS_SERVICE_TYPE, SearchFilters, ZipCode, haversine_miles,
@@ -92,6 +93,31 @@ impl Serialize for Services<'_> {
     }
 }
 
+/// A card's name: a clinic's, or a clinician's first and last name, joined only when written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardName<'a> {
+    Place(&'a str),
+    Person { first: &'a str, last: &'a str },
+}
+
+impl std::fmt::Display for CardName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Place(name) => f.write_str(name),
+            Self::Person { first, last } => write!(f, "{first} {last}"),
+        }
+    }
+}
+
+impl Serialize for CardName<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Place(name) => serializer.serialize_str(name),
+            Self::Person { .. } => serializer.collect_str(self),
+        }
+    }
+}
+
 /// The signed-in caller's favourite clinic locations and clinicians, by id.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Favourites {
@@ -103,8 +129,27 @@ pub struct Favourites {
 /// sorted) and, for the favourites filter, the only clinicians it may show.
 struct Scan<'a> {
     places: &'a Bitset,
-    ranked: Option<&'a [usize]>,
+    ranked: Option<&'a Ranked>,
     only: Option<&'a HashSet<i64>>,
+}
+
+/// Gathered matches, put in nearest-first order only as far as they are read: a page of six
+/// and the few dozen clinics the clinician list looks at need a fraction of a full sort.
+struct Ranked {
+    sorted: RefCell<Vec<usize>>,
+    pending: RefCell<BinaryHeap<Reverse<(u64, usize)>>>,
+}
+
+impl Ranked {
+    /// The match at `position` in nearest-first order (ties by ordinal).
+    fn get(&self, position: usize) -> Option<usize> {
+        let mut sorted = self.sorted.borrow_mut();
+        while sorted.len() <= position {
+            let Reverse((_, ordinal)) = self.pending.borrow_mut().pop()?;
+            sorted.push(ordinal);
+        }
+        Some(sorted[position])
+    }
 }
 
 /// A card of the marketplace: a clinic location or a clinician. It borrows from the snapshot,
@@ -118,7 +163,7 @@ pub struct MarketItem<'a> {
     pub id: i64,
     pub location_id: i64,
     pub location_name: &'a str,
-    pub name: Cow<'a, str>,
+    pub name: CardName<'a>,
     pub organization_name: &'a str,
     pub credentials: &'a str,
     pub address: &'a str,
@@ -582,7 +627,7 @@ impl Snapshot {
         let offset = (request.page as usize - 1) * limit;
         let wanted_physical = (offset + limit).min(physical_total);
         let nearest: Vec<(usize, f64)> = if wanted_physical > offset {
-            self.nearest_iter(origin, radius, &filter.locations, ranked.as_deref())
+            self.nearest_iter(origin, radius, &filter.locations, ranked.as_ref())
                 .take(wanted_physical)
                 .collect()
         } else {
@@ -623,7 +668,7 @@ impl Snapshot {
                 &filter,
                 Scan {
                     places: &filter.locations,
-                    ranked: ranked.as_deref(),
+                    ranked: ranked.as_ref(),
                     only: None,
                 },
                 &virtual_matches,
@@ -660,16 +705,19 @@ impl Snapshot {
         from_zip.or_else(|| gazetteer.nearest_zip(origin).map(|place| place.state.clone()))
     }
 
-    /// Sorts gathered matches nearest first (by chord, which orders like great-circle distance).
-    fn rank_by_distance(&self, origin: LatLng, found: Vec<usize>) -> Vec<usize> {
+    /// Orders gathered matches nearest first (by chord, which orders like great-circle distance).
+    fn rank_by_distance(&self, origin: LatLng, found: Vec<usize>) -> Ranked {
         let morton = &self.core.morton;
         let origin_unit = origin.unit_vector();
-        let mut by_chord: Vec<(f64, usize)> = found
+        // A squared chord is never negative, and non-negative floats order like their bits.
+        let by_chord: Vec<Reverse<(u64, usize)>> = found
             .into_iter()
-            .map(|ordinal| (chord_2(morton.unit(ordinal), &origin_unit), ordinal))
+            .map(|ordinal| Reverse((chord_2(morton.unit(ordinal), &origin_unit).to_bits(), ordinal)))
             .collect();
-        by_chord.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        by_chord.into_iter().map(|(_, ordinal)| ordinal).collect()
+        Ranked {
+            sorted: RefCell::new(Vec::new()),
+            pending: RefCell::new(BinaryHeap::from(by_chord)),
+        }
     }
 
     /// Physical matches within `radius`, nearest first, with distances in miles: the ranked
@@ -680,15 +728,26 @@ impl Snapshot {
         origin: LatLng,
         radius: f64,
         filter: &'a Bitset,
-        ranked: Option<&'a [usize]>,
-    ) -> Box<dyn Iterator<Item = (usize, f64)> + 'a> {
-        let morton = &self.core.morton;
+        ranked: Option<&'a Ranked>,
+    ) -> impl Iterator<Item = (usize, f64)> + 'a {
+        self.nearest_ordinals(origin, radius, filter, ranked)
+            .map(move |ordinal| (ordinal, self.miles_to(origin, ordinal)))
+    }
+
+    fn miles_to(&self, origin: LatLng, ordinal: usize) -> f64 {
+        haversine_miles(origin, self.core.morton.position(ordinal))
+    }
+
+    /// [`Self::nearest_iter`] without the distances.
+    fn nearest_ordinals<'a>(
+        &'a self,
+        origin: LatLng,
+        radius: f64,
+        filter: &'a Bitset,
+        ranked: Option<&'a Ranked>,
+    ) -> Box<dyn Iterator<Item = usize> + 'a> {
         if let Some(ranked) = ranked {
-            return Box::new(
-                ranked
-                    .iter()
-                    .map(move |ordinal| (*ordinal, haversine_miles(origin, morton.position(*ordinal)))),
-            );
+            return Box::new((0..).map_while(|position| ranked.get(position)));
         }
         let limit = chord_limit(radius);
         let walk = self
@@ -698,8 +757,7 @@ impl Snapshot {
             .nearest_neighbor_iter_with_distance_2(origin.unit_vector())
             .take_while(move |(_, distance_2)| *distance_2 <= limit)
             .map(|(point, _)| point.ordinal as usize)
-            .filter(|ordinal| filter.contains(*ordinal))
-            .map(move |ordinal| (ordinal, haversine_miles(origin, morton.position(ordinal))));
+            .filter(|ordinal| filter.contains(*ordinal));
         Box::new(walk)
     }
 
@@ -718,24 +776,26 @@ impl Snapshot {
             ),
             None => (None, None),
         };
-        let mut seen = HashSet::new();
-        let mut items = Vec::new();
+        let mut items: Vec<MarketItem<'_>> = Vec::with_capacity(MAX_CLINICIANS);
         let located = self
-            .nearest_iter(origin, radius, scan.places, scan.ranked)
+            .nearest_ordinals(origin, radius, scan.places, scan.ranked)
             .take(CLINICIAN_SCAN_LOCATIONS)
-            .map(|(ordinal, distance)| (ordinal, Some(distance)));
-        let virtual_located = virtual_matches.iter().map(|ordinal| (*ordinal, None));
-        'locations: for (location, distance) in located.chain(virtual_located) {
+            .map(|ordinal| (ordinal, true));
+        let virtual_located = virtual_matches.iter().map(|ordinal| (*ordinal, false));
+        'locations: for (location, physical) in located.chain(virtual_located) {
             for clinician in self.clinicians_at(location) {
                 let clinician = *clinician as usize;
                 let name_ok = match (&clinician_names, &place_names) {
                     (Some(names), Some(places)) => names.contains(clinician) || places.contains(location),
                     _ => true,
                 };
-                let chosen = scan
-                    .only
-                    .is_none_or(|only| only.contains(&self.clinician(clinician).id));
-                if name_ok && chosen && filter.rule.accepts(self, clinician) && seen.insert(clinician) {
+                let id = self.clinician(clinician).id;
+                let chosen = scan.only.is_none_or(|only| only.contains(&id));
+                // A clinician seen at a nearer clinic is listed there already; the list is short.
+                let listed = items.iter().any(|item| item.id == id);
+                if name_ok && chosen && !listed && filter.rule.accepts(self, clinician) {
+                    // Measured only for clinics that list someone.
+                    let distance = physical.then(|| self.miles_to(origin, location));
                     items.push(self.clinician_item(clinician, location, distance));
                     if items.len() == MAX_CLINICIANS {
                         break 'locations;
@@ -754,7 +814,7 @@ impl Snapshot {
             id: self.organisation_of(ordinal).id,
             location_id: location.id,
             location_name: &location.location_name,
-            name: Cow::Borrowed(&location.name),
+            name: CardName::Place(&location.name),
             organization_name: &self.organisation_of(ordinal).name,
             credentials: self.location_credentials(ordinal),
             address: &location.address1,
@@ -795,7 +855,10 @@ impl Snapshot {
             id: clinician.id,
             location_id: location.id,
             location_name: &location.location_name,
-            name: Cow::Owned(clinician.display_name()),
+            name: CardName::Person {
+                first: &clinician.first_name,
+                last: &clinician.last_name,
+            },
             organization_name: &self.organisation_of(location_ordinal).name,
             credentials: &clinician.credentials,
             address: &location.address1,
