@@ -331,40 +331,74 @@ mod tests {
     }
 
     #[test]
-    fn an_active_subscription_names_the_current_clinic() {
+    fn an_active_subscription_is_refused_naming_the_current_clinic() {
         let member = MemberFacts {
             subscription: Some(MembershipStatus::Active),
             ..pending_at_lodo()
         };
         let refusal = choose(&member, Target::Location(clinic(5)), true).unwrap_err();
         assert_eq!(
+            refusal,
+            Refusal::ActiveMembership {
+                clinic: "LoDo Clinic".into()
+            }
+        );
+        assert_eq!(
             refusal.to_string(),
             "You have an active membership with LoDo Clinic. Please contact us through our support email for further assistance."
         );
         assert_eq!(refusal.code(), "active_membership");
-        let without_name = MemberFacts {
+    }
+
+    #[test]
+    fn an_active_subscription_at_a_clinic_without_a_name_says_your_current_provider() {
+        let member = MemberFacts {
+            subscription: Some(MembershipStatus::Active),
             clinic_name: None,
-            ..member
+            ..pending_at_lodo()
         };
-        assert!(
-            choose(&without_name, Target::NotALocation, false)
-                .unwrap_err()
-                .to_string()
-                .contains("your current provider")
+        let refusal = choose(&member, Target::Location(clinic(5)), true).unwrap_err();
+        assert_eq!(
+            refusal.to_string(),
+            "You have an active membership with your current provider. Please contact us through our support email for further assistance."
         );
+        assert_eq!(refusal.code(), "active_membership");
+    }
+
+    #[test]
+    fn an_active_subscription_is_refused_before_the_card_is_looked_at() {
+        let member = MemberFacts {
+            subscription: Some(MembershipStatus::Active),
+            ..pending_at_lodo()
+        };
+        for target in [Target::NotALocation, Target::Unknown] {
+            assert_eq!(
+                choose(&member, target, false),
+                Err(Refusal::ActiveMembership {
+                    clinic: "LoDo Clinic".into()
+                }),
+                "{target:?}"
+            );
+        }
     }
 
     #[test]
     fn a_card_that_is_not_a_location_is_refused() {
         let refusal = choose(&adult(), Target::NotALocation, false).unwrap_err();
+        assert_eq!(refusal, Refusal::NotALocation);
         assert_eq!(
             refusal.to_string(),
             "Oops. Seems like you selected a non-provider card."
         );
         assert_eq!(refusal.code(), "not_a_location");
-        let unknown = choose(&adult(), Target::Unknown, false).unwrap_err();
-        assert_eq!(unknown.to_string(), "Provider not found");
-        assert_eq!(unknown.code(), "not_found");
+    }
+
+    #[test]
+    fn an_unknown_provider_and_location_is_not_found() {
+        let refusal = choose(&adult(), Target::Unknown, false).unwrap_err();
+        assert_eq!(refusal, Refusal::ProviderNotFound);
+        assert_eq!(refusal.to_string(), "Provider not found");
+        assert_eq!(refusal.code(), "not_found");
     }
 
     #[test]
@@ -422,6 +456,39 @@ mod tests {
             Ok(Decision::Unchanged),
             "a member keeps the place they have"
         );
+    }
+
+    #[test]
+    fn a_pending_subscription_still_selecting_a_clinic_enrols_without_confirmation() {
+        let member = MemberFacts {
+            next_step: NextStep::SelectDpc,
+            ..pending_at_lodo()
+        };
+        let decision = choose(&member, Target::Location(clinic(5)), false).unwrap();
+        assert_eq!(
+            decision,
+            Decision::NewEnrolment(pending_membership(5, NextStep::Complete)),
+            "nextStep selectDPC is not a provider change, so no confirmation is asked"
+        );
+        assert!(!decision.changed());
+    }
+
+    #[test]
+    fn a_member_without_a_pending_or_active_subscription_is_enrolled() {
+        for subscription in [None, Some(MembershipStatus::Inactive)] {
+            let member = MemberFacts {
+                subscription,
+                ..adult()
+            };
+            let decision = choose(&member, Target::Location(clinic(1)), false).unwrap();
+            assert_eq!(
+                decision,
+                Decision::NewEnrolment(pending_membership(1, NextStep::Complete)),
+                "{subscription:?}"
+            );
+            assert!(!decision.changed());
+            assert_eq!(decision.message("LoDo"), "You have been enrolled with LoDo");
+        }
     }
 
     #[test]

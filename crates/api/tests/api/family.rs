@@ -354,6 +354,41 @@ async fn children_are_covered_and_enrolled_only_where_the_clinic_takes_their_age
 }
 
 #[tokio::test]
+async fn a_subscriber_sees_a_clinic_profile_for_a_family_member() {
+    let app = TestApp::spawn(30).await;
+    let (_, jane) = confirmed_jane(&app).await;
+    let emma = added(&app, &jane, &emma_form()).await;
+    let profile_path = |provider_id: i64| {
+        format!(
+            "{}/market/provider/{provider_id}?locationId={}",
+            member_path(emma),
+            seed::demo::DENVER_LOCATION_ID
+        )
+    };
+
+    let profile = app
+        .get_as(&profile_path(seed::demo::DENVER_ORGANISATION_ID), Some(&jane))
+        .await;
+    assert_eq!(profile.status, 200, "{:?}", profile.body);
+    assert_eq!(profile.body["id"], seed::demo::DENVER_ORGANISATION_ID);
+    assert_eq!(profile.body["locationId"], seed::demo::DENVER_LOCATION_ID);
+    assert_eq!(profile.body["companyName"], seed::demo::DENVER_ORGANISATION_NAME);
+    assert_eq!(profile.body["organizationName"], seed::demo::DENVER_ORGANISATION_NAME);
+    assert_eq!(profile.body["locationName"], seed::demo::DENVER_LOCATION_NAME);
+    assert_eq!(profile.body["contact"]["zipCode"], seed::demo::DENVER_ZIP);
+    assert_eq!(profile.body["newPatients"], true);
+    assert_eq!(
+        profile.body["pediatrics"],
+        json!({ "offered": true, "minAge": 0, "maxAge": 17 }),
+        "what decides whether Emma may enrol there"
+    );
+
+    let unknown = app.get_as(&profile_path(999_999), Some(&jane)).await;
+    assert_error(&unknown, 404, "not_found");
+    assert_eq!(unknown.body["message"], "Provider not found");
+}
+
+#[tokio::test]
 async fn only_the_subscriber_manages_their_own_family() {
     let app = TestApp::spawn(30).await;
     let (jane_id, jane) = confirmed_jane(&app).await;
