@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { EditIcon, PlusIcon } from '@/components/icons/icons';
 import { Alert } from '@/components/ui/alert';
@@ -32,6 +32,7 @@ export function FamilyPanel({ member }: { member: Member }) {
   const [result, setResult] = useState<{ title: string; text: string; reload: boolean } | null>(null);
   const isSubscriber = member.subscriberRelation === 'Self';
   const memberSwitch = useMemberSwitch();
+  const navigate = useNavigate();
   // Until the family calls are served, the family the member info carries is listed.
   const listed = family.data ?? (family.isError ? (member.family ?? []) : []);
   const others = listed.filter((person) => person.id !== member.id);
@@ -49,6 +50,12 @@ export function FamilyPanel({ member }: { member: Member }) {
         setResult({ title: 'Oops. Something went wrong', text: errorText(failure, MESSAGES.somethingWrong), reload: false });
       },
     });
+  }
+
+  /** Confirm Eligibility: the add-family page in revise mode, which only confirms the stored member again. */
+  function confirmEligibility(person: FamilyMember) {
+    redirectTarget.set(paths.accountDetails.path);
+    navigate(paths.addFamilyMember.path, { state: { reviseId: person.id } });
   }
 
   function closeResult() {
@@ -84,6 +91,7 @@ export function FamilyPanel({ member }: { member: Member }) {
           <ul className={styles.familyList}>
             {others.map((person) => {
               const status = accountStatus(person.subscription?.status);
+              const eligibility = accountStatus(person.eligibility?.status);
               return (
                 <li key={person.id} className={styles.familyItem} data-testid="family-member">
                   <div className={styles.familyTop}>
@@ -100,6 +108,11 @@ export function FamilyPanel({ member }: { member: Member }) {
                           Switch to account
                         </button>
                       ) : null}
+                      {isSubscriber && person.eligibility?.status !== 'active' ? (
+                        <button type="button" className={styles.iconLink} onClick={() => confirmEligibility(person)} aria-label={`Confirm eligibility for ${fullName(person)}`}>
+                          Confirm Eligibility
+                        </button>
+                      ) : null}
                       <Link to={paths.editDependent.getHref(person.id)} className={styles.iconLink} aria-label={`Edit ${fullName(person)}`}>
                         <EditIcon size={18} /> Edit
                       </Link>
@@ -114,6 +127,7 @@ export function FamilyPanel({ member }: { member: Member }) {
                     columns={2}
                     items={[
                       { label: 'Relationship', value: person.subscriberRelation },
+                      { label: 'Plan eligibility status', value: <StatusDot label={eligibility.label} tone={eligibility.tone} /> },
                       { label: 'Membership Status', value: <StatusDot label={status.label} tone={status.tone} /> },
                       { label: 'Employer', value: person.employer?.companyName ?? person.companyName ?? member.companyName },
                       {

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { redirectTarget, selectedDependent } from '@/lib/storage';
 import { memberFixture } from '@/test/fixtures';
-import { bodyOf, mockFetch, renderRoutes, signIn } from '@/test/render';
-import { AddFamilyMemberPage } from './add-family-member-page';
+import { bodyOf, mockFetch, signIn, testQueryClient } from '@/test/render';
+import { AddFamilyMemberPage, type AddFamilyState } from './add-family-member-page';
 
 type Answer = { status?: number; body: unknown };
 
-function renderPage(answers: Record<string, Answer | Answer[]>, member = memberFixture()) {
+function renderPage(answers: Record<string, Answer | Answer[]>, member = memberFixture(), state?: AddFamilyState) {
   signIn();
   const served: Record<string, number> = {};
   const fetched = mockFetch((url, init) => {
@@ -18,12 +20,25 @@ function renderPage(answers: Record<string, Answer | Answer[]>, member = memberF
     served[key] = (served[key] ?? 0) + 1;
     return answer[Math.min(served[key]! - 1, answer.length - 1)];
   });
-  const rendered = renderRoutes({ '/add-family-member': <AddFamilyMemberPage />, '/account/details': <p>account page</p>, '/marketplace': <p>marketplace page</p> }, '/add-family-member');
-  return { ...fetched, ...rendered };
+  const router = createMemoryRouter(
+    [
+      { path: '/add-family-member', element: <AddFamilyMemberPage /> },
+      { path: '/account/details', element: <p>account page</p> },
+      { path: '/marketplace', element: <p>marketplace page</p> },
+      { path: '*', element: <p>elsewhere</p> },
+    ],
+    { initialEntries: [{ pathname: '/add-family-member', state: state ?? null }] },
+  );
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...fetched, router };
 }
 
-async function fillJohn() {
-  fireEvent.change(await screen.findByLabelText('Relationship'), { target: { value: 'Spouse' } });
+async function fillJohn(relation: 'Spouse' | 'Dependent' = 'Spouse') {
+  fireEvent.change(await screen.findByLabelText('Relationship'), { target: { value: relation } });
   fireEvent.change(screen.getByLabelText('First name'), { target: { value: 'John' } });
   fireEvent.change(screen.getByLabelText('Last name'), { target: { value: 'Doe' } });
   fireEvent.change(screen.getByLabelText('Date of birth'), { target: { value: '09301984' } });
@@ -33,18 +48,35 @@ async function fillJohn() {
   fireEvent.change(screen.getByLabelText('Member ID'), { target: { value: '123-456790' } });
 }
 
-const eligible = { body: { eligible: true, eligibility: { code: 200, status: 'active' }, pediatric: { covered: true } } };
+function submit() {
+  fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
+}
+
+const created = { status: 201, body: { id: 21 } };
+const eligible = { body: { id: 21, eligible: true, eligibility: { code: 200, status: 'active' }, pediatric: { covered: true } } };
+const enrolledAnswer = { body: { message: 'You have been enrolled with Front Range Direct Primary Care', changed: false, nextStep: 'complete' } };
+
+/** A confirm/info answer that did not confirm, as the server writes it. */
+function notConfirmed(code: string, message: string, status: number, chcDown = false): Answer {
+  return { body: { id: 21, eligible: false, code, message, eligibility: { code: status, status: null, err: { chcDown } }, pediatric: { covered: false } } };
+}
+
+const buttonsOf = (dialog: HTMLElement) =>
+  within(dialog)
+    .getAllByRole('button')
+    .map((button) => button.textContent)
+    .filter(Boolean);
 
 describe('add a family member', () => {
   it('creates, confirms, enrols in the same DPC and ends on Dependent Enrolled Successfully', async () => {
     redirectTarget.set('/account/details');
     const { calls, router } = renderPage({
-      'POST /member/app/family/member': { status: 201, body: { id: 21 } },
+      'POST /member/app/family/member': created,
       'POST /member/app/family/member/21/confirm/info': eligible,
-      'POST /member/app/family/member/21/set/provider': { body: { message: 'You have been enrolled with Front Range Direct Primary Care', changed: false, nextStep: 'complete' } },
+      'POST /member/app/family/member/21/set/provider': enrolledAnswer,
     });
     await fillJohn();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
+    submit();
     const added = await screen.findByRole('dialog', { name: "Success! You've added a dependent" });
     expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/family/member')!)).toMatchObject({
       subscriberRelation: 'Spouse',
@@ -61,61 +93,335 @@ describe('add a family member', () => {
     fireEvent.click(within(added).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
     const enrolled = await screen.findByRole('dialog', { name: 'Dependent Enrolled Successfully' });
     expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/family/member/21/set/provider')!)).toEqual({ providerId: 1, locationId: 1 });
-    expect(within(enrolled).getByRole('button', { name: 'Add another dependent' })).toBeTruthy();
+    expect(buttonsOf(enrolled)).toEqual(['Add another dependent', 'Okay']);
     fireEvent.click(within(enrolled).getByRole('button', { name: 'Okay' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
     expect(selectedDependent.get()).toBeNull();
   });
 
-  it('keeps the new id after a failed confirmation, so Revise Information only confirms again', async () => {
+  it("ends the eligibility flow's enrolment with 'I'm all set' and 'Add another'", async () => {
+    const { router } = renderPage(
+      {
+        'POST /member/app/family/member': created,
+        'POST /member/app/family/member/21/confirm/info': eligible,
+        'POST /member/app/family/member/21/set/provider': enrolledAnswer,
+      },
+      memberFixture(),
+      { from: '/confirm-plan-information' },
+    );
+    await fillJohn();
+    submit();
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "Success! You've added a dependent" })).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
+    const enrolled = await screen.findByRole('dialog', { name: 'Family member enrolled' });
+    expect(buttonsOf(enrolled)).toEqual(['Add another', "I'm all set"]);
+    fireEvent.click(within(enrolled).getByRole('button', { name: "I'm all set" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
+  });
+
+  it('Add another clears the form for the next family member', async () => {
+    renderPage(
+      {
+        'POST /member/app/family/member': created,
+        'POST /member/app/family/member/21/confirm/info': eligible,
+        'POST /member/app/family/member/21/set/provider': enrolledAnswer,
+      },
+      memberFixture(),
+      { from: '/confirm-plan-information' },
+    );
+    await fillJohn();
+    submit();
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "Success! You've added a dependent" })).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Family member enrolled' })).getByRole('button', { name: 'Add another' }));
+    await waitFor(() => expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe(''));
+    expect(selectedDependent.get()).toBeNull();
+    expect((screen.getByRole('button', { name: 'Confirm Eligibility' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("keeps the new id after a failed confirmation, so Revise Information only confirms again", async () => {
     const { calls } = renderPage({
-      'POST /member/app/family/member': { status: 201, body: { id: 21 } },
-      'POST /member/app/family/member/21/confirm/info': [{ body: { eligible: false, eligibility: { code: 400 }, pediatric: { covered: false } } }, eligible],
+      'POST /member/app/family/member': created,
+      'POST /member/app/family/member/21/confirm/info': [
+        notConfirmed('eligibility_not_verified', 'We were unable to verify eligibility. Please enter subscriber information and resubmit.', 400),
+        eligible,
+      ],
     });
     await fillJohn();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
-    const failed = await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your family member's eligibility." });
-    expect(within(failed).getByRole('button', { name: 'Fix later' })).toBeTruthy();
+    submit();
+    const failed = await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your dependent's eligibility." });
+    expect(within(failed).getByText('Please review and update the information, or contact support.')).toBeTruthy();
+    expect(buttonsOf(failed)).toEqual(['Fix later', 'Revise Information']);
     fireEvent.click(within(failed).getByRole('button', { name: 'Revise Information' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
+    submit();
     expect(await screen.findByRole('dialog', { name: "Success! You've added a dependent" })).toBeTruthy();
     expect(calls.filter((call) => call.url.pathname === '/member/app/family/member')).toHaveLength(1);
     expect(calls.filter((call) => call.url.pathname === '/member/app/family/member/21/confirm/info')).toHaveLength(2);
   });
 
-  it('offers only Select a provider when pediatric care is not covered, or the subscriber has no provider', async () => {
+  it('Fix later leaves for the account details', async () => {
+    redirectTarget.set('/account/details');
+    const { router } = renderPage({
+      'POST /member/app/family/member': created,
+      'POST /member/app/family/member/21/confirm/info': notConfirmed('eligibility_not_verified', 'We were unable to verify eligibility.', 400),
+    });
+    await fillJohn();
+    submit();
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your dependent's eligibility." })).getByRole('button', { name: 'Fix later' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
+  });
+
+  it('says when the family member is not eligible on this plan', async () => {
+    renderPage({
+      'POST /member/app/family/member': created,
+      'POST /member/app/family/member/21/confirm/info': notConfirmed('not_eligible_on_plan', 'Oops! It seems that you are not eligible on this plan.', 401),
+    });
+    await fillJohn();
+    submit();
+    const failed = await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your dependent's eligibility." });
+    expect(within(failed).getByText('Oops! It seems that you are not eligible on this plan.')).toBeTruthy();
+  });
+
+  it('member_exists from the confirmation opens the exists dialog with Add another dependent and Okay', async () => {
+    renderPage({
+      'POST /member/app/family/member': created,
+      'POST /member/app/family/member/21/confirm/info': notConfirmed('member_exists', 'Member already exists', 400),
+    });
+    await fillJohn();
+    submit();
+    const exists = await screen.findByRole('dialog', { name: 'Oops, it seems an account already exists with this information.' });
+    expect(within(exists).getByText('Member already exists')).toBeTruthy();
+    expect(buttonsOf(exists)).toEqual(['Add another dependent', 'Okay']);
+  });
+
+  it('eligibility_unavailable (chcDown) opens the retry text', async () => {
+    const { router } = renderPage({
+      'POST /member/app/family/member': created,
+      'POST /member/app/family/member/21/confirm/info': notConfirmed('eligibility_unavailable', 'Eligibility could not be checked right now.', 500, true),
+    });
+    await fillJohn();
+    submit();
+    const retry = await screen.findByRole('dialog', { name: 'We are having temporary issues' });
+    expect(within(retry).getByText('Your information is saved. Our system will retry confirming your eligibility and notify you by email.')).toBeTruthy();
+    fireEvent.click(within(retry).getByRole('button', { name: 'Okay' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/marketplace'));
+  });
+
+  it("a failed confirm/info call shows the family member's text with the server's message", async () => {
+    renderPage({
+      'POST /member/app/family/member': created,
+      'POST /member/app/family/member/21/confirm/info': { status: 429, body: { message: 'Too many eligibility checks. Please try again later.', code: 'rate_limited' } },
+    });
+    await fillJohn();
+    submit();
+    const failed = await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your family member's eligibility." });
+    expect(within(failed).getByText('Too many eligibility checks. Please try again later.')).toBeTruthy();
+  });
+
+  it('offers only Select a provider when the subscriber has no provider', async () => {
     renderPage(
       {
-        'POST /member/app/family/member': { status: 201, body: { id: 21 } },
+        'POST /member/app/family/member': created,
         'POST /member/app/family/member/21/confirm/info': eligible,
       },
       memberFixture({ providerId: null, locationId: null, location: null }),
     );
     await fillJohn();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
+    submit();
     const dialog = await screen.findByRole('dialog', { name: "Success! You've added a dependent" });
-    expect(within(dialog).getAllByRole('button').map((button) => button.textContent)).toEqual(['', 'Select a provider']);
+    expect(buttonsOf(dialog)).toEqual(['Select a provider']);
+  });
+
+  it('offers only Select a provider when pediatric care is not covered (covered: 0)', async () => {
+    const { router } = renderPage({
+      'POST /member/app/family/member': created,
+      'POST /member/app/family/member/21/confirm/info': { body: { id: 21, eligible: 1, eligibility: { code: 200, status: 'active' }, pediatric: { covered: 0 } } },
+    });
+    await fillJohn('Dependent');
+    submit();
+    const dialog = await screen.findByRole('dialog', { name: 'Pediatric provider needed' });
+    expect(within(dialog).getByText('This clinic does not offer pediatric services. Please find another DPC clinic for this dependent.')).toBeTruthy();
+    expect(buttonsOf(dialog)).toEqual(['Select a provider']);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Select a provider' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/marketplace'));
+    expect(router.state.location.search).toBe('?selectProvider=true');
+    expect(selectedDependent.get()).toBe(21);
   });
 
   it("shows the server's message when the family member already exists", async () => {
     renderPage({ 'POST /member/app/family/member': { status: 409, body: { message: 'This family member already exists in your account.', code: 'member_exists' } } });
     await fillJohn();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
-    const dialog = await screen.findByRole('dialog', { name: 'We could not add this family member' });
+    submit();
+    const dialog = await screen.findByRole('dialog', { name: 'Oops, it seems an account already exists with this information.' });
     expect(within(dialog).getByText('This family member already exists in your account.')).toBeTruthy();
+    expect(buttonsOf(dialog)).toEqual(['Add another dependent', 'Okay']);
+  });
+
+  it("any other create failure shows the server's message in the error dialog", async () => {
+    renderPage({ 'POST /member/app/family/member': { status: 400, body: { message: 'Special characters not allowed', code: 'special_characters', field: 'memberId' } } });
+    await fillJohn();
+    submit();
+    const dialog = await screen.findByRole('dialog', { name: 'Oops. Something went wrong' });
+    expect(within(dialog).getByText('Special characters not allowed')).toBeTruthy();
   });
 
   it("a refused enrolment shows the dependent error with the server's message", async () => {
     renderPage({
-      'POST /member/app/family/member': { status: 201, body: { id: 21 } },
+      'POST /member/app/family/member': created,
       'POST /member/app/family/member/21/confirm/info': eligible,
       'POST /member/app/family/member/21/set/provider': { status: 409, body: { message: 'This location is not accepting new patients at the moment', code: 'not_accepting' } },
     });
     await fillJohn();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
+    submit();
     fireEvent.click(within(await screen.findByRole('dialog', { name: "Success! You've added a dependent" })).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
     const dialog = await screen.findByRole('dialog', { name: "Something went wrong while selecting for John's provider." });
     expect(within(dialog).getByText('This location is not accepting new patients at the moment')).toBeTruthy();
     expect(selectedDependent.get()).toBeNull();
+  });
+
+  it("says 'No Dependent ID was found' when no dependent is stored", async () => {
+    const { calls } = renderPage({
+      'POST /member/app/family/member': created,
+      'POST /member/app/family/member/21/confirm/info': eligible,
+    });
+    await fillJohn();
+    submit();
+    const added = await screen.findByRole('dialog', { name: "Success! You've added a dependent" });
+    selectedDependent.set(null);
+    fireEvent.click(within(added).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
+    const dialog = await screen.findByRole('dialog', { name: "Something went wrong while selecting for John's provider." });
+    expect(within(dialog).getByText('No Dependent ID was found')).toBeTruthy();
+    expect(calls.some((call) => call.url.pathname.endsWith('/set/provider'))).toBe(false);
+  });
+});
+
+describe('the add-family form', () => {
+  it('shows each rule message when a field is left, while Confirm stays disabled', async () => {
+    renderPage({});
+    const relation = await screen.findByLabelText('Relationship');
+    const confirm = screen.getByRole('button', { name: 'Confirm Eligibility' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    expect(screen.queryByText('This field is required')).toBeNull();
+    fireEvent.blur(relation);
+    fireEvent.blur(screen.getByLabelText('First name'));
+    expect(screen.getAllByText('This field is required')).toHaveLength(2);
+    const email = screen.getByLabelText('Email');
+    fireEvent.change(email, { target: { value: 'john@' } });
+    fireEvent.blur(email);
+    expect(screen.getByText('E-mail must be valid')).toBeTruthy();
+    const phone = screen.getByLabelText('Mobile phone');
+    fireEvent.change(phone, { target: { value: '30355' } });
+    fireEvent.blur(phone);
+    expect(screen.getByText('Phone number must be in a valid format (XXX XXX XXXX)')).toBeTruthy();
+    const memberId = screen.getByLabelText('Member ID');
+    fireEvent.change(memberId, { target: { value: '123 456' } });
+    fireEvent.blur(memberId);
+    expect(screen.getByText('Special characters not allowed')).toBeTruthy();
+    const dob = screen.getByLabelText('Date of birth');
+    fireEvent.change(dob, { target: { value: '093084' } });
+    fireEvent.blur(dob);
+    expect(screen.getByText('Invalid date format')).toBeTruthy();
+    // Untouched fields stay quiet.
+    expect(screen.getByLabelText('Last name').getAttribute('aria-invalid')).toBeNull();
+    expect(confirm.disabled).toBe(true);
+  });
+
+  it("hides 'Use my contact information' for a Spouse and shows it for a Dependent", async () => {
+    renderPage({});
+    const relation = await screen.findByLabelText('Relationship');
+    fireEvent.change(relation, { target: { value: 'Spouse' } });
+    expect(screen.queryByLabelText('Use my contact information')).toBeNull();
+    fireEvent.change(relation, { target: { value: 'Dependent' } });
+    expect(screen.getByLabelText('Use my contact information')).toBeTruthy();
+  });
+
+  it("ticking 'Use my contact information' sends the subscriber's email and phone", async () => {
+    const { calls } = renderPage({
+      'POST /member/app/family/member': created,
+      'POST /member/app/family/member/21/confirm/info': eligible,
+    });
+    fireEvent.change(await screen.findByLabelText('Relationship'), { target: { value: 'Dependent' } });
+    fireEvent.change(screen.getByLabelText('First name'), { target: { value: 'Emma' } });
+    fireEvent.change(screen.getByLabelText('Last name'), { target: { value: 'Doe' } });
+    fireEvent.change(screen.getByLabelText('Date of birth'), { target: { value: '06012016' } });
+    fireEvent.change(screen.getByLabelText('Gender'), { target: { value: 'f' } });
+    fireEvent.change(screen.getByLabelText('Member ID'), { target: { value: '123-456791' } });
+    fireEvent.click(screen.getByLabelText('Use my contact information'));
+    const email = screen.getByLabelText('Email') as HTMLInputElement;
+    expect(email.value).toBe('jane.doe@acme.example');
+    expect(email.disabled).toBe(true);
+    expect((screen.getByLabelText('Mobile phone') as HTMLInputElement).value).toBe('303 555 0100');
+    submit();
+    await screen.findByRole('dialog', { name: "Success! You've added a dependent" });
+    const sent = bodyOf(calls.find((call) => call.url.pathname === '/member/app/family/member')!);
+    expect(sent).toMatchObject({ subscriberRelation: 'Dependent', email: 'jane.doe@acme.example', phone: '303 555 0100', useMyContact: true });
+  });
+});
+
+describe('revise mode (Confirm Eligibility from the family panel)', () => {
+  const stored = {
+    id: 21,
+    firstName: 'John',
+    lastName: 'Doe',
+    dob: '1984-09-30',
+    gender: 'm',
+    email: 'john@acme.example',
+    phone: '3035550101',
+    zipCode: null,
+    subscriberRelation: 'Spouse',
+    memberId: '123-456790',
+    planId: 'PLN-1001',
+    nextStep: 'selectDPC',
+    eligibility: { status: null },
+    providerId: null,
+    locationId: null,
+  };
+
+  it("prefills the stored member, sends only confirm/info and shows 'Dependent Plan Information Confirmed'", async () => {
+    redirectTarget.set('/account/details');
+    const { calls, router } = renderPage(
+      {
+        'GET /member/app/family/member/21': { body: stored },
+        'POST /member/app/family/member/21/confirm/info': eligible,
+      },
+      memberFixture(),
+      { reviseId: 21 },
+    );
+    await waitFor(() => expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('John'));
+    expect((screen.getByLabelText('Relationship') as HTMLSelectElement).value).toBe('Spouse');
+    expect((screen.getByLabelText('Date of birth') as HTMLInputElement).value).toBe('09/30/1984');
+    expect((screen.getByLabelText('Mobile phone') as HTMLInputElement).value).toBe('303 555 0101');
+    expect((screen.getByLabelText('Member ID') as HTMLInputElement).value).toBe('123-456790');
+    fireEvent.change(screen.getByLabelText('Member ID'), { target: { value: '123-456799' } });
+    submit();
+    const confirmed = await screen.findByRole('dialog', { name: 'Dependent Plan Information Confirmed' });
+    expect(buttonsOf(confirmed)).toEqual(['Add another dependent', 'Okay']);
+    expect(calls.some((call) => call.init?.method === 'POST' && call.url.pathname === '/member/app/family/member')).toBe(false);
+    const sent = calls.filter((call) => call.url.pathname === '/member/app/family/member/21/confirm/info');
+    expect(sent).toHaveLength(1);
+    expect(bodyOf(sent[0]!)).toMatchObject({ subscriberRelation: 'Spouse', firstName: 'John', dob: '1984-09-30', memberId: '123-456799', email: 'john@acme.example', phone: '303 555 0101' });
+    fireEvent.click(within(confirmed).getByRole('button', { name: 'Okay' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
+  });
+
+  it('a revise that is still not confirmed offers Fix later and Revise Information, and confirms again only', async () => {
+    const { calls } = renderPage(
+      {
+        'GET /member/app/family/member/21': { body: stored },
+        'POST /member/app/family/member/21/confirm/info': [notConfirmed('eligibility_not_verified', 'We were unable to verify eligibility.', 400), eligible],
+      },
+      memberFixture(),
+      { reviseId: 21 },
+    );
+    await waitFor(() => expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('John'));
+    submit();
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your dependent's eligibility." })).getByRole('button', { name: 'Revise Information' }));
+    submit();
+    expect(await screen.findByRole('dialog', { name: 'Dependent Plan Information Confirmed' })).toBeTruthy();
+    expect(calls.filter((call) => call.url.pathname === '/member/app/family/member/21/confirm/info')).toHaveLength(2);
+    expect(calls.some((call) => call.init?.method === 'POST' && call.url.pathname === '/member/app/family/member')).toBe(false);
+  });
+
+  it("shows 'No Dependent ID was found' when the stored member is gone", async () => {
+    renderPage({ 'GET /member/app/family/member/99': { status: 404, body: { message: 'No Dependent ID was found', code: 'not_found' } } }, memberFixture(), { reviseId: 99 });
+    expect(await screen.findByText('No Dependent ID was found')).toBeTruthy();
   });
 });

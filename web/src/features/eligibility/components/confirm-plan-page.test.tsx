@@ -221,3 +221,90 @@ describe('eligibility confirmation', () => {
     expect(await screen.findByRole('dialog', { name: 'Are you sure you want to cancel?' })).toBeTruthy();
   });
 });
+
+describe('plan choice', () => {
+  const twoPlans = () =>
+    newMember({
+      payers: [
+        {
+          payerId: '60054',
+          payerName: 'Cascade Health Plan',
+          plans: [
+            { planId: 'PLN-1001', name: 'Cascade Gold PPO', groupId: '1000011' },
+            { planId: 'PLN-1002', name: 'Cascade Silver HMO', groupId: '1000011' },
+          ],
+        },
+      ],
+    });
+
+  it('auto-selects a single plan without asking', async () => {
+    setup(newMember());
+    await waitFor(() => expect((screen.getByLabelText('Health plan') as HTMLSelectElement).value).toBe('PLN-1001'));
+    expect(screen.queryByRole('dialog', { name: 'Please confirm your plan' })).toBeNull();
+  });
+
+  it("asks 'Please confirm your plan' with several plans, and the chosen plan fills the form", async () => {
+    setup(twoPlans());
+    const dialog = await screen.findByRole('dialog', { name: 'Please confirm your plan' });
+    const confirm = within(dialog).getByRole('button', { name: 'Confirm' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    expect(within(dialog).getAllByRole('radio')).toHaveLength(2);
+    fireEvent.click(within(dialog).getByLabelText(/Cascade Silver HMO/));
+    expect(confirm.disabled).toBe(false);
+    fireEvent.click(confirm);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Please confirm your plan' })).toBeNull());
+    expect((screen.getByLabelText('Health plan') as HTMLSelectElement).value).toBe('PLN-1002');
+  });
+
+  it('Insert Your plan ID: Pull Benefits is disabled until the ID is valid; a lookup error shows err and clears the field; Back returns to the list', async () => {
+    const { calls } = setup(twoPlans(), { body: {} }, {
+      '/member/app/plan/PLN-404': { status: 404, body: { message: 'We could not find a plan with this ID', code: 'plan_not_found', err: 'We could not find a plan with this ID' } },
+    });
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Please confirm your plan' })).getByRole('button', { name: 'My plan is not listed' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Insert Your plan ID' });
+    const pull = within(dialog).getByRole('button', { name: 'Pull Benefits' }) as HTMLButtonElement;
+    const field = within(dialog).getByLabelText('Plan ID') as HTMLInputElement;
+    expect(pull.disabled).toBe(true);
+    fireEvent.change(field, { target: { value: 'PLN 404' } });
+    fireEvent.blur(field);
+    expect(pull.disabled).toBe(true);
+    expect(within(dialog).getByText('Special characters not allowed')).toBeTruthy();
+    fireEvent.change(field, { target: { value: 'PLN-404' } });
+    expect(pull.disabled).toBe(false);
+    fireEvent.click(pull);
+    expect(await within(dialog).findByText('We could not find a plan with this ID')).toBeTruthy();
+    expect(field.value).toBe('');
+    expect(pull.disabled).toBe(true);
+    expect(calls.some((call) => call.url.pathname === '/member/app/plan/PLN-404')).toBe(true);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Back' }));
+    expect(await screen.findByRole('dialog', { name: 'Please confirm your plan' })).toBeTruthy();
+  });
+
+  it('a plan found by its ID joins the list and is selected, and is sent with the confirmation', async () => {
+    const { calls } = setup(twoPlans(), { status: 400, body: { message: 'Member already exists', code: 'member_exists' } }, {
+      '/member/app/plan/PLN-3001': { body: { planId: 'PLN-3001', name: 'Cascade Bronze EPO', groupId: '1000011', payerId: '60054', payerName: 'Cascade Health Plan' } },
+    });
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Please confirm your plan' })).getByRole('button', { name: 'My plan is not listed' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Insert Your plan ID' });
+    fireEvent.change(within(dialog).getByLabelText('Plan ID'), { target: { value: 'PLN-3001' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Pull Benefits' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Insert Your plan ID' })).toBeNull());
+    const plan = screen.getByLabelText('Health plan') as HTMLSelectElement;
+    expect(plan.value).toBe('PLN-3001');
+    expect([...plan.options].map((option) => option.textContent)).toContain('Cascade Bronze EPO');
+    await fillJane();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
+    await screen.findByRole('dialog', { name: 'Oops, it seems an account already exists with this information.' });
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/confirm/info')!)).toMatchObject({ planId: 'PLN-3001', payerId: '60054' });
+  });
+
+  it('the Insert Your plan ID button under the plan opens the dialog directly; Back closes it', async () => {
+    setup(newMember());
+    await waitFor(() => expect((screen.getByLabelText('Health plan') as HTMLSelectElement).value).toBe('PLN-1001'));
+    fireEvent.click(screen.getByRole('button', { name: 'Insert Your plan ID' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Insert Your plan ID' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Back' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Insert Your plan ID' })).toBeNull());
+    expect(screen.queryByRole('dialog', { name: 'Please confirm your plan' })).toBeNull();
+  });
+});

@@ -12,7 +12,7 @@ import { Stepper } from '@/components/ui/stepper';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { groupIdFor, initialPayerAndPlan, payerOptions, planAfterPayerChange, plansOf, showsPayerField } from '@/lib/insurance';
-import { fullName, memberKeys, useMemberInfo, type Member, type Relation } from '@/lib/member';
+import { fullName, memberKeys, useMemberInfo, type Member, type Plan, type Relation } from '@/lib/member';
 import { setAccessToken, signOut } from '@/lib/session';
 import { addFamilyChoice, redirectTarget, selectedProvider } from '@/lib/storage';
 import { formatPhone, isoToUsDate, maskDate, PHONE_INPUT_MAX_LENGTH, usDateToIso } from '@/lib/validation';
@@ -30,9 +30,11 @@ import {
   redirectPath,
   relationOptions,
   SUBSCRIBER_TOOLTIP,
+  withPulledPlans,
   type EligibilityOutcome,
   type EligibilityValues,
 } from '../utils/eligibility-form';
+import { PLAN_TEXTS, PlanIdDialog, PlanListDialog } from './plan-dialogs';
 import { SubscriberDialog } from './subscriber-dialog';
 import styles from './eligibility.module.css';
 
@@ -59,6 +61,8 @@ type DialogName =
   | 'account-exists'
   | 'no-data'
   | 'select-provider'
+  | 'plans'
+  | 'plan-id'
   | 'error';
 
 /** Stores an access token passed as `?token=` (a link from an email) when it looks like one. */
@@ -113,7 +117,9 @@ function ConfirmPlanForm({ member, loadError }: { member: Member | null; loadErr
 
   const plansNeeded = member !== null && !(member.payers && member.payers.length > 0);
   const plans = usePlans(plansNeeded);
-  const payers = useMemo(() => payerOptions(member, plans.data ?? []), [member, plans.data]);
+  // Plans found through 'Insert Your plan ID' join the employer's list.
+  const [pulledPlans, setPulledPlans] = useState<Plan[]>([]);
+  const payers = useMemo(() => withPulledPlans(payerOptions(member, plans.data ?? []), pulledPlans, member?.payerId ?? ''), [member, plans.data, pulledPlans]);
   const payerFieldShown = showsPayerField(payers);
 
   const [values, setValues] = useState<EligibilityValues>(() => initialValues(member));
@@ -159,6 +165,40 @@ function ConfirmPlanForm({ member, loadError }: { member: Member | null; loadErr
   const planChoices = payerFieldShown ? plansOf(payers, values.payerId) : (payers[0]?.plans ?? []);
   const hasProvider = providerId !== null;
   const target = redirectPath(redirectTarget.get());
+  // 'Insert Your plan ID' goes back to the plan list when opened from it.
+  const [planIdFromList, setPlanIdFromList] = useState(false);
+  const promptedPayer = useRef<string | null>(null);
+
+  // A single plan is auto-selected (above); with several plans the member confirms one, once per payer.
+  useEffect(() => {
+    if (dialog !== null || values.planId || planChoices.length < 2) return;
+    const key = values.payerId || '-';
+    if (promptedPayer.current === key) return;
+    promptedPayer.current = key;
+    setDialog('plans');
+  }, [dialog, values.planId, values.payerId, planChoices.length]);
+
+  function choosePlan(planId: string) {
+    setDirty(true);
+    setValues((current) => ({ ...current, planId }));
+    setTouched((current) => ({ ...current, planId: true }));
+    setDialog(null);
+  }
+
+  function openPlanId(fromList: boolean) {
+    setPlanIdFromList(fromList);
+    setDialog('plan-id');
+  }
+
+  function planFound(plan: Plan) {
+    const payerId = plan.payerId || values.payerId || payers[0]?.payerId || member?.payerId || '';
+    setPulledPlans((current) => [...current.filter((item) => item.planId !== plan.planId), { ...plan, payerId }]);
+    setDirty(true);
+    setValues((current) => ({ ...current, payerId, planId: plan.planId }));
+    setTouched((current) => ({ ...current, planId: true }));
+    promptedPayer.current = payerId;
+    setDialog(null);
+  }
 
   function update<K extends keyof EligibilityValues>(key: K, value: EligibilityValues[K]) {
     setDirty(true);
@@ -388,8 +428,11 @@ function ConfirmPlanForm({ member, loadError }: { member: Member | null; loadErr
               onChange={(v) => update('planId', v)}
               onBlur={() => touch('planId')}
               disabled={payerFieldShown && !values.payerId}
-              error={shown('planId') ?? (plans.isError ? errorText(plans.error, 'Something went wrong. Please try again later.') : undefined)}
+              error={shown('planId') ?? (plans.isError && planChoices.length === 0 ? errorText(plans.error, 'Something went wrong. Please try again later.') : undefined)}
             />
+            <Button variant="quiet" size="sm" className={styles.planIdLink} onClick={() => openPlanId(false)}>
+              {PLAN_TEXTS.insertPlanId}
+            </Button>
             {needsSubscriberId(values.relation) ? (
               <TextField
                 label="Employee's member ID"
@@ -441,6 +484,17 @@ function ConfirmPlanForm({ member, loadError }: { member: Member | null; loadErr
           eligibility now.
         </p>
       </Dialog>
+
+      <PlanListDialog
+        open={dialog === 'plans'}
+        plans={planChoices}
+        selected={values.planId}
+        onChoose={choosePlan}
+        onInsertId={() => openPlanId(true)}
+        onClose={() => setDialog(null)}
+      />
+
+      <PlanIdDialog open={dialog === 'plan-id'} onBack={() => setDialog(planIdFromList ? 'plans' : null)} onFound={planFound} />
 
       <SubscriberDialog
         open={dialog === 'subscriber'}

@@ -1,5 +1,5 @@
 import { ApiError } from '@/lib/api-client';
-import type { Relation } from '@/lib/member';
+import type { Payer, Plan, Relation } from '@/lib/member';
 import { dateError, memberIdError, MESSAGES, phoneError, requiredError } from '@/lib/validation';
 import type { ConfirmInfoError, ConfirmInfoResponse } from '../api/types';
 
@@ -25,6 +25,35 @@ export const SUBSCRIBER_TOOLTIP = 'person whose employment makes them eligible f
 /** Relationship choices: Spouse or Dependent when a Self subscriber adds family, otherwise Dependent, Self, Spouse. */
 export function relationOptions(addingFamily: boolean): Relation[] {
   return addingFamily ? ['Spouse', 'Dependent'] : ['Dependent', 'Self', 'Spouse'];
+}
+
+/** The server's longest identifier (plan and member ids). */
+export const PLAN_ID_MAX_LENGTH = 40;
+
+/** The Plan ID of 'Insert Your plan ID': required, letters, digits and hyphens only (the input stops at 40 characters). */
+export function planIdError(value: string): string | null {
+  const id = value.trim();
+  if (!id) return MESSAGES.required;
+  return /^[A-Za-z0-9-]+$/.test(id) ? null : MESSAGES.specialCharacters;
+}
+
+/**
+ * The payers with the plans found by Plan ID added: a plan joins its own payer (else the
+ * fallback payer), and a payer the list did not have is added.
+ */
+export function withPulledPlans(payers: Payer[], pulled: Plan[], fallbackPayerId: string): Payer[] {
+  if (pulled.length === 0) return payers;
+  const result = payers.map((payer) => ({ ...payer, plans: [...payer.plans] }));
+  for (const plan of pulled) {
+    const payerId = plan.payerId || fallbackPayerId;
+    let payer = result.find((item) => item.payerId === payerId);
+    if (!payer) {
+      payer = { payerId, payerName: plan.payerName ?? payerId, plans: [] };
+      result.push(payer);
+    }
+    if (!payer.plans.some((item) => item.planId === plan.planId)) payer.plans.push(plan);
+  }
+  return result;
 }
 
 /** Spouse and Dependent need the subscriber's (employee's) member ID. */
