@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use crate::query::{MarketItem, SearchResponse};
+use crate::query::{MarketItem, SearchResponse, round_miles};
 use crate::snapshot::Snapshot;
 
 /// Which rendered card a [`MarketItem`] is.
@@ -54,7 +54,7 @@ impl RenderedCard {
         let (head, tail) = self.text.split_at(self.distance_at);
         out.extend_from_slice(head.as_bytes());
         match item.distance {
-            Some(miles) => serde_json::to_writer(&mut *out, &miles).expect("writing to a Vec cannot fail"),
+            Some(miles) => serde_json::to_writer(&mut *out, &round_miles(miles)).expect("writing to a Vec cannot fail"),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(tail.as_bytes());

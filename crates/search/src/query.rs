@@ -93,6 +93,19 @@ impl Serialize for Services<'_> {
     }
 }
 
+/// Distances are written to a ten-thousandth of a mile (about half a foot): the SPA shows two
+/// decimals, and full precision made every card some fifteen bytes longer.
+pub fn round_miles(miles: f64) -> f64 {
+    (miles * 10_000.0).round() / 10_000.0
+}
+
+fn serialize_miles<S: serde::Serializer>(miles: &Option<f64>, serializer: S) -> Result<S::Ok, S::Error> {
+    match miles {
+        Some(miles) => serializer.serialize_f64(round_miles(*miles)),
+        None => serializer.serialize_none(),
+    }
+}
+
 /// A card's name: a clinic's, or a clinician's first and last name, joined only when written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CardName<'a> {
@@ -173,6 +186,7 @@ pub struct MarketItem<'a> {
     pub logo: &'a str,
     pub coordinates: Coordinates,
     /// Miles from the search origin; absent for virtual locations.
+    #[serde(serialize_with = "serialize_miles")]
     pub distance: Option<f64>,
     pub gender: Option<&'static str>,
     pub new_patients: bool,
