@@ -1,6 +1,6 @@
 // Browser tests of accounts, onboarding and membership against the real server (NEARCARE_URL).
 // One-time links are read from the server's email outbox through psql on E2E_DATABASE_URL (the
-// test command exports the e2e server's database); without it, the tests that need a link skip.
+// test command exports the e2e server's database); without it, the tests that need it fail.
 import { execFileSync } from 'node:child_process';
 import { assert, BASE_URL, launchBrowser, screenshot, skip, test } from './harness.mjs';
 
@@ -16,27 +16,22 @@ const NEW_PASSWORD = 'Nearcare-e2e-2';
 /** The account the first test creates; the later tests sign in with it. */
 const account = { email: `e2e-${Date.now()}@acme.example`, password: FIRST_PASSWORD, ready: false, usedLink: null };
 
-let accountsAnswer = null;
-/** Whether the server has the accounts calls yet (they land progressively). */
-async function accountsServed() {
-  if (accountsAnswer === null) {
-    const response = await fetch(`${BASE_URL}/member/app/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => null);
-    const body = response ? await response.json().catch(() => ({})) : {};
-    accountsAnswer = Boolean(response) && !(response.status === 404 && String(body.message ?? '').startsWith('No route'));
-  }
-  return accountsAnswer;
+/** The emailed links and some checks are read from the e2e server's database: without it, a test fails. */
+function requireDatabase() {
+  if (!DATABASE_URL) throw new Error('E2E_DATABASE_URL is not set: the browser tests read the emailed links from the e2e server\'s email_outbox (scripts/test.sh exports it)');
 }
 
-async function requireAccounts({ outbox = false } = {}) {
-  if (!(await accountsServed())) skip(`the server at ${BASE_URL} does not serve POST /member/app/login yet`);
-  if (outbox && !DATABASE_URL) skip('E2E_DATABASE_URL is not set, so the emailed links cannot be read from email_outbox');
+function sql(query) {
+  requireDatabase();
+  return execFileSync('psql', [DATABASE_URL, '-Atc', query], { encoding: 'utf8' }).trim();
 }
+
+const quote = (text) => `'${text.replace(/'/g, "''")}'`;
 
 /** The newest link emailed to `email` (optionally newer than `after`), polled for a few seconds. */
 async function outboxLink(email, after = null) {
-  const escaped = email.replace(/'/g, "''");
   for (let attempt = 0; attempt < 40; attempt += 1) {
-    const link = execFileSync('psql', [DATABASE_URL, '-Atc', `select link from email_outbox where to_email = '${escaped}' order by id desc limit 1`], { encoding: 'utf8' }).trim();
+    const link = sql(`select link from email_outbox where to_email = ${quote(email)} order by id desc limit 1`);
     if (link && link !== after) return link;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -74,7 +69,7 @@ async function setPasswordFromLink(page, link, password) {
 }
 
 test('accounts: register, set the password from the email, log in, confirm eligibility, Home and the membership card', async () => {
-  await requireAccounts({ outbox: true });
+  requireDatabase();
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser, DESKTOP);
@@ -86,6 +81,11 @@ test('accounts: register, set the password from the email, log in, confirm eligi
     await prompt.getByRole('button', { name: /Select your employer/ }).click();
     await prompt.getByPlaceholder('Search employer here').fill('Acme');
     await prompt.getByRole('option', { name: /^Acme Corporation/ }).click();
+    // Acme offers the benefit: 'Perfect! ... Find My Provider' carries on with the selection.
+    const verified = page.getByRole('dialog', { name: 'Perfect!' });
+    await verified.getByText('Acme Corporation is participating and will pay up to 100% of the benefit.').waitFor();
+    await screenshot(page, 'accounts-desktop-00-employer-verified');
+    await verified.getByRole('button', { name: 'Find My Provider' }).click();
     await page.waitForURL(/\/register$/);
     await page.waitForFunction(() => document.title === 'Member - Register');
     await page.getByRole('button', { name: /Acme Corporation/ }).waitFor();
@@ -158,13 +158,15 @@ test('accounts: register, set the password from the email, log in, confirm eligi
 });
 
 test('accounts: a wrong password is refused with the server text', async () => {
-  await requireAccounts();
   if (!account.ready) skip('no account: the registration test did not finish');
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser, DESKTOP);
     await logIn(page, account.email, 'Not-the-password-1');
-    await page.getByRole('alert').filter({ hasText: /Invalid email and \/ or password|password/i }).waitFor();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    const text = (await alert.textContent()).trim();
+    assert(text === 'Invalid email and / or password', `the exact refusal, got '${text}'`);
     assert(page.url().includes('/login'), 'stays on login');
     await screenshot(page, 'accounts-desktop-10-wrong-password');
   } finally {
@@ -173,7 +175,7 @@ test('accounts: a wrong password is refused with the server text', async () => {
 });
 
 test('accounts: one-time link login', async () => {
-  await requireAccounts({ outbox: true });
+  requireDatabase();
   if (!account.ready) skip('no account: the registration test did not finish');
   const browser = await launchBrowser();
   try {
@@ -194,8 +196,35 @@ test('accounts: one-time link login', async () => {
   }
 });
 
+test('accounts: an expired one-time link says so and offers a new one', async () => {
+  requireDatabase();
+  if (!account.ready) skip('no account: the registration test did not finish');
+  const browser = await launchBrowser();
+  try {
+    const { page } = await newPage(browser, DESKTOP);
+    const before = await outboxLink(account.email);
+    const response = await fetch(`${BASE_URL}/member/app/request/magic/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: account.email }) });
+    assert(response.ok, `magic link request answered ${response.status}`);
+    const link = await outboxLink(account.email, before);
+    assert(link.includes('/login?magicLink='), `magic link, got ${link}`);
+    // Expire it (15 minutes is too long to wait): the newest magic-link token of the account.
+    const expired = sql(
+      `update one_time_tokens set expires_at = now() - interval '1 minute' where id = (select t.id from one_time_tokens t join members m on m.id = t.member_id where m.email = ${quote(account.email)} and t.purpose = 'magic_link' order by t.id desc limit 1) returning id`,
+    );
+    assert(/^\d+/.test(expired), `one token expired, got '${expired}'`);
+    await page.goto(local(link));
+    const dialog = page.getByRole('dialog', { name: 'Your magic link has expired' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Send me a new link' }).waitFor();
+    await screenshot(page, 'accounts-desktop-10b-magic-link-expired');
+    assert(!(await page.context().cookies()).some((cookie) => cookie.name === 'token' && cookie.value), 'not signed in');
+  } finally {
+    await browser.close();
+  }
+});
+
 test('accounts: forgot password, reset from the email, log in with the new password; the used link has expired', async () => {
-  await requireAccounts({ outbox: true });
+  requireDatabase();
   if (!account.ready) skip('no account: the registration test did not finish');
   const browser = await launchBrowser();
   try {
@@ -226,7 +255,6 @@ test('accounts: forgot password, reset from the email, log in with the new passw
 });
 
 test('accounts: the screens on a phone (390 x 844)', async () => {
-  await requireAccounts();
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser, MOBILE);
@@ -249,18 +277,31 @@ test('accounts: the screens on a phone (390 x 844)', async () => {
     await page.goto(`${BASE_URL}/account/details`);
     await page.getByRole('heading', { name: 'My Account' }).waitFor();
     await screenshot(page, 'accounts-mobile-06-account');
+    // The mobile Settings screen: change email with Send Verification, and the password form.
+    await page.goto(`${BASE_URL}/account/settings`);
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Change email' }).click();
+    await page.getByRole('button', { name: 'Send Verification', exact: true }).waitFor();
+    await screenshot(page, 'accounts-mobile-07-settings');
+    await page.goto(`${BASE_URL}/account/settings/change-password`);
+    await page.getByRole('heading', { name: 'Change Password' }).waitFor();
+    await screenshot(page, 'accounts-mobile-08-settings-password');
+    // A family member chosen to act on lives in session storage: Sign Out clears it too.
+    await page.evaluate(() => window.sessionStorage.setItem('selectedDependent', '22'));
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await page.waitForURL(/\/login/);
     const cookies = await page.context().cookies();
     assert(!cookies.some((cookie) => cookie.name === 'token' && cookie.value), 'Sign Out clears the token cookie');
+    const kept = await page.evaluate(() => [window.localStorage.length, window.sessionStorage.getItem('selectedDependent')]);
+    assert(kept[0] === 0 && kept[1] === null, `Sign Out clears local and session storage, got ${JSON.stringify(kept)}`);
   } finally {
     await browser.close();
   }
 });
 
 test('accounts: change the login email from Settings and confirm it from the email', async () => {
-  await requireAccounts({ outbox: true });
+  requireDatabase();
   if (!account.ready) skip('no account: the registration test did not finish');
   const browser = await launchBrowser();
   try {

@@ -1,5 +1,6 @@
 // Browser tests of enrolment, provider change, waitlist, favourites and family against the real
-// server (NEARCARE_URL). They need a fresh database (E2E_DATABASE_URL, as scripts/test.sh exports):
+// server (NEARCARE_URL). They need a fresh database (E2E_DATABASE_URL, as scripts/test.sh exports;
+// without it they fail):
 // the demo roster's Alex Rivera (Northwind) registers here, and Jane Doe's family is used with the
 // account the accounts tests created (or one made here when they did not run).
 import { execFileSync } from 'node:child_process';
@@ -20,20 +21,9 @@ const JOHN = { firstName: 'John', lastName: 'Doe', dob: '09301984', memberId: '1
 /** Alex's account, made by the first test and used by the next ones. */
 const alex = { email: `e2e-alex-${Date.now()}@northwind.example`, ready: false };
 
-let enrolmentAnswer = null;
-/** Whether the server has the enrolment calls yet (they land while this is built). */
-async function enrolmentServed() {
-  if (enrolmentAnswer === null) {
-    const response = await fetch(`${BASE_URL}/member/app/set/provider`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => null);
-    const body = response ? await response.json().catch(() => ({})) : {};
-    enrolmentAnswer = Boolean(response) && !(response.status === 404 && String(body.message ?? '').startsWith('No route'));
-  }
-  return enrolmentAnswer;
-}
-
-async function requireEnrolment() {
-  if (!(await enrolmentServed())) skip(`the server at ${BASE_URL} does not serve POST /member/app/set/provider yet`);
-  if (!DATABASE_URL) skip('E2E_DATABASE_URL is not set, so the emailed links cannot be read from email_outbox');
+/** The emailed links and the stored rows are read from the e2e server's database: without it, a test fails. */
+function requireEnrolment() {
+  if (!DATABASE_URL) throw new Error('E2E_DATABASE_URL is not set: the browser tests read the emailed links and the stored rows from the e2e server\'s database (scripts/test.sh exports it)');
 }
 
 function sql(query) {
@@ -156,7 +146,7 @@ async function homeShows(page, name, clinic) {
 }
 
 test('enrolment: a visitor selects a clinic on a result card, registers, confirms eligibility, and Home shows the clinic', async () => {
-  await requireEnrolment();
+  requireEnrolment();
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser, DESKTOP);
@@ -195,7 +185,7 @@ test('enrolment: a visitor selects a clinic on a result card, registers, confirm
 });
 
 test('enrolment: a pending provider is changed after the confirmation; a clinic with its own portal offers Connect me now', async () => {
-  await requireEnrolment();
+  requireEnrolment();
   if (!alex.ready) skip('no enrolled account: the first enrolment test did not finish');
   const browser = await launchBrowser();
   try {
@@ -252,7 +242,7 @@ test('enrolment: a pending provider is changed after the confirmation; a clinic 
 });
 
 test('enrolment: joining the waitlist of a full clinic, signed out with consent and signed in at once', async () => {
-  await requireEnrolment();
+  requireEnrolment();
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser, MOBILE);
@@ -289,7 +279,7 @@ test('enrolment: joining the waitlist of a full clinic, signed out with consent 
 });
 
 test('enrolment: favourites from a card, the Favorites filter and the heart on the profile (phone)', async () => {
-  await requireEnrolment();
+  requireEnrolment();
   if (!alex.ready) skip('no account: the first enrolment test did not finish');
   const browser = await launchBrowser();
   try {
@@ -361,7 +351,7 @@ async function janeSignedIn(page) {
 }
 
 test('enrolment: add a family member, enrol them in the same clinic, switch to them and back, remove them', async () => {
-  await requireEnrolment();
+  requireEnrolment();
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser, DESKTOP);
@@ -371,7 +361,13 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menu').getByRole('menuitem', { name: 'Add a family member' }).click();
     await page.waitForURL(/\/add-family-member/);
+    // 'Use my contact information' is offered for a dependent, hidden for a spouse.
+    const useMyContact = page.getByLabel('Use my contact information');
+    await page.getByLabel('Relationship').selectOption('Dependent');
+    await useMyContact.waitFor();
     await page.getByLabel('Relationship').selectOption('Spouse');
+    await useMyContact.waitFor({ state: 'detached' });
+    assert((await useMyContact.count()) === 0, "no 'Use my contact information' for a spouse");
     await page.getByLabel('First name').fill(JOHN.firstName);
     await page.getByLabel('Last name').fill(JOHN.lastName);
     await page.getByLabel('Date of birth').fill('');
@@ -402,6 +398,24 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
     await page.goto(`${BASE_URL}/membership`);
     await page.getByRole('article', { name: 'Membership card of John Doe' }).waitFor();
     await screenshot(page, 'enrolment-desktop-12-family-membership-cards');
+
+    // Jane has family now: after Connect me now (Highlands has its own portal) she is asked to add family.
+    await page.goto(`${BASE_URL}/marketplace/provider/details/${FRONT_RANGE.id}?location=${FRONT_RANGE.highlands}`);
+    await page.getByRole('button', { name: 'Select provider' }).click();
+    await page.getByRole('dialog', { name: 'Change provider?' }).getByRole('button', { name: 'Yes, change provider' }).click();
+    const connect = page.getByRole('dialog', { name: `You now have a pending membership with ${FRONT_RANGE.name}` });
+    await connect.getByRole('button', { name: 'Connect me now' }).waitFor();
+    await page.evaluate(() => {
+      window.open = () => null;
+    });
+    await connect.getByRole('button', { name: 'Connect me now' }).click();
+    const question = page.getByRole('dialog', { name: 'Add family members' });
+    await question.getByText('Would you like to add your family members to your membership?').waitFor();
+    await screenshot(page, 'enrolment-desktop-16-add-family-question');
+    await question.getByRole('button', { name: 'Yes' }).click();
+    await page.waitForURL(/\/add-family-member/);
+    const janeRow = sql(`select location_id || ',' || subscription_status from members where member_id = ${quote(JANE.memberId)} and subscriber_relation = 'Self'`);
+    assert(janeRow === `${FRONT_RANGE.highlands},pending`, `Jane changed to Highlands, got ${janeRow}`);
 
     // Choosing for John on the marketplace: his own search, and Select changes his pending provider.
     await page.goto(`${BASE_URL}/marketplace`);
@@ -451,6 +465,52 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
     await page.getByText('No family members on your account yet.').waitFor();
     const left = sql(`select count(*) from members where member_id = ${quote(JOHN.memberId)}`);
     assert(left === '0', `John's row is gone, got ${left}`);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('enrolment: a signed-in member whose account names no employer confirms one (desktop and phone)', async () => {
+  requireEnrolment();
+  const browser = await launchBrowser();
+  try {
+    for (const [viewport, label] of [
+      [DESKTOP, 'desktop-17'],
+      [MOBILE, 'mobile-09'],
+    ]) {
+      // Signed up with an employer the catalogue does not know: the account names none.
+      const email = `e2e-no-employer-${label}-${Date.now()}@initech.example`;
+      const response = await fetch(`${BASE_URL}/member/app/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, companyName: 'Initech Holdings', notify: true, terms_and_conditions: true }),
+      });
+      assert(response.ok, `sign-up answered ${response.status}`);
+      const { accessToken } = await response.json();
+      assert(accessToken, 'an access token');
+      const { context, page } = await newPage(browser, viewport);
+      await context.addCookies([{ name: 'token', value: accessToken, url: BASE_URL }]);
+      await page.goto(`${BASE_URL}/marketplace`);
+      const dialog = page.getByRole('dialog', { name: 'Employer Confirmation' });
+      await dialog.waitFor();
+      assert(await dialog.getByRole('button', { name: 'Confirm' }).isDisabled(), 'Confirm waits for an employer');
+      await dialog.getByRole('button', { name: /Select your employer/ }).click();
+      await dialog.getByPlaceholder('Search employer here').fill('Acme');
+      await dialog.getByRole('option', { name: /^Acme Corporation/ }).click();
+      await screenshot(page, `enrolment-${label}-employer-confirmation`);
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      const verified = page.getByRole('dialog', { name: 'Perfect!' });
+      await verified.getByText('Acme Corporation is participating and will pay up to 100% of the benefit.').waitFor();
+      await screenshot(page, `enrolment-${label}-employer-verified`);
+      await verified.getByRole('button', { name: 'Find My Provider' }).click();
+      const banner = await page.getByTestId('employer-banner').textContent();
+      assert(banner.includes('Acme Corporation is participating'), `the marketplace's employer, got ${banner}`);
+      // Answered once a visit: a reload does not ask again.
+      await page.reload();
+      await page.getByTestId('employer-banner').waitFor();
+      assert((await page.getByRole('dialog', { name: 'Employer Confirmation' }).count()) === 0, 'not asked again');
+      await context.close();
+    }
   } finally {
     await browser.close();
   }

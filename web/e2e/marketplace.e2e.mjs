@@ -20,17 +20,24 @@ async function chooseEmployer(page, name) {
   assert(banner.includes('is participating and will pay up to 100% of the benefit'), `active employer banner, got: ${banner}`);
 }
 
-/** Searching first opens the employer-needed prompt; choosing there carries on with the search. */
-async function chooseEmployerInPrompt(page, name) {
+/**
+ * Searching first opens the employer-needed prompt; an employer offering the benefit is confirmed
+ * with 'Perfect! ... Find My Provider', which carries on with the search.
+ */
+async function chooseEmployerInPrompt(page, name, shot = null) {
   const dialog = page.getByRole('dialog', { name: 'Who is your employer?' });
   await dialog.waitFor();
   await dialog.getByRole('button', { name: /Select your employer/ }).click();
   await dialog.getByPlaceholder('Search employer here').fill(name.slice(0, 4));
   await dialog.getByRole('option', { name }).click();
+  const verified = page.getByRole('dialog', { name: 'Perfect!' });
+  await verified.getByText(`${name} is participating and will pay up to 100% of the benefit.`).waitFor();
+  if (shot) await screenshot(page, shot);
+  await verified.getByRole('button', { name: 'Find My Provider' }).click();
   await page.getByTestId('employer-banner').waitFor();
 }
 
-async function searchAddress(page, address, { employerPrompt = null } = {}) {
+async function searchAddress(page, address, { employerPrompt = null, shot = null } = {}) {
   const box = page.getByRole('combobox', { name: 'Address, city or ZIP code' });
   await box.fill(address);
   const suggestion = page.getByRole('option', { name: new RegExp(`^${address.split(',')[0]}`) }).first();
@@ -40,7 +47,7 @@ async function searchAddress(page, address, { employerPrompt = null } = {}) {
   } catch {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
   }
-  if (employerPrompt) await chooseEmployerInPrompt(page, employerPrompt);
+  if (employerPrompt) await chooseEmployerInPrompt(page, employerPrompt, shot);
   await page.getByTestId('result-card').first().waitFor({ timeout: 15_000 });
 }
 
@@ -89,7 +96,7 @@ async function run(viewport, label) {
       await chooseEmployer(page, 'Acme Corporation');
       await searchAddress(page, 'Denver, CO');
     } else {
-      await searchAddress(page, 'Denver, CO', { employerPrompt: 'Acme Corporation' });
+      await searchAddress(page, 'Denver, CO', { employerPrompt: 'Acme Corporation', shot: `${label}-01b-employer-verified` });
     }
     await waitForIdle(page);
     if (viewport.width >= 600) {

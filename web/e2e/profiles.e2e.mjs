@@ -34,6 +34,15 @@ test('clinician profile: tabs, core services and the clinics map', () =>
     await map.scrollIntoViewIfNeeded();
     await page.locator('.nc-pin').first().waitFor();
     await screenshot(page, 'desktop-11-clinician-locations');
+    // Select on one of the clinician's clinics (signed out): the employer prompt first, then registration.
+    await page.getByRole('button', { name: 'Select', exact: true }).first().click();
+    const prompt = page.getByRole('dialog', { name: 'Who is your employer?' });
+    await prompt.getByRole('button', { name: /Select your employer/ }).click();
+    await prompt.getByPlaceholder('Search employer here').fill('Acme');
+    await prompt.getByRole('option', { name: /^Acme Corporation/ }).click();
+    await page.getByRole('dialog', { name: 'Perfect!' }).getByRole('button', { name: 'Find My Provider' }).click();
+    await page.waitForURL(/\/register$/);
+    await page.getByRole('button', { name: /Acme Corporation/ }).waitFor();
   }));
 
 test('category listing links to a vendor profile', () =>

@@ -20,6 +20,7 @@ describe('the member acted on', () => {
       subscriptionStatus: 'pending',
       locationId: 1,
       clinicName: 'Front Range Direct Primary Care',
+      hasFamily: true,
     });
   });
 
@@ -33,6 +34,7 @@ describe('the member acted on', () => {
       subscriptionStatus: 'pending',
       locationId: 5,
       clinicName: 'Hudson Family Health',
+      hasFamily: false,
     });
     expect(memberStateFrom(memberFixture({ family }), 23)).toMatchObject({ dependentId: 23, nextStep: 'selectDPC', subscriptionStatus: null, locationId: null, clinicName: null });
   });
@@ -46,6 +48,14 @@ describe('the member acted on', () => {
     const spouse = memberFixture({ subscriberRelation: 'Spouse', associatedDependents: [family[1]!] });
     expect(memberStateFrom(spouse)?.dependentId).toBe(23);
     expect(memberStateFrom(memberFixture({ subscriberRelation: 'Spouse', associatedDependents: [] }))?.dependentId).toBeNull();
+  });
+
+  it('tells whether the subscriber has family (the roster or the account), never for a family member', () => {
+    expect(memberStateFrom(memberFixture({ family: [] }))?.hasFamily).toBe(false);
+    expect(memberStateFrom(memberFixture({ family: [], hasFamily: true }))?.hasFamily).toBe(true);
+    expect(memberStateFrom(memberFixture({ family }))?.hasFamily).toBe(true);
+    expect(memberStateFrom(memberFixture({ family, hasFamily: true }), 22)?.hasFamily).toBe(false);
+    expect(memberStateFrom(memberFixture({ subscriberRelation: 'Spouse', hasFamily: true, associatedDependents: [] }))?.hasFamily).toBe(false);
   });
 
   it('is null while signed out', () => {

@@ -24,6 +24,11 @@ export interface MemberState {
   locationId: number | null;
   /** That location's name (the cannot-enrol and change-provider dialogs name it). */
   clinicName: string | null;
+  /**
+   * The subscriber has family (the roster lists others under them, or family members are on the
+   * account): after Connect me now they are asked to add family. Always false for a family member.
+   */
+  hasFamily: boolean;
 }
 
 export const MemberStateContext = createContext<MemberState | null>(null);
@@ -64,5 +69,6 @@ export function memberStateFrom(member: Member | null | undefined, selectedDepen
     subscriptionStatus: person.subscription?.status ?? null,
     locationId: person.locationId ?? null,
     clinicName: person.location?.name ?? ('provider' in person ? person.provider?.companyName : null) ?? null,
+    hasFamily: dependentId === null && member.subscriberRelation === 'Self' && (Boolean(member.hasFamily) || (member.family ?? []).some((other) => other.id !== member.id)),
   };
 }

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { hardNavigation } from '@/lib/hard-navigation';
 
 const TOKEN_COOKIE = 'token';
 
@@ -74,9 +75,13 @@ export function actingSubscriberId(token: string | null = getAccessToken()): num
   return Number.isInteger(id) && id > 0 ? id : null;
 }
 
-/** Clears local storage and the token cookie, as Sign Out does, then goes to /login. */
+/**
+ * Clears local storage, session storage (the selected family member, the kept search) and the
+ * token cookie, as Sign Out does, then goes to /login.
+ */
 export function signOut(): void {
   window.localStorage.clear();
+  window.sessionStorage.clear();
   clearAccessToken();
-  window.location.assign('/login');
+  hardNavigation.assign('/login');
 }

@@ -1,15 +1,12 @@
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
-import { useProviderSelection } from '@/features/enrolment/components/use-provider-selection';
-import type { ClinicTarget } from '@/features/enrolment/utils/select-provider';
 import { AddressSearch } from '@/features/marketplace/components/address-search';
-import { EmployerNeededDialog } from '@/features/marketplace/components/employer-needed-dialog';
 import { WaitlistDialog, type WaitlistTarget } from '@/features/marketplace/components/waitlist-dialog';
 import { DEFAULT_FILTERS } from '@/features/marketplace/utils/filters';
 import { ClinicProfile } from '@/features/providers/components/clinic-profile';
-import { memberEmployer, useMemberInfo } from '@/lib/member';
-import { lastSearchOrigin, storedEmployer } from '@/lib/storage';
+import { lastSearchOrigin } from '@/lib/storage';
+import { useClinicSelect } from './use-clinic-select';
 
 /**
  * /marketplace/provider/details/{id}?location={locationId}: the profile, with the waitlist and the
@@ -20,21 +17,11 @@ export default function ClinicProfileRoute() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [waitlist, setWaitlist] = useState<WaitlistTarget | null>(null);
-  const [waitingForEmployer, setWaitingForEmployer] = useState<ClinicTarget | null>(null);
-  const selection = useProviderSelection({ employerChosen: true });
-  const member = useMemberInfo();
+  const selection = useClinicSelect();
   const locationParam = params.get('location');
   const organisationId = Number(id);
   const locationId = locationParam ? Number(locationParam) : null;
   const searchElsewhere = (address: string) => navigate(paths.marketplace.getHref({ location: address }));
-
-  function select(target: ClinicTarget) {
-    // A signed-in member's own employer counts as chosen.
-    const known = memberEmployer(member.data);
-    if (storedEmployer.get() === null && known) storedEmployer.set(known);
-    if (storedEmployer.get() === null) setWaitingForEmployer(target);
-    else selection.select(target);
-  }
 
   return (
     <>
@@ -43,7 +30,7 @@ export default function ClinicProfileRoute() {
         organisationId={organisationId}
         locationId={locationId}
         onJoinWaitlist={setWaitlist}
-        onSelect={(clinic) => select({ entity: 'location', ...clinic })}
+        onSelect={(clinic) => selection.select({ entity: 'location', ...clinic })}
         selecting={selection.busy}
         locationSearch={
           <AddressSearch
@@ -56,16 +43,6 @@ export default function ClinicProfileRoute() {
         }
       />
       <WaitlistDialog item={waitlist} onClose={() => setWaitlist(null)} search={{ location: lastSearchOrigin.get(), address: '', filters: DEFAULT_FILTERS }} />
-      <EmployerNeededDialog
-        open={waitingForEmployer !== null}
-        onClose={() => setWaitingForEmployer(null)}
-        onChosen={(employer) => {
-          storedEmployer.set(employer);
-          const target = waitingForEmployer;
-          setWaitingForEmployer(null);
-          if (target) selection.select(target);
-        }}
-      />
       {selection.dialogs}
     </>
   );

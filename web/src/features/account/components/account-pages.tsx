@@ -16,7 +16,7 @@ import { isoToUsDate, MESSAGES } from '@/lib/validation';
 import { useFamilyMember, useFamilyMembers } from '../api/family-members';
 import { WithMember } from './account-details-page';
 import { PersonalPanel } from './personal-panel';
-import { SettingsPanel } from './settings-panel';
+import { SEND_VERIFICATION_LABELS, SettingsPanel } from './settings-panel';
 import styles from './account.module.css';
 
 function BackLink({ to, label }: { to: string; label: string }) {
@@ -177,15 +177,20 @@ export function FamilyMemberDetailPage() {
   );
 }
 
-/** /account/settings and /account/settings/change-password. */
-export function AccountSettingsPage({ form = null }: { form?: 'password' | null }) {
+/**
+ * /account/settings and /account/settings/change-password: the mobile Settings screen (2.22),
+ * change email with Send Verification and the change password form, both saving for real. The
+ * spec's email notification toggles are left out: the member's `notify` flag is set at sign-up
+ * and no call can change it, so a toggle could not be saved.
+ */
+export function AccountSettingsPage({ form = null }: { form?: 'email' | 'password' | null }) {
   return (
     <WithMember>
       {(member) => (
         <div className={`${styles.page} ${styles.narrow}`}>
           <BackLink to={paths.accountDetails.path} label="Account" />
           <h1>Settings</h1>
-          <SettingsPanel member={member} initialForm={form} />
+          <SettingsPanel member={member} initialForm={form} sendLabel={SEND_VERIFICATION_LABELS.mobile} />
         </div>
       )}
     </WithMember>

@@ -28,8 +28,19 @@ export function passwordFormErrors(values: { current: string; password: string; 
   };
 }
 
+/** The change-email button: 'Send verification link' in the panel (2.17), 'Send Verification' on the mobile Settings screen (2.22). */
+export const SEND_VERIFICATION_LABELS = { panel: 'Send verification link', mobile: 'Send Verification' } as const;
+
 /** The Settings panel: the login email and password, each with an edit form. */
-export function SettingsPanel({ member, initialForm = null }: { member: Member; initialForm?: 'email' | 'password' | null }) {
+export function SettingsPanel({
+  member,
+  initialForm = null,
+  sendLabel = SEND_VERIFICATION_LABELS.panel,
+}: {
+  member: Member;
+  initialForm?: 'email' | 'password' | null;
+  sendLabel?: string;
+}) {
   const [form, setForm] = useState<'email' | 'password' | null>(initialForm);
   const [dialog, setDialog] = useState<SettingsDialog>(null);
   const [message, setMessage] = useState('');
@@ -65,6 +76,7 @@ export function SettingsPanel({ member, initialForm = null }: { member: Member; 
 
       {form === 'email' ? (
         <ChangeEmailForm
+          sendLabel={sendLabel}
           onCancel={() => setForm(null)}
           onSent={() => {
             setForm(null);
@@ -107,7 +119,19 @@ export function SettingsPanel({ member, initialForm = null }: { member: Member; 
   );
 }
 
-function ChangeEmailForm({ onCancel, onSent, onRegistered, onError }: { onCancel: () => void; onSent: () => void; onRegistered: () => void; onError: (text: string) => void }) {
+function ChangeEmailForm({
+  sendLabel,
+  onCancel,
+  onSent,
+  onRegistered,
+  onError,
+}: {
+  sendLabel: string;
+  onCancel: () => void;
+  onSent: () => void;
+  onRegistered: () => void;
+  onError: (text: string) => void;
+}) {
   const [email, setEmail] = useState('');
   const [touched, setTouched] = useState(false);
   const validate = useValidateEmail();
@@ -155,7 +179,7 @@ function ChangeEmailForm({ onCancel, onSent, onRegistered, onError }: { onCancel
             Cancel
           </Button>
           <Button type="submit" disabled={busy}>
-            Send verification link
+            {sendLabel}
           </Button>
         </div>
       </form>

@@ -9,23 +9,82 @@ import styles from './enrolment.module.css';
 /** The change-provider confirmation remembers what to send once the member says yes. */
 export type ConfirmChange = { kind: 'confirm-change'; currentClinic: string; target: ClinicTarget; actedOn: MemberState };
 
-export type FlowDialog = Exclude<RefusalDialog, { kind: 'confirm-change' }> | ConfirmChange | EnrolledDialog;
+/** The error modal with Retry; what Retry repeats is kept by the flow. */
+export type RetryDialog = { kind: 'retry' };
+
+/** Asked after Connect me now when the subscriber has family. */
+export type AddFamilyDialog = { kind: 'add-family' };
+
+export type FlowDialog = Exclude<RefusalDialog, { kind: 'confirm-change' }> | ConfirmChange | EnrolledDialog | RetryDialog | AddFamilyDialog;
+
+/**
+ * Where a finished enrolment goes: the membership card, the account details (a family member),
+ * the add-family question (after Connect me now, for a subscriber with family), and that
+ * question's two answers: add family (Yes) or the membership card (No I'm all set).
+ */
+export type FinishTarget = 'membership' | 'account' | 'add-family-question' | 'add-family' | 'membership-all-set';
 
 export const ALL_SET_TITLE = "Great! You're all set.";
 export const PROVIDER_CHANGED_TITLE = 'Provider changed';
+export const ADD_FAMILY_TEXTS = {
+  title: 'Add family members',
+  question: 'Would you like to add your family members to your membership?',
+  no: "No I'm all set",
+  yes: 'Yes',
+} as const;
 
 interface EnrolmentDialogsProps {
   dialog: FlowDialog;
   busy: boolean;
   onClose: () => void;
   onConfirmChange: (dialog: ConfirmChange) => void;
-  /** Closes a successful enrolment: the membership card (subscriber) or the account details (family member). */
-  onFinish: (to: 'membership' | 'account') => void;
+  /** Retry in the error modal: repeats the call that failed. */
+  onRetry: () => void;
+  /** Closes a successful enrolment (see {@link FinishTarget}). */
+  onFinish: (to: FinishTarget) => void;
 }
 
-export default function EnrolmentDialogs({ dialog, busy, onClose, onConfirmChange, onFinish }: EnrolmentDialogsProps) {
+export default function EnrolmentDialogs({ dialog, busy, onClose, onConfirmChange, onRetry, onFinish }: EnrolmentDialogsProps) {
   const okay = <Button onClick={onClose}>Okay</Button>;
   switch (dialog.kind) {
+    case 'retry':
+      return (
+        <Dialog
+          open
+          title={ENROLMENT_TEXTS.retry}
+          onClose={onClose}
+          footer={
+            <>
+              <Button variant="secondary" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button onClick={onRetry} disabled={busy}>
+                Retry
+              </Button>
+            </>
+          }
+        >
+          <p>We could not reach the server, or it could not finish your request.</p>
+        </Dialog>
+      );
+    case 'add-family':
+      return (
+        <Dialog
+          open
+          title={ADD_FAMILY_TEXTS.title}
+          onClose={() => onFinish('membership-all-set')}
+          footer={
+            <>
+              <Button variant="secondary" onClick={() => onFinish('membership-all-set')}>
+                {ADD_FAMILY_TEXTS.no}
+              </Button>
+              <Button onClick={() => onFinish('add-family')}>{ADD_FAMILY_TEXTS.yes}</Button>
+            </>
+          }
+        >
+          <p>{ADD_FAMILY_TEXTS.question}</p>
+        </Dialog>
+      );
     case 'non-provider':
       return (
         <Dialog open title={dialog.message} onClose={onClose} footer={okay}>
@@ -83,7 +142,7 @@ export default function EnrolmentDialogs({ dialog, busy, onClose, onConfirmChang
         </Dialog>
       );
     case 'connect': {
-      const to = dialog.dependent ? 'account' : 'membership';
+      const to: FinishTarget = dialog.dependent ? 'account' : dialog.addFamily ? 'add-family-question' : 'membership';
       return (
         <Dialog
           open

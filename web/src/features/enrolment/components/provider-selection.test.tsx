@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Member } from '@/lib/member';
 import { MemberStateContext, memberStateFrom } from '@/lib/member-state';
-import { selectedDependent, selectedProvider } from '@/lib/storage';
+import { hardNavigation } from '@/lib/hard-navigation';
+import { addFamilyChoice, selectedDependent, selectedProvider } from '@/lib/storage';
 import { memberFixture } from '@/test/fixtures';
 import { bodyOf, mockFetch, renderRoutes, signIn } from '@/test/render';
 import type { ClinicTarget } from '../utils/select-provider';
@@ -41,6 +42,7 @@ function renderFlow(member: Member | null, answers: Record<string, Answer> = {},
       '/membership': <p>membership page</p>,
       '/confirm-plan-information': <p>confirm plan page</p>,
       '/account/details': <p>account page</p>,
+      '/add-family-member': <p>add family page</p>,
     },
     '/marketplace',
   );
@@ -117,13 +119,92 @@ describe('selecting a clinic', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/membership'));
   });
 
-  it('goes to /confirm-plan-information when eligibility is still to be confirmed', async () => {
-    const { router, calls } = renderFlow(memberFixture({ nextStep: 'selectDPC', setup: 'incomplete', subscription: null, location: null }), {
+  it('setup incomplete and nextStep confirmPlan: /confirm-plan-information, reloaded', async () => {
+    const assign = vi.spyOn(hardNavigation, 'assign').mockImplementation(() => {});
+    const { calls } = renderFlow(memberFixture({ nextStep: 'selectDPC', setup: 'incomplete', subscription: null, location: null }), {
       'POST /member/app/set/provider': enrolled({ nextStep: 'confirmPlan', setup: 'incomplete' }),
     });
     fireEvent.click(screen.getByRole('button', { name: 'Select' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/confirm-plan-information'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/confirm-plan-information'));
     expect(calls.some((call) => call.url.pathname.endsWith('/postenrollment'))).toBe(false);
+  });
+
+  it('nextStep confirmPlan with setup complete: /confirm-plan-information without a reload', async () => {
+    const assign = vi.spyOn(hardNavigation, 'assign').mockImplementation(() => {});
+    const { router } = renderFlow(memberFixture({ nextStep: 'selectDPC', setup: 'complete', subscription: null, location: null }), {
+      'POST /member/app/set/provider': enrolled({ nextStep: 'confirmPlan', setup: 'complete' }),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/confirm-plan-information'));
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('Setup complete (subscriber): an enrolled member with an inactive membership gets the cannot-enrol dialog without a call', async () => {
+    const { calls } = renderFlow(memberFixture({ subscription: { status: 'inactive', expire: '2025-01-01' } }));
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    const dialog = await screen.findByRole('dialog', { name: 'You have an inactive membership with Front Range Direct Primary Care' });
+    expect(dialog.textContent).toContain('Please contact us through our support email for further assistance.');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('a server failure of set provider opens the error modal, and Retry repeats the call', async () => {
+    let attempts = 0;
+    const { calls } = renderFlow(memberFixture({ nextStep: 'selectDPC', subscription: null, location: null }), {
+      get 'POST /member/app/set/provider'() {
+        attempts += 1;
+        return attempts === 1 ? { status: 503, body: { message: 'Service unavailable', code: 'http_503' } } : enrolled();
+      },
+      'GET /member/app/provider/1/postenrollment': noRedirect,
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('dialog', { name: "Great! You're all set." })).toBeTruthy();
+    const sets = calls.filter((call) => call.url.pathname === '/member/app/set/provider');
+    expect(sets).toHaveLength(2);
+    expect(bodyOf(sets[1]!)).toEqual(bodyOf(sets[0]!));
+  });
+
+  it('no answer at all (the network) opens the same modal; the change answer is repeated with change: true', async () => {
+    signIn();
+    const paths: string[] = [];
+    let attempts = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(String(input), 'http://localhost');
+        paths.push(`${url.pathname} ${String(init?.body ?? '')}`);
+        if (url.pathname === '/member/app/set/provider') {
+          attempts += 1;
+          if (attempts === 1) throw new TypeError('Failed to fetch');
+          return new Response(JSON.stringify(enrolled({ changed: true }).body), { status: 200 });
+        }
+        return new Response(JSON.stringify(noRedirect.body), { status: 200 });
+      }),
+    );
+    const state = memberStateFrom(memberFixture({ subscription: { status: 'pending', expire: '2027-01-01' } }));
+    renderRoutes({ '/': <MemberStateContext value={state}><Harness /></MemberStateContext> }, '/');
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Change provider?' })).getByRole('button', { name: 'Yes, change provider' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' })).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('dialog', { name: 'Provider changed' })).toBeTruthy();
+    const sets = paths.filter((entry) => entry.startsWith('/member/app/set/provider'));
+    expect(sets).toEqual(['/member/app/set/provider {"providerId":1,"locationId":3,"change":true}', '/member/app/set/provider {"providerId":1,"locationId":3,"change":true}']);
+  });
+
+  it("a family member's server failure: the error modal; giving up clears the family member", async () => {
+    const { calls } = renderFlow(
+      memberFixture({ family }),
+      { 'POST /member/app/family/member/22/set/provider': { status: 500, body: { message: 'Internal error', code: 'internal' } } },
+      { dependentId: 22 },
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' });
+    expect(selectedDependent.get()).toBe(22);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(selectedDependent.get()).toBeNull();
+    expect(calls).toHaveLength(1);
   });
 
   it('offers Connect me now when the clinic has its own portal', async () => {
@@ -139,14 +220,70 @@ describe('selecting a clinic', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/membership'));
   });
 
-  it('a failed post-enrolment lookup goes to the account details, flagged', async () => {
+  it('a server failure of the post-enrolment lookup opens the error modal; Retry repeats the lookup only', async () => {
+    let lookups = 0;
+    const { calls } = renderFlow(memberFixture({ nextStep: 'selectDPC', subscription: null, location: null }), {
+      'POST /member/app/set/provider': enrolled(),
+      get 'GET /member/app/provider/1/postenrollment'() {
+        lookups += 1;
+        return lookups === 1 ? { status: 500, body: { message: 'Internal error', code: 'internal' } } : noRedirect;
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' })).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('dialog', { name: "Great! You're all set." })).toBeTruthy();
+    expect(calls.filter((call) => call.url.pathname === '/member/app/set/provider')).toHaveLength(1);
+    expect(calls.filter((call) => call.url.pathname === '/member/app/provider/1/postenrollment')).toHaveLength(2);
+  });
+
+  it('giving up on the post-enrolment lookup goes to the account details, flagged', async () => {
     const { router } = renderFlow(memberFixture({ nextStep: 'selectDPC', subscription: null, location: null }), {
       'POST /member/app/set/provider': enrolled(),
       'GET /member/app/provider/1/postenrollment': { status: 500, body: { message: 'Internal error', code: 'internal' } },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' })).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
     expect((router.state.location.state as { message: string }).message).toBe('Oops. Something went wrong');
+  });
+
+  it('a refused post-enrolment lookup (not a server failure) goes straight to the account details, flagged', async () => {
+    const { router } = renderFlow(memberFixture({ nextStep: 'selectDPC', subscription: null, location: null }), {
+      'POST /member/app/set/provider': enrolled(),
+      'GET /member/app/provider/1/postenrollment': { status: 404, body: { message: 'Provider not found', code: 'not_found' } },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
+    expect(screen.queryByRole('dialog', { name: 'Oops, something went wrong. Please try again.' })).toBeNull();
+  });
+
+  it('after Connect me now, a subscriber with family is asked to add them: Yes goes to /add-family-member', async () => {
+    vi.spyOn(window, 'open').mockImplementation(() => null);
+    const { router } = renderFlow(memberFixture({ nextStep: 'selectDPC', subscription: null, location: null, hasFamily: true }), {
+      'POST /member/app/set/provider': enrolled(),
+      'GET /member/app/provider/1/postenrollment': { body: { postMemberEnrollment: { redirect: 'https://portal.frontrange.example/join' } } },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "You're enrolled with Front Range Direct Primary Care" })).getByRole('button', { name: 'Connect me now' }));
+    const question = await screen.findByRole('dialog', { name: 'Add family members' });
+    expect(question.textContent).toContain('Would you like to add your family members to your membership?');
+    expect(router.state.location.pathname).toBe('/marketplace');
+    fireEvent.click(within(question).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/add-family-member'));
+    expect(addFamilyChoice.get()).toBe('yes');
+  });
+
+  it("after Connect me now, No I'm all set goes to the membership card", async () => {
+    vi.spyOn(window, 'open').mockImplementation(() => null);
+    const { router } = renderFlow(memberFixture({ nextStep: 'selectDPC', subscription: null, location: null, family }), {
+      'POST /member/app/set/provider': enrolled(),
+      'GET /member/app/provider/1/postenrollment': { body: { postMemberEnrollment: { redirect: 'https://portal.frontrange.example/join' } } },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "You're enrolled with Front Range Direct Primary Care" })).getByRole('button', { name: 'Connect me now' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Add family members' })).getByRole('button', { name: "No I'm all set" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/membership'));
+    expect(addFamilyChoice.get()).toBe('no');
   });
 
   it('enrols the selected family member through their own call, then the account details', async () => {

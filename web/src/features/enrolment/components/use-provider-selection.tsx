@@ -2,22 +2,24 @@ import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'r
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { paths } from '@/config/paths';
+import { hardNavigation } from '@/lib/hard-navigation';
 import { useMemberState, type MemberState } from '@/lib/member-state';
 import { useSignedIn } from '@/lib/session';
-import { selectedDependent, selectedProvider } from '@/lib/storage';
+import { addFamilyChoice, selectedDependent, selectedProvider } from '@/lib/storage';
 import { postEnrollmentQueryOptions, type PostEnrollment } from '../api/get-post-enrollment';
-import { useSetProvider } from '../api/set-provider';
+import { useSetProvider, type SetProviderAnswer } from '../api/set-provider';
 import {
   afterEnrolment,
   ENROLMENT_TEXTS,
   enrolledClinicName,
   enrolledDialog,
+  isRetryableFailure,
   refusalDialog,
   startSelection,
   wasProviderChange,
   type ClinicTarget,
 } from '../utils/select-provider';
-import type { FlowDialog } from './enrolment-dialogs';
+import type { FinishTarget, FlowDialog } from './enrolment-dialogs';
 
 // The dialogs are fetched the first time one opens, keeping them out of the first download.
 const EnrolmentDialogs = lazy(() => import('./enrolment-dialogs'));
@@ -37,11 +39,19 @@ interface Options {
   onEmployerNeeded?: () => void;
 }
 
+/** What Retry repeats and what giving up does, for the error modal that is open. */
+interface RetryAction {
+  retry: () => void;
+  giveUp: () => void;
+}
+
 /**
  * Selecting a clinic (marketplace spec, section 4): employer first; signed out, the clinic is
  * stored and the visitor registers; signed in, the cannot-enrol dialog, the change-provider
  * confirmation or set provider, then /confirm-plan-information or the clinic's post-enrolment
- * step and the all-set dialogs. One call at a time (a double-submit guard).
+ * step and the all-set dialogs. One call at a time (a double-submit guard). A server failure or
+ * no answer (set provider or the post-enrolment lookup) opens the error modal whose Retry
+ * repeats the call.
  */
 export function useProviderSelection({ employerChosen, onEmployerNeeded }: Options): ProviderSelection {
   const navigate = useNavigate();
@@ -50,39 +60,79 @@ export function useProviderSelection({ employerChosen, onEmployerNeeded }: Optio
   const member = useMemberState();
   const setProvider = useSetProvider();
   const inFlight = useRef(false);
+  const retryAction = useRef<RetryAction | null>(null);
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<FlowDialog | null>(null);
 
-  const enrol = useCallback(
-    async (target: ClinicTarget, actedOn: MemberState, change: boolean) => {
-      if (inFlight.current || target.locationId === null) return;
-      inFlight.current = true;
-      setBusy(true);
+  /** Runs one step of the flow under the double-submit guard. */
+  const guarded = useCallback(async (step: () => Promise<void>) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      await step();
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  }, []);
+
+  const offerRetry = useCallback((action: RetryAction) => {
+    retryAction.current = action;
+    setDialog({ kind: 'retry' });
+  }, []);
+
+  /** The clinic's post-enrolment step: Connect me now, or the all-set dialogs. */
+  const postEnrolment = useCallback(
+    async (answer: SetProviderAnswer, target: ClinicTarget, actedOn: MemberState, change: boolean) => {
+      let post: PostEnrollment;
       try {
-        const answer = await setProvider.mutateAsync({ dependentId: actedOn.dependentId, providerId: target.providerId, locationId: target.locationId, change });
-        if (afterEnrolment(answer, actedOn).kind === 'confirm-plan') {
-          navigate(paths.confirmPlanInformation.path);
-          return;
-        }
-        let post: PostEnrollment;
-        try {
-          post = await queryClient.fetchQuery(postEnrollmentQueryOptions(target.providerId, target.locationId));
-        } catch (failure) {
-          console.warn('post-enrolment lookup failed', failure);
-          navigate(paths.accountDetails.path, { state: { message: ENROLMENT_TEXTS.general } });
-          return;
-        }
-        setDialog(enrolledDialog(post, { member: actedOn, clinic: enrolledClinicName(answer, target), changed: wasProviderChange(answer, change) }));
-      } catch (error) {
-        const refusal = refusalDialog(error, actedOn);
-        if (refusal.clearDependent) selectedDependent.set(null);
-        setDialog(refusal.dialog.kind === 'confirm-change' ? { ...refusal.dialog, target, actedOn } : refusal.dialog);
-      } finally {
-        inFlight.current = false;
-        setBusy(false);
+        post = await queryClient.fetchQuery(postEnrollmentQueryOptions(target.providerId, target.locationId));
+      } catch (failure) {
+        console.warn('post-enrolment lookup failed', failure);
+        // The spec's failure path: the account details, flagged.
+        const flagged = () => navigate(paths.accountDetails.path, { state: { message: ENROLMENT_TEXTS.general } });
+        if (isRetryableFailure(failure)) offerRetry({ retry: () => void guarded(() => postEnrolment(answer, target, actedOn, change)), giveUp: flagged });
+        else flagged();
+        return;
       }
+      setDialog(enrolledDialog(post, { member: actedOn, clinic: enrolledClinicName(answer, target), changed: wasProviderChange(answer, change) }));
     },
-    [navigate, queryClient, setProvider],
+    [navigate, queryClient, guarded, offerRetry],
+  );
+
+  const enrol = useCallback(
+    (target: ClinicTarget, actedOn: MemberState, change: boolean): Promise<void> =>
+      guarded(async () => {
+        if (target.locationId === null) return;
+        let answer: SetProviderAnswer;
+        try {
+          answer = await setProvider.mutateAsync({ dependentId: actedOn.dependentId, providerId: target.providerId, locationId: target.locationId, change });
+        } catch (error) {
+          if (isRetryableFailure(error)) {
+            offerRetry({
+              retry: () => void enrol(target, actedOn, change),
+              // Giving up is a set-provider failure: the selected family member is cleared.
+              giveUp: () => {
+                if (actedOn.dependentId !== null) selectedDependent.set(null);
+              },
+            });
+            return;
+          }
+          const refusal = refusalDialog(error, actedOn);
+          if (refusal.clearDependent) selectedDependent.set(null);
+          setDialog(refusal.dialog.kind === 'confirm-change' ? { ...refusal.dialog, target, actedOn } : refusal.dialog);
+          return;
+        }
+        const next = afterEnrolment(answer, actedOn);
+        if (next.kind === 'confirm-plan') {
+          if (next.reload) hardNavigation.assign(paths.confirmPlanInformation.path);
+          else navigate(paths.confirmPlanInformation.path);
+          return;
+        }
+        await postEnrolment(answer, target, actedOn, change);
+      }),
+    [guarded, setProvider, offerRetry, navigate, postEnrolment],
   );
 
   const select = useCallback(
@@ -103,7 +153,7 @@ export function useProviderSelection({ employerChosen, onEmployerNeeded }: Optio
         case 'wait':
           return;
         case 'cannot-enrol':
-          setDialog({ kind: 'cannot-enrol', title: `You have an active membership with ${start.clinic}`, supportEmail: null });
+          setDialog({ kind: 'cannot-enrol', title: start.title, supportEmail: null });
           return;
         case 'confirm-change':
           setDialog({ kind: 'confirm-change', currentClinic: start.currentClinic, target, actedOn: member! });
@@ -115,16 +165,47 @@ export function useProviderSelection({ employerChosen, onEmployerNeeded }: Optio
     [employerChosen, signedIn, member, onEmployerNeeded, navigate, enrol],
   );
 
-  const close = useCallback(() => setDialog(null), []);
+  const close = useCallback(() => {
+    if (dialog?.kind === 'retry') {
+      const action = retryAction.current;
+      retryAction.current = null;
+      setDialog(null);
+      action?.giveUp();
+      return;
+    }
+    setDialog(null);
+  }, [dialog]);
+
+  const retry = useCallback(() => {
+    const action = retryAction.current;
+    retryAction.current = null;
+    setDialog(null);
+    action?.retry();
+  }, []);
 
   const finish = useCallback(
-    (to: 'membership' | 'account') => {
+    (to: FinishTarget) => {
       setDialog(null);
-      if (to === 'account') {
-        // The family member is enrolled: the next search acts on the subscriber again.
-        selectedDependent.set(null);
-        navigate(`${paths.accountDetails.path}?panel=family`);
-      } else navigate(paths.membership.path);
+      switch (to) {
+        case 'account':
+          // The family member is enrolled: the next search acts on the subscriber again.
+          selectedDependent.set(null);
+          navigate(`${paths.accountDetails.path}?panel=family`);
+          return;
+        case 'add-family-question':
+          setDialog({ kind: 'add-family' });
+          return;
+        case 'add-family':
+          addFamilyChoice.set('yes');
+          navigate(paths.addFamilyMember.path);
+          return;
+        case 'membership-all-set':
+          addFamilyChoice.set('no');
+          navigate(paths.membership.path);
+          return;
+        case 'membership':
+          navigate(paths.membership.path);
+      }
     },
     [navigate],
   );
@@ -136,6 +217,7 @@ export function useProviderSelection({ employerChosen, onEmployerNeeded }: Optio
           dialog={dialog}
           busy={busy}
           onClose={close}
+          onRetry={retry}
           onFinish={finish}
           onConfirmChange={(confirmed) => {
             setDialog(null);

@@ -8,6 +8,8 @@ import {
   enrolledClinicName,
   enrolledDialog,
   ENROLMENT_TEXTS,
+  isRetryableFailure,
+  membershipStatusText,
   pendingMembershipText,
   refusalDialog,
   splitSentence,
@@ -28,6 +30,7 @@ function self(overrides: Partial<MemberState> = {}): MemberState {
     subscriptionStatus: null,
     locationId: null,
     clinicName: null,
+    hasFamily: false,
     ...overrides,
   };
 }
@@ -61,8 +64,8 @@ describe('startSelection', () => {
   });
 
   it('shows the cannot-enrol dialog for an active subscription', () => {
-    expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: 'active', nextStep: 'complete', clinicName: 'LoDo Clinic' }) })).toEqual({ kind: 'cannot-enrol', clinic: 'LoDo Clinic' });
-    expect(startSelection({ ...signedIn, member: dependent({ subscriptionStatus: 'active', nextStep: 'complete' }) })).toEqual({ kind: 'cannot-enrol', clinic: 'your provider' });
+    expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: 'active', nextStep: 'complete', clinicName: 'LoDo Clinic' }) })).toEqual({ kind: 'cannot-enrol', title: 'You have an active membership with LoDo Clinic' });
+    expect(startSelection({ ...signedIn, member: dependent({ subscriptionStatus: 'active', nextStep: 'complete' }) })).toEqual({ kind: 'cannot-enrol', title: 'You have an active membership with your provider' });
   });
 
   it('confirms a change of a pending provider first', () => {
@@ -72,24 +75,40 @@ describe('startSelection', () => {
     expect(startSelection({ ...signedIn, member: dependent({ subscriptionStatus: 'pending', nextStep: 'complete', clinicName: 'Chelsea' }) })).toEqual({ kind: 'confirm-change', currentClinic: 'Chelsea' });
   });
 
+  it('Setup complete (subscriber): an enrolled subscriber with no pending membership to change gets the cannot-enrol dialog', () => {
+    // The variant 'You have a {status} membership with {location}'.
+    expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: 'inactive', nextStep: 'complete', clinicName: 'LoDo Clinic' }) })).toEqual({ kind: 'cannot-enrol', title: 'You have an inactive membership with LoDo Clinic' });
+    // No membership status at all: the server's own words for the case.
+    expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: null, nextStep: 'complete' }) })).toEqual({ kind: 'cannot-enrol', title: "You're already enrolled with a provider" });
+    // Only once setup is complete, and only for the subscriber.
+    expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: 'inactive', nextStep: 'complete', setup: 'incomplete' }) })).toEqual({ kind: 'set-provider' });
+    expect(startSelection({ ...signedIn, member: dependent({ subscriptionStatus: 'inactive', nextStep: 'complete', setup: 'complete' }) })).toEqual({ kind: 'set-provider' });
+  });
+
   it('sets the provider otherwise', () => {
     expect(startSelection({ ...signedIn, member: self() })).toEqual({ kind: 'set-provider' });
     expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: 'pending', nextStep: 'selectDPC' }) })).toEqual({ kind: 'set-provider' });
-    expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: 'inactive', nextStep: 'complete' }) })).toEqual({ kind: 'set-provider' });
+    expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: null, nextStep: 'confirmPlan', setup: 'incomplete' }) })).toEqual({ kind: 'set-provider' });
     expect(startSelection({ ...signedIn, member: dependent() })).toEqual({ kind: 'set-provider' });
   });
 });
 
 describe('afterEnrolment', () => {
-  it('sends a member whose eligibility is still to be confirmed to /confirm-plan-information', () => {
-    expect(afterEnrolment({ nextStep: 'confirmPlan', setup: 'incomplete' }, self({ setup: 'incomplete' }))).toEqual({ kind: 'confirm-plan' });
-    expect(afterEnrolment({ nextStep: 'confirmPlan', setup: 'complete' }, self())).toEqual({ kind: 'confirm-plan' });
-    // Without a nextStep in the answer, the member's own is used.
-    expect(afterEnrolment({}, self({ nextStep: 'confirmPlan' }))).toEqual({ kind: 'confirm-plan' });
+  it('setup incomplete and nextStep confirmPlan: /confirm-plan-information, reloaded', () => {
+    expect(afterEnrolment({ nextStep: 'confirmPlan', setup: 'incomplete' }, self({ setup: 'incomplete' }))).toEqual({ kind: 'confirm-plan', reload: true });
+    // Without them in the answer, the member's own are used.
+    expect(afterEnrolment({}, self({ nextStep: 'confirmPlan', setup: 'incomplete' }))).toEqual({ kind: 'confirm-plan', reload: true });
+  });
+
+  it('nextStep confirmPlan or setup incomplete alone: /confirm-plan-information without the reload', () => {
+    expect(afterEnrolment({ nextStep: 'confirmPlan', setup: 'complete' }, self())).toEqual({ kind: 'confirm-plan', reload: false });
+    expect(afterEnrolment({ nextStep: 'complete', setup: 'incomplete' }, self())).toEqual({ kind: 'confirm-plan', reload: false });
+    expect(afterEnrolment({}, self({ nextStep: 'confirmPlan' }))).toEqual({ kind: 'confirm-plan', reload: false });
   });
 
   it('goes on to the post-enrolment step once enrolled', () => {
     expect(afterEnrolment({ nextStep: 'complete', setup: 'complete' }, self())).toEqual({ kind: 'post-enrolment' });
+    expect(afterEnrolment({ nextStep: 'complete' }, self({ setup: 'complete' }))).toEqual({ kind: 'post-enrolment' });
   });
 
   it('never sends the subscriber to confirm a family member there', () => {
@@ -105,8 +124,16 @@ describe('enrolledDialog', () => {
       clinic: 'Highlands',
       changed: false,
       dependent: false,
+      addFamily: false,
     });
-    expect(enrolledDialog({ postMemberEnrollment: { redirect: 'https://portal.example' } }, { member: dependent(), clinic: 'Highlands', changed: true })).toMatchObject({ kind: 'connect', dependent: true, changed: true });
+    expect(enrolledDialog({ postMemberEnrollment: { redirect: 'https://portal.example' } }, { member: dependent(), clinic: 'Highlands', changed: true })).toMatchObject({ kind: 'connect', dependent: true, changed: true, addFamily: false });
+  });
+
+  it('after Connect me now, asks a subscriber with family to add them', () => {
+    const redirect = { postMemberEnrollment: { redirect: 'https://portal.example' } };
+    expect(enrolledDialog(redirect, { member: self({ hasFamily: true }), clinic: 'Highlands', changed: false })).toMatchObject({ kind: 'connect', addFamily: true });
+    // Without a redirect the family question is not asked: the all-set dialog and the membership card.
+    expect(enrolledDialog({ postMemberEnrollment: null }, { member: self({ hasFamily: true }), clinic: 'LoDo', changed: false }).kind).toBe('subscriber-all-set');
   });
 
   it('shows the subscriber-all-set dialog without one', () => {
@@ -193,8 +220,23 @@ describe('refusalDialog', () => {
   });
 });
 
+describe('isRetryableFailure', () => {
+  it('retries server failures and calls that got no answer, not refusals', () => {
+    expect(isRetryableFailure(refusal(500, 'internal', 'Internal error'))).toBe(true);
+    expect(isRetryableFailure(refusal(503, 'http_503', 'Service unavailable'))).toBe(true);
+    expect(isRetryableFailure(new TypeError('Failed to fetch'))).toBe(true);
+    expect(isRetryableFailure(refusal(409, 'not_accepting', ENROLMENT_TEXTS.notAccepting))).toBe(false);
+    expect(isRetryableFailure(refusal(404, 'not_found', 'Provider not found'))).toBe(false);
+    expect(isRetryableFailure(new DOMException('The operation was aborted.', 'AbortError'))).toBe(false);
+  });
+});
+
 describe('texts', () => {
   it('are the spec texts', () => {
+    expect(ENROLMENT_TEXTS.retry).toBe('Oops, something went wrong. Please try again.');
+    expect(membershipStatusText('pending', 'LoDo')).toBe('You have a pending membership with LoDo');
+    expect(membershipStatusText('inactive', 'LoDo')).toBe('You have an inactive membership with LoDo');
+    expect(membershipStatusText('active', 'LoDo')).toBe('You have an active membership with LoDo');
     expect(activeMembershipText('LoDo')).toBe('You have an active membership with LoDo. Please contact us through our support email for further assistance.');
     expect(pendingMembershipText('Chelsea')).toBe('You now have a pending membership with Chelsea');
     expect(splitSentence('One. Two. Three')).toEqual({ title: 'One', rest: 'Two. Three' });

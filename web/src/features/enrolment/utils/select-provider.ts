@@ -21,12 +21,23 @@ export const ENROLMENT_TEXTS = {
   findAnother: 'Please find another DPC clinic for this dependent',
   providerNotFound: 'Provider not found',
   general: 'Oops. Something went wrong',
+  /** The error modal with Retry (a server failure or no answer at all). */
+  retry: 'Oops, something went wrong. Please try again.',
   contactSupport: 'Please contact us through our support email for further assistance.',
 } as const;
 
 /** 'You have an active membership with {clinic}. Please contact us ...' (the cannot-enrol dialog). */
 export function activeMembershipText(clinic: string): string {
-  return `You have an active membership with ${clinic}. ${ENROLMENT_TEXTS.contactSupport}`;
+  return `${membershipStatusText('active', clinic)}. ${ENROLMENT_TEXTS.contactSupport}`;
+}
+
+/**
+ * 'You have a {status} membership with {location}': the cannot-enrol title for any membership
+ * status ('an' before a vowel, so the active one reads as the spec's 'You have an active
+ * membership with {clinic}').
+ */
+export function membershipStatusText(status: string, location: string): string {
+  return `You have ${/^[aeiou]/i.test(status) ? 'an' : 'a'} ${status} membership with ${location}`;
 }
 
 /** What a member is told after a provider change. */
@@ -59,14 +70,19 @@ export type SelectionStart =
   | { kind: 'register' }
   /** Signed in but the member is still loading: nothing happens yet. */
   | { kind: 'wait' }
-  | { kind: 'cannot-enrol'; clinic: string }
+  /** Contact support instead: an active membership, or a subscriber whose setup and enrolment are complete. */
+  | { kind: 'cannot-enrol'; title: string }
   /** A pending membership elsewhere: the change-provider confirmation, then set provider with `change`. */
   | { kind: 'confirm-change'; currentClinic: string }
   | { kind: 'set-provider' };
 
 /**
  * The first step of Select: employer, then the card, then signed in or out, then the acted-on
- * member's own subscription and nextStep (a dependent's rules are the same, on their own state).
+ * member's own subscription and nextStep (a dependent's rules are the same, on their own state):
+ * an active subscription cannot enrol; a pending one past selectDPC is a change, confirmed first;
+ * a subscriber whose setup is complete and who is already enrolled (nextStep complete, no
+ * pending membership to change) gets the cannot-enrol dialog too ("Setup complete (subscriber):
+ * the cannot-enrol dialog"; the server would refuse with `already_enrolled`); anyone else is set.
  */
 export function startSelection({
   target,
@@ -84,28 +100,43 @@ export function startSelection({
   if (!signedIn) return { kind: 'register' };
   if (!member) return { kind: 'wait' };
   const currentClinic = member.clinicName ?? 'your provider';
-  if (member.subscriptionStatus === 'active') return { kind: 'cannot-enrol', clinic: currentClinic };
+  if (member.subscriptionStatus === 'active') return { kind: 'cannot-enrol', title: membershipStatusText('active', currentClinic) };
   if (member.subscriptionStatus === 'pending' && member.nextStep !== 'selectDPC') return { kind: 'confirm-change', currentClinic };
+  if (member.dependentId === null && member.setup === 'complete' && member.nextStep === 'complete') {
+    const status = member.subscriptionStatus;
+    return { kind: 'cannot-enrol', title: status ? membershipStatusText(status, currentClinic) : ENROLMENT_TEXTS.alreadyEnrolled };
+  }
   return { kind: 'set-provider' };
 }
 
-export type AfterEnrolment = { kind: 'confirm-plan' } | { kind: 'post-enrolment' };
+export type AfterEnrolment =
+  /** Eligibility still to confirm: /confirm-plan-information, loaded afresh when setup is incomplete. */
+  | { kind: 'confirm-plan'; reload: boolean }
+  | { kind: 'post-enrolment' };
 
 /**
- * After a successful set provider: a member whose eligibility is still to be confirmed (nextStep
- * confirmPlan, which the server answers when setup is incomplete) goes to
- * /confirm-plan-information; everyone else gets the clinic's post-enrolment step. A family member
- * enrolled by the subscriber never goes there: that page confirms the signed-in member.
+ * After a successful set provider (marketplace spec, section 4): "If setup is incomplete after
+ * setting the provider, and nextStep is then confirmPlan, go to /confirm-plan-information and
+ * reload"; "If nextStep is confirmPlan or setup is incomplete, the user goes to
+ * /confirm-plan-information" (without the reload). Everyone else gets the clinic's
+ * post-enrolment step. A family member enrolled by the subscriber never goes there: that page
+ * confirms the signed-in member. The answer's nextStep and setup win over the member's.
  */
 export function afterEnrolment(answer: SetProviderAnswer, member: MemberState): AfterEnrolment {
   if (member.dependentId !== null) return { kind: 'post-enrolment' };
   const nextStep = answer.nextStep ?? member.nextStep;
-  return nextStep === 'confirmPlan' ? { kind: 'confirm-plan' } : { kind: 'post-enrolment' };
+  const setup = answer.setup ?? member.setup;
+  if (setup === 'incomplete' && nextStep === 'confirmPlan') return { kind: 'confirm-plan', reload: true };
+  if (nextStep === 'confirmPlan' || setup === 'incomplete') return { kind: 'confirm-plan', reload: false };
+  return { kind: 'post-enrolment' };
 }
 
 export type EnrolledDialog =
-  /** The clinic has its own member portal: the success dialog with Connect me now. */
-  | { kind: 'connect'; redirect: string; clinic: string; changed: boolean; dependent: boolean }
+  /**
+   * The clinic has its own member portal: the success dialog with Connect me now; then the
+   * add-family question for a subscriber with family, else the membership card.
+   */
+  | { kind: 'connect'; redirect: string; clinic: string; changed: boolean; dependent: boolean; addFamily: boolean }
   /** Then the membership card. */
   | { kind: 'subscriber-all-set'; clinic: string; changed: boolean }
   /** Then the account details. */
@@ -115,7 +146,7 @@ export type EnrolledDialog =
 export function enrolledDialog(post: PostEnrollment | null, { member, clinic, changed }: { member: MemberState; clinic: string; changed: boolean }): EnrolledDialog {
   const redirect = post?.postMemberEnrollment?.redirect?.trim();
   const dependent = member.dependentId !== null;
-  if (redirect) return { kind: 'connect', redirect, clinic, changed, dependent };
+  if (redirect) return { kind: 'connect', redirect, clinic, changed, dependent, addFamily: !dependent && member.hasFamily };
   if (dependent) return { kind: 'dependent-all-set', clinic, changed, name: member.firstName || member.name };
   return { kind: 'subscriber-all-set', clinic, changed };
 }
@@ -128,6 +159,15 @@ export function enrolledClinicName(answer: SetProviderAnswer, target: ClinicTarg
 /** Whether the enrolment replaced a pending provider ('You now have a pending membership with ...'). */
 export function wasProviderChange(answer: SetProviderAnswer, asked: boolean): boolean {
   return answer.changed ?? asked;
+}
+
+/**
+ * A failure worth trying again: no answer at all (the network) or a server failure (5xx). These
+ * get the error modal with Retry ('Oops, something went wrong. Please try again.').
+ */
+export function isRetryableFailure(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status >= 500;
+  return !(error instanceof DOMException && error.name === 'AbortError');
 }
 
 export type RefusalDialog =
@@ -185,7 +225,7 @@ export function refusalDialog(error: unknown, member: MemberState): { dialog: Re
       return { dialog: { kind: 'employer-inactive', message }, clearDependent: false };
     case 'active_membership': {
       const clinic = text(body.clinic) ?? member.clinicName ?? 'your provider';
-      return { dialog: { kind: 'cannot-enrol', title: `You have an active membership with ${clinic}`, supportEmail: text(body.supportEmail) }, clearDependent: false };
+      return { dialog: { kind: 'cannot-enrol', title: membershipStatusText('active', clinic), supportEmail: text(body.supportEmail) }, clearDependent: false };
     }
     case 'already_enrolled':
       return { dialog: { kind: 'cannot-enrol', title: message, supportEmail: text(body.supportEmail) }, clearDependent: false };

@@ -10,7 +10,7 @@ import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { memberEmployer, useMemberInfo } from '@/lib/member';
 import { useSignedIn } from '@/lib/session';
-import { selectedProvider, storedEmployer } from '@/lib/storage';
+import { selectedProvider, sessionValue, storedEmployer } from '@/lib/storage';
 import { useIsMobile } from '@/lib/use-media-query';
 import { geocodeFirst } from '../api/geocode';
 import { potentialEmployersQueryOptions } from '../api/get-potential-employers';
@@ -24,7 +24,7 @@ import { DEFAULT_FILTERS } from '../utils/filters';
 import { useSearchState } from '../utils/search-state';
 import { AddressSearch } from './address-search';
 import { EmployerBanner } from './employer-banner';
-import { EmployerNeededDialog } from './employer-needed-dialog';
+import { EmployerConfirmationDialog, EmployerNeededDialog } from './employer-needed-dialog';
 import { EmployerSelect } from './employer-select';
 import { FilterChips } from './filter-chips';
 import { FilterDrawer } from './filter-drawer';
@@ -36,6 +36,9 @@ import styles from './marketplace-page.module.css';
 const MarketMap = lazy(() => import('./market-map'));
 
 export const MARKETPLACE_TITLE = 'Advanced Primary Care powered by the provider';
+
+/** Session storage: the Employer Confirmation dialog was answered on this visit. */
+const EMPLOYER_CONFIRMED_KEY = 'employerConfirmed';
 
 interface MarketplacePageProps {
   /** The member's enrolment state for card buttons; null while signed out. */
@@ -88,6 +91,15 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
     const known = memberEmployer(memberInfo.data);
     if (known) setEmployer(known);
   }, [employer, companyParam, memberInfo.data, setEmployer]);
+
+  // A signed-in member whose account names no employer confirms one (once a visit; a custom
+  // company URL names it already).
+  const [employerConfirmed, setEmployerConfirmed] = useState(() => sessionValue.get<boolean>(EMPLOYER_CONFIRMED_KEY) === true);
+  const employerConfirmationOpen = signedIn && !employerConfirmed && !companyParam && memberInfo.data !== undefined && memberEmployer(memberInfo.data) === null;
+  const finishEmployerConfirmation = useCallback(() => {
+    sessionValue.set(EMPLOYER_CONFIRMED_KEY, true);
+    setEmployerConfirmed(true);
+  }, []);
 
   // A custom company URL: resolve the alias, preselect that employer, or fall back to /marketplace.
   const companyAlias = useCompanyAlias(companyParam);
@@ -385,6 +397,15 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
         onApply={(filters) => requireEmployer(() => dispatch({ type: 'filters', filters }))}
       />
       <WaitlistDialog item={waitlistItem} onClose={() => setWaitlistItem(null)} search={{ location: state.origin, address: state.address, filters: state.filters }} />
+      <EmployerConfirmationDialog
+        open={employerConfirmationOpen && !employerPromptOpen}
+        current={employer}
+        onClose={finishEmployerConfirmation}
+        onChosen={(chosen) => {
+          setEmployer(chosen);
+          finishEmployerConfirmation();
+        }}
+      />
       <EmployerNeededDialog
         open={employerPromptOpen}
         onClose={() => {

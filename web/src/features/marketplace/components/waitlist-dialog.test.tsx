@@ -19,9 +19,13 @@ describe('WaitlistDialog', () => {
     const notify = within(dialog).getByRole('button', { name: 'Notify Me' }) as HTMLButtonElement;
     expect(notify.disabled).toBe(true);
     vi.useFakeTimers();
-    fireEvent.change(within(dialog).getByLabelText('Email'), { target: { value: 'Sam@Example.COM' } });
     fireEvent.click(within(dialog).getByLabelText('I agree to be contacted by the provider'));
-    act(() => vi.advanceTimersByTime(500));
+    fireEvent.change(within(dialog).getByLabelText('Email'), { target: { value: 'Sam@Example.COM' } });
+    // Still typing at 499 ms: neither valid nor wrong.
+    act(() => vi.advanceTimersByTime(499));
+    expect(notify.disabled).toBe(true);
+    expect(within(dialog).queryByText('Please enter a valid e-mail')).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
     vi.useRealTimers();
     expect((within(dialog).getByLabelText('Email') as HTMLInputElement).value).toBe('sam@example.com');
     expect(notify.disabled).toBe(false);
@@ -88,5 +92,30 @@ describe('WaitlistDialog', () => {
     renderWithProviders(<WaitlistDialog item={cherryCreek} onClose={vi.fn()} search={search} />);
     const dialog = await screen.findByRole('dialog', { name: "You've been added to the waitlist" });
     await waitFor(() => expect(dialog.textContent).toContain('You were already on the waitlist of'));
+  });
+
+  it('shows a malformed email\'s error only after the 500 ms pause', () => {
+    mockFetch(() => undefined);
+    renderWithProviders(<WaitlistDialog item={cherryCreek} onClose={vi.fn()} search={search} />);
+    const dialog = screen.getByRole('dialog', { name: 'Join the waitlist' });
+    vi.useFakeTimers();
+    fireEvent.change(within(dialog).getByLabelText('Email'), { target: { value: 'sam@' } });
+    act(() => vi.advanceTimersByTime(499));
+    expect(within(dialog).queryByText('Please enter a valid e-mail')).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(within(dialog).getByText('Please enter a valid e-mail')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Notify Me' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("signed in, a failed join says 'Oops. Something went wrong'", async () => {
+    signIn();
+    mockFetch((url) => {
+      if (url.pathname === '/member/app/member/info') return { body: memberFixture() };
+      if (url.pathname === '/member/app/join/wait/list') return { status: 500, body: { message: 'Internal error', code: 'internal' } };
+      return undefined;
+    });
+    renderWithProviders(<WaitlistDialog item={cherryCreek} onClose={vi.fn()} search={search} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Oops. Something went wrong' });
+    expect(dialog.textContent).toContain('Please try again in a little while.');
   });
 });

@@ -104,7 +104,14 @@ export function WaitlistDialog({ item, onClose, search }: WaitlistDialogProps) {
     send(item.locationId, { email, consent: true });
   }
 
-  const title = phase.kind === 'added' ? phase.answer.message || WAITLIST_TEXTS.added : phase.kind === 'no-email' ? noEmailText(phase.name) : WAITLIST_TEXTS.title;
+  const title =
+    phase.kind === 'added'
+      ? phase.answer.message || WAITLIST_TEXTS.added
+      : phase.kind === 'no-email'
+        ? noEmailText(phase.name)
+        : phase.kind === 'failed' && waiting.signedIn
+          ? WAITLIST_TEXTS.failed
+          : WAITLIST_TEXTS.title;
 
   return (
     <Dialog open={item !== null} onClose={onClose} title={title}>
@@ -129,7 +136,7 @@ export function WaitlistDialog({ item, onClose, search }: WaitlistDialogProps) {
           ) : null}
           {phase.kind === 'failed' && waiting.signedIn ? (
             <>
-              <Alert tone="warning">{phase.message}</Alert>
+              {phase.message !== WAITLIST_TEXTS.failed ? <p>{phase.message}</p> : <p>Please try again in a little while.</p>}
               <Button onClick={onClose}>Okay</Button>
             </>
           ) : null}

@@ -12,7 +12,7 @@ import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { formatMiles, genderLabel } from '@/lib/format';
 import { useSignedIn } from '@/lib/session';
-import { lastSearchOrigin, selectedProvider } from '@/lib/storage';
+import { lastSearchOrigin } from '@/lib/storage';
 import { useClinician } from '../api/get-clinician';
 import type { Clinician, ClinicianClinic } from '../api/types';
 import { ProfileToolbar } from './profile-toolbar';
@@ -43,8 +43,19 @@ export const MODALITY_BLURBS = [
 
 type ClinicianTab = 'info' | 'services' | 'locations';
 
+interface ClinicianProfileProps {
+  clinicianId: number;
+  /**
+   * Select on one of the clinician's clinics (shown signed out): the route runs the employer
+   * prompt and the enrolment flow, which stores the clinic and goes to /register.
+   */
+  onSelect: (clinic: ClinicianClinic) => void;
+  /** A selection is under way: Select waits. */
+  selecting?: boolean;
+}
+
 /** /marketplace/clinician/details/{id}: a clinician's profile. */
-export function ClinicianProfile({ clinicianId }: { clinicianId: number }) {
+export function ClinicianProfile({ clinicianId, onSelect, selecting = false }: ClinicianProfileProps) {
   const origin = useMemo(() => lastSearchOrigin.get(), []);
   const clinician = useClinician(clinicianId, origin);
   const signedIn = useSignedIn();
@@ -156,14 +167,14 @@ export function ClinicianProfile({ clinicianId }: { clinicianId: number }) {
               </ul>
             </section>
           ) : null}
-          {tab === 'locations' ? <LocationsPanel person={person} signedIn={signedIn} /> : null}
+          {tab === 'locations' ? <LocationsPanel person={person} signedIn={signedIn} onSelect={onSelect} selecting={selecting} /> : null}
         </div>
       </div>
     </div>
   );
 }
 
-function LocationsPanel({ person, signedIn }: { person: Clinician; signedIn: boolean }) {
+function LocationsPanel({ person, signedIn, onSelect, selecting }: { person: Clinician; signedIn: boolean; onSelect: (clinic: ClinicianClinic) => void; selecting: boolean }) {
   const navigate = useNavigate();
   const markers = useMemo(
     () =>
@@ -177,10 +188,6 @@ function LocationsPanel({ person, signedIn }: { person: Clinician; signedIn: boo
   );
   if (person.clinics.length === 0) {
     return <p className={styles.muted}>{person.providerName} has not listed any clinics yet.</p>;
-  }
-  function select(clinic: ClinicianClinic) {
-    selectedProvider.set({ providerId: clinic.id, locationId: clinic.locationId, name: clinic.providerName });
-    navigate(paths.register.path);
   }
   return (
     <section className={styles.section}>
@@ -202,7 +209,7 @@ function LocationsPanel({ person, signedIn }: { person: Clinician; signedIn: boo
                 </span>
               </div>
               {!signedIn ? (
-                <Button size="sm" onClick={() => select(clinic)}>
+                <Button size="sm" onClick={() => onSelect(clinic)} disabled={selecting}>
                   Select
                 </Button>
               ) : null}

@@ -136,7 +136,7 @@ describe('ClinicianProfile', () => {
 
   it('shows name and credentials, gender, NPI, availability, Trusted Partner and Login', async () => {
     mockFetch((url) => (url.pathname === '/member/app/market/doctor/3' ? { body: clinician } : undefined));
-    renderWithProviders(<ClinicianProfile clinicianId={3} />);
+    renderWithProviders(<ClinicianProfile clinicianId={3} onSelect={vi.fn()} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Angela Ford, DO' })).toBeTruthy();
     expect(screen.getByText('Male')).toBeTruthy();
     expect(screen.getByText('1976727606')).toBeTruthy();
@@ -149,7 +149,7 @@ describe('ClinicianProfile', () => {
 
   it('lists the core services and says when no clinic is listed', async () => {
     mockFetch((url) => (url.pathname === '/member/app/market/doctor/3' ? { body: { ...clinician, newPatients: true } } : undefined));
-    renderWithProviders(<ClinicianProfile clinicianId={3} />);
+    renderWithProviders(<ClinicianProfile clinicianId={3} onSelect={vi.fn()} />);
     expect(await screen.findByText('Next day appointments typically available')).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: 'Services' }));
     for (const service of CORE_SERVICES) expect(screen.getByText(service)).toBeTruthy();
