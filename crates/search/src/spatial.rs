@@ -131,9 +131,67 @@ enum Coverage {
     Partial,
 }
 
-/// Classifies a rectangle against a circle with rigorous bounds from the haversine formula:
+/// A search circle, with what every cell test needs computed once.
+struct Circle {
+    origin: LatLng,
+    cos_origin: f64,
+    radius_haversine: f64,
+}
+
+impl Circle {
+    fn new(origin: LatLng, radius_miles: f64) -> Self {
+        Self {
+            origin,
+            cos_origin: origin.lat.to_radians().cos(),
+            radius_haversine: haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES),
+        }
+    }
+
+    fn coverage(&self, cell: Cell) -> Coverage {
+        let (west, _, east, _) = cell.unit_rect();
+        let (north, cos_north) = row_edge(cell.level, cell.y);
+        let (south, cos_south) = row_edge(cell.level, cell.y + 1);
+        let rect = GeoRect {
+            west: west * 360.0 - 180.0,
+            north,
+            east: east * 360.0 - 180.0,
+            south,
+        };
+        coverage(rect, (cos_south, cos_north), self)
+    }
+}
+
+/// Row edges at this level are tabulated with their latitude's cosine. Every coarser level's
+/// edges are among them (exactly: the scaling is by powers of two), so a radius walk looks its
+/// cells' bounds up instead of computing sinh, atan and cos for each.
+const EDGE_TABLE_LEVEL: u32 = 16;
+
+static ROW_EDGES: std::sync::LazyLock<Vec<(f64, f64)>> = std::sync::LazyLock::new(|| {
+    let rows = 1u32 << EDGE_TABLE_LEVEL;
+    (0..=rows)
+        .map(|y| {
+            let lat = inverse_mercator_lat(f64::from(y) / f64::from(rows));
+            (lat, lat.to_radians().cos())
+        })
+        .collect()
+});
+
+/// The latitude of the top edge of row `y` at `level` (`y` may be one past the last row), and
+/// its cosine.
+fn row_edge(level: u32, y: u32) -> (f64, f64) {
+    if level <= EDGE_TABLE_LEVEL {
+        ROW_EDGES[(y << (EDGE_TABLE_LEVEL - level)) as usize]
+    } else {
+        let lat = inverse_mercator_lat(f64::from(y) / f64::from(1u32 << level));
+        (lat, lat.to_radians().cos())
+    }
+}
+
+/// Classifies a rectangle (with the cosines of its south and north edges) against a circle
+/// with rigorous bounds from the haversine formula:
 /// hav(d) = hav(dlat) + cos(lat1) cos(lat2) hav(dlng), each term bounded over the rectangle.
-fn coverage(rect: GeoRect, origin: LatLng, radius_haversine: f64) -> Coverage {
+fn coverage(rect: GeoRect, (cos_south, cos_north): (f64, f64), circle: &Circle) -> Coverage {
+    let (origin, radius_haversine) = (circle.origin, circle.radius_haversine);
     if rect.east - rect.west > 90.0 {
         return Coverage::Partial;
     }
@@ -152,14 +210,13 @@ fn coverage(rect: GeoRect, origin: LatLng, radius_haversine: f64) -> Coverage {
     );
     let lng_gap_min = if inside_lng { 0.0 } else { lng_gaps.0.min(lng_gaps.1) };
     let lng_gap_max = lng_gaps.0.max(lng_gaps.1);
-    let (cos_south, cos_north) = (rect.south.to_radians().cos(), rect.north.to_radians().cos());
     let cos_min = cos_south.min(cos_north);
     let cos_max = if rect.south <= 0.0 && rect.north >= 0.0 {
         1.0
     } else {
         cos_south.max(cos_north)
     };
-    let cos_origin = origin.lat.to_radians().cos();
+    let cos_origin = circle.cos_origin;
     // A small relative slack keeps rounding from misclassifying a cell that touches the circle.
     let slack = 1e-12;
     let lower =
@@ -357,12 +414,12 @@ impl MortonIndex {
         filter: &Bitset,
         cap: usize,
     ) -> (usize, Option<Vec<usize>>) {
-        let radius_haversine = haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES);
+        let circle = Circle::new(origin, radius_miles);
         let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
         let mut total = 0;
         let mut gathered = Some(Vec::new());
         self.walk(
-            |cell| coverage(cell.geo_rect(), origin, radius_haversine),
+            |cell| circle.coverage(cell),
             |visit| match visit {
                 Visit::Inside(start, end) => {
                     let count = filter.count_range(start, end);
@@ -619,8 +676,8 @@ mod tests {
     fn coverage_bounds_are_conservative() {
         let origin = LatLng::new(39.74, -104.99).unwrap();
         let radius = 30.0;
-        let radius_haversine = haversine_term(radius / domain::geo::EARTH_RADIUS_MILES);
-        for level in [8, 10, 12] {
+        let circle = Circle::new(origin, radius);
+        for level in [8, 10, 12, 18] {
             let scale = f64::from(1u32 << level);
             let (x, y) = mercator(origin);
             let (cx, cy) = ((x * scale) as i64, (y * scale) as i64);
@@ -640,7 +697,14 @@ mod tests {
                             haversine_miles(origin, LatLng { lat, lng })
                         })
                         .collect();
-                    match coverage(rect, origin, radius_haversine) {
+                    let cosines = (rect.south.to_radians().cos(), rect.north.to_radians().cos());
+                    let computed = coverage(rect, cosines, &circle);
+                    assert_eq!(
+                        circle.coverage(cell),
+                        computed,
+                        "the tabulated edges are the computed ones"
+                    );
+                    match computed {
                         Coverage::Inside => assert!(samples.iter().all(|d| *d <= radius)),
                         Coverage::Outside => assert!(samples.iter().all(|d| *d > radius)),
                         Coverage::Partial => {}
