@@ -1,12 +1,8 @@
 // Browser tests of accounts, onboarding and membership against the real server (NEARCARE_URL).
 // One-time links are read from the server's email outbox through psql on E2E_DATABASE_URL (the
 // test command exports the e2e server's database); without it, the tests that need it fail.
-import { execFileSync } from 'node:child_process';
-import { assert, BASE_URL, launchBrowser, screenshot, skip, test } from './harness.mjs';
+import { assert, BASE_URL, DESKTOP, launchBrowser, logIn, MOBILE, newPage, outboxLink, local, quote, requireDatabase, screenshot, skip, sql, test } from './harness.mjs';
 
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-const DATABASE_URL = process.env.E2E_DATABASE_URL ?? '';
 
 /** The demo roster member (crates/seed/src/demo.rs): Jane Doe of Acme Corporation. */
 const JANE = { firstName: 'Jane', lastName: 'Doe', dob: '04121985', memberId: '123-456789', employer: 'Acme Corporation', phone: '3035550100' };
@@ -15,49 +11,6 @@ const NEW_PASSWORD = 'Nearcare-e2e-2';
 
 /** The account the first test creates; the later tests sign in with it. */
 const account = { email: `e2e-${Date.now()}@acme.example`, password: FIRST_PASSWORD, ready: false, usedLink: null };
-
-/** The emailed links and some checks are read from the e2e server's database: without it, a test fails. */
-function requireDatabase() {
-  if (!DATABASE_URL) throw new Error('E2E_DATABASE_URL is not set: the browser tests read the emailed links from the e2e server\'s email_outbox (scripts/test.sh exports it)');
-}
-
-function sql(query) {
-  requireDatabase();
-  return execFileSync('psql', [DATABASE_URL, '-Atc', query], { encoding: 'utf8' }).trim();
-}
-
-const quote = (text) => `'${text.replace(/'/g, "''")}'`;
-
-/** The newest link emailed to `email` (optionally newer than `after`), polled for a few seconds. */
-async function outboxLink(email, after = null) {
-  for (let attempt = 0; attempt < 40; attempt += 1) {
-    const link = sql(`select link from email_outbox where to_email = ${quote(email)} order by id desc limit 1`);
-    if (link && link !== after) return link;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`no new link in email_outbox for ${email}`);
-}
-
-/** The emailed link on this server: the outbox holds the configured public URL. */
-function local(link) {
-  const url = new URL(link);
-  return `${BASE_URL}${url.pathname}${url.search}`;
-}
-
-async function newPage(browser, viewport) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.log(`  page error: ${error.message}`));
-  return { context, page };
-}
-
-async function logIn(page, email, password) {
-  await page.goto(`${BASE_URL}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-}
 
 async function setPasswordFromLink(page, link, password) {
   await page.goto(local(link));

@@ -3,12 +3,8 @@
 // without it they fail):
 // the demo roster's Alex Rivera (Northwind) registers here, and Jane Doe's family is used with the
 // account the accounts tests created (or one made here when they did not run).
-import { execFileSync } from 'node:child_process';
-import { assert, BASE_URL, launchBrowser, screenshot, skip, test } from './harness.mjs';
+import { assert, BASE_URL, DESKTOP, launchBrowser, logIn, MOBILE, newPage, outboxLink, local, quote, requireDatabase, screenshot, skip, sql, test } from './harness.mjs';
 
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-const DATABASE_URL = process.env.E2E_DATABASE_URL ?? '';
 const PASSWORD = 'Nearcare-e2e-5';
 
 /** The demo constants (crates/seed/src/demo.rs). */
@@ -20,48 +16,6 @@ const JOHN = { firstName: 'John', lastName: 'Doe', dob: '09301984', memberId: '1
 
 /** Alex's account, made by the first test and used by the next ones. */
 const alex = { email: `e2e-alex-${Date.now()}@northwind.example`, ready: false };
-
-/** The emailed links and the stored rows are read from the e2e server's database: without it, a test fails. */
-function requireEnrolment() {
-  if (!DATABASE_URL) throw new Error('E2E_DATABASE_URL is not set: the browser tests read the emailed links and the stored rows from the e2e server\'s database (scripts/test.sh exports it)');
-}
-
-function sql(query) {
-  return execFileSync('psql', [DATABASE_URL, '-Atc', query], { encoding: 'utf8' }).trim();
-}
-
-const quote = (text) => `'${text.replace(/'/g, "''")}'`;
-
-/** The newest link emailed to `email` (optionally newer than `after`), polled for a few seconds. */
-async function outboxLink(email, after = null) {
-  for (let attempt = 0; attempt < 40; attempt += 1) {
-    const link = sql(`select link from email_outbox where to_email = ${quote(email)} order by id desc limit 1`);
-    if (link && link !== after) return link;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`no new link in email_outbox for ${email}`);
-}
-
-/** An emailed link on this server: the outbox holds the configured public URL. */
-function local(link) {
-  const url = new URL(link);
-  return `${BASE_URL}${url.pathname}${url.search}`;
-}
-
-async function newPage(browser, viewport) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.log(`  page error: ${error.message}`));
-  return { context, page };
-}
-
-async function logIn(page, email, password) {
-  await page.goto(`${BASE_URL}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-}
 
 /** Signs in through a one-time link (for an account whose password this file does not know). */
 async function logInByLink(page, email) {
@@ -146,7 +100,7 @@ async function homeShows(page, name, clinic) {
 }
 
 test('enrolment: a visitor selects a clinic on a result card, registers, confirms eligibility, and Home shows the clinic', async () => {
-  requireEnrolment();
+  requireDatabase();
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser, DESKTOP);
@@ -185,7 +139,7 @@ test('enrolment: a visitor selects a clinic on a result card, registers, confirm
 });
 
 test('enrolment: a pending provider is changed after the confirmation; a clinic with its own portal offers Connect me now', async () => {
-  requireEnrolment();
+  requireDatabase();
   if (!alex.ready) skip('no enrolled account: the first enrolment test did not finish');
   const browser = await launchBrowser();
   try {
@@ -242,7 +196,7 @@ test('enrolment: a pending provider is changed after the confirmation; a clinic 
 });
 
 test('enrolment: joining the waitlist of a full clinic, signed out with consent and signed in at once', async () => {
-  requireEnrolment();
+  requireDatabase();
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser, MOBILE);
@@ -279,7 +233,7 @@ test('enrolment: joining the waitlist of a full clinic, signed out with consent 
 });
 
 test('enrolment: favourites from a card, the Favorites filter and the heart on the profile (phone)', async () => {
-  requireEnrolment();
+  requireDatabase();
   if (!alex.ready) skip('no account: the first enrolment test did not finish');
   const browser = await launchBrowser();
   try {
@@ -351,7 +305,7 @@ async function janeSignedIn(page) {
 }
 
 test('enrolment: add a family member, enrol them in the same clinic, switch to them and back, remove them', async () => {
-  requireEnrolment();
+  requireDatabase();
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser, DESKTOP);
@@ -471,7 +425,7 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
 });
 
 test('enrolment: a signed-in member whose account names no employer confirms one (desktop and phone)', async () => {
-  requireEnrolment();
+  requireDatabase();
   const browser = await launchBrowser();
   try {
     for (const [viewport, label] of [

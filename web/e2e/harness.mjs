@@ -1,5 +1,6 @@
 // A tiny test harness for the browser tests: runs tests in order, prints one line per test and
 // the closing 'N passed, N failed' line, and exits non-zero on failure.
+import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,4 +92,52 @@ export async function run() {
   if (skipped > 0) console.log(`${skipped} skipped`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0;
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+/** The e2e server's database: the browser tests read emailed links and stored rows from it. */
+export const DATABASE_URL = process.env.E2E_DATABASE_URL ?? '';
+
+/** Without the e2e server's database a test that reads it fails (it never skips). */
+export function requireDatabase() {
+  if (!DATABASE_URL) throw new Error('E2E_DATABASE_URL is not set: the browser tests read the emailed links and stored rows from the e2e server\'s database (scripts/test.sh exports it)');
+}
+
+export function sql(query) {
+  requireDatabase();
+  return execFileSync('psql', [DATABASE_URL, '-Atc', query], { encoding: 'utf8' }).trim();
+}
+
+export const quote = (text) => `'${text.replace(/'/g, "''")}'`;
+
+/** The newest link emailed to `email` (optionally newer than `after`), polled for a few seconds. */
+export async function outboxLink(email, after = null) {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const link = sql(`select link from email_outbox where to_email = ${quote(email)} order by id desc limit 1`);
+    if (link && link !== after) return link;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no new link in email_outbox for ${email}`);
+}
+
+/** The emailed link on this server: the outbox holds the configured public URL. */
+export function local(link) {
+  const url = new URL(link);
+  return `${BASE_URL}${url.pathname}${url.search}`;
+}
+
+export async function newPage(browser, viewport) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.log(`  page error: ${error.message}`));
+  return { context, page };
+}
+
+export async function logIn(page, email, password) {
+  await page.goto(`${BASE_URL}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
 }

@@ -113,15 +113,6 @@ pub async fn find_by_email(pool: &PgPool, email: &str) -> Result<Option<Member>>
         .await?)
 }
 
-/// The family members a subscriber manages, oldest first.
-pub async fn family_of(pool: &PgPool, subscriber_id: i64) -> Result<Vec<Member>> {
-    let statement = format!("select {MEMBER_COLUMNS} from members where subscriber_id = $1 order by id");
-    Ok(sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
-        .bind(subscriber_id)
-        .fetch_all(pool)
-        .await?)
-}
-
 /// The confirmed Self member holding `member_id` with `payer_id`, if one has an account.
 pub async fn find_confirmed_subscriber(pool: &PgPool, payer_id: &str, member_id: &str) -> Result<Option<i64>> {
     Ok(sqlx::query_scalar(
