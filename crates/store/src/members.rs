@@ -164,6 +164,18 @@ pub async fn replace_password(pool: &PgPool, id: i64, password_hash: &str) -> Re
     Ok(())
 }
 
+/// Stores the member's email-notification choice (the sign-up "keep me posted" flag); `None`
+/// when no member has this id.
+pub async fn set_notify(pool: &PgPool, id: i64, notify: bool) -> Result<Option<bool>> {
+    Ok(
+        sqlx::query_scalar("update members set notify = $2 where id = $1 returning notify")
+            .bind(id)
+            .bind(notify)
+            .fetch_optional(pool)
+            .await?,
+    )
+}
+
 pub async fn mark_email_verified(connection: &mut PgConnection, id: i64) -> Result<()> {
     sqlx::query("update members set email_verified_at = coalesce(email_verified_at, now()) where id = $1")
         .bind(id)

@@ -100,6 +100,8 @@ export interface Member {
   nextStep: NextStep;
   setup: 'incomplete' | 'complete';
   emailVerified?: boolean;
+  /** Email notifications on (the sign-up 'keep me posted' flag); PUT /member/app/notifications changes it. */
+  notify?: boolean;
   /** Presence (or true) means a password is set; hashes are never sent. */
   password?: boolean | string | null;
   hasPassword?: boolean;

@@ -5,7 +5,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::get;
+use axum::routing::{get, put};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use store::members::Member;
@@ -14,7 +14,7 @@ use store::roster::PlanRow;
 use crate::app::AppState;
 use crate::auth::{Caller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Path, Query};
+use crate::extract::{Json, Path, Query};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -23,6 +23,7 @@ pub fn router() -> Router<AppState> {
         .route("/member/app/account", get(account))
         .route("/member/app/plans", get(plans))
         .route("/member/app/plan/{plan_id}", get(plan))
+        .route("/member/app/notifications", put(notifications))
 }
 
 /// The member the access token names; 401 when the account no longer exists.
@@ -88,6 +89,24 @@ async fn account(State(state): State<AppState>, caller: Caller) -> ApiResult<Res
         .await?
         .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
     Ok(json_text(document))
+}
+
+/// The email-notification setting; `notify` must be a JSON boolean.
+#[derive(Debug, Deserialize)]
+pub struct NotificationsBody {
+    notify: bool,
+}
+
+/// Turns the caller's email notifications on or off (the Settings screen's switch).
+async fn notifications(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(body): Json<NotificationsBody>,
+) -> ApiResult<axum::Json<Value>> {
+    let notify = store::members::set_notify(&state.pool, caller.member_id, body.notify)
+        .await?
+        .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
+    Ok(axum::Json(json!({ "notify": notify })))
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,4 +1,4 @@
-//! Sign-up, login, one-time links, passwords and the login email.
+//! Sign-up, login, one-time links, passwords, the login email and email notifications.
 
 use serde_json::json;
 
@@ -486,4 +486,98 @@ async fn set_password_finds_the_link_token_beside_an_access_token() {
         .await;
     assert_eq!(set.status, 200, "{:?}", set.body);
     assert_eq!(app.login("both@example.com", "Beside!123").await.status, 200);
+}
+
+#[tokio::test]
+async fn a_signed_in_member_turns_email_notifications_on_and_off() {
+    let app = TestApp::spawn(30).await;
+    let (_, access) = app.registered_member("notify@example.com").await;
+    let (other_id, other) = app.registered_member("other@example.com").await;
+    assert_eq!(app.member_info(&access).await.body["notify"], false);
+
+    let on = app.set_notifications(&json!({ "notify": true }), Some(&access)).await;
+    assert_eq!(on.status, 200, "{:?}", on.body);
+    assert_eq!(on.body, json!({ "notify": true }));
+    assert_eq!(app.member_info(&access).await.body["notify"], true);
+    assert_eq!(
+        app.member_info(&other).await.body["notify"],
+        false,
+        "another member is unaffected"
+    );
+
+    let off = app.set_notifications(&json!({ "notify": false }), Some(&access)).await;
+    assert_eq!(off.status, 200, "{:?}", off.body);
+    assert_eq!(off.body, json!({ "notify": false }));
+    assert_eq!(app.member_info(&access).await.body["notify"], false);
+
+    // Only the caller's row is written, whatever id the body names.
+    let own = app
+        .set_notifications(&json!({ "notify": true, "id": other_id }), Some(&access))
+        .await;
+    assert_eq!(own.status, 200, "{:?}", own.body);
+    assert_eq!(app.member_info(&other).await.body["notify"], false);
+}
+
+#[tokio::test]
+async fn the_notification_setting_needs_a_signed_in_member_and_a_boolean() {
+    let app = TestApp::spawn(30).await;
+    let (id, access) = app.registered_member("strict@example.com").await;
+    assert_error(
+        &app.set_notifications(&json!({ "notify": true }), None).await,
+        401,
+        "unauthorized",
+    );
+    assert_error(
+        &app.set_notifications(&json!({ "notify": true }), Some("not-a-token"))
+            .await,
+        401,
+        "unauthorized",
+    );
+    for body in [
+        json!({}),
+        json!({ "notify": null }),
+        json!({ "notify": "true" }),
+        json!({ "notify": 1 }),
+        json!({ "notify": [true] }),
+        json!(true),
+    ] {
+        assert_error(&app.set_notifications(&body, Some(&access)).await, 400, "invalid_body");
+    }
+    let text = app
+        .send_raw(
+            reqwest::Method::PUT,
+            "/member/app/notifications",
+            "text/plain",
+            "notify=true".into(),
+            Some(&access),
+        )
+        .await;
+    assert_error(&text, 400, "unsupported_media_type");
+    let broken = app
+        .send_raw(
+            reqwest::Method::PUT,
+            "/member/app/notifications",
+            "application/json",
+            "{\"notify\": tru".into(),
+            Some(&access),
+        )
+        .await;
+    assert_error(&broken, 400, "invalid_body");
+    assert_eq!(
+        app.member_info(&access).await.body["notify"],
+        false,
+        "nothing was stored"
+    );
+
+    // A token whose account is gone.
+    sqlx::query("delete from members where id = $1")
+        .bind(id)
+        .execute(&app.database.pool)
+        .await
+        .unwrap();
+    assert_error(
+        &app.set_notifications(&json!({ "notify": true }), Some(&access)).await,
+        401,
+        "unauthorized",
+    );
 }

@@ -350,6 +350,10 @@ impl TestApp {
         self.get_as("/member/app/member/info", Some(access)).await
     }
 
+    pub async fn set_notifications(&self, body: &Value, access: Option<&str>) -> Answer {
+        self.put_as("/member/app/notifications", body, access).await
+    }
+
     pub async fn home(&self, access: &str) -> Answer {
         self.get_as("/member/app/home", Some(access)).await
     }

@@ -1,6 +1,7 @@
-/** Account settings calls: email change and passwords. */
-import { useMutation } from '@tanstack/react-query';
+/** Account settings calls: email change, passwords and email notifications. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { memberKeys, type Member } from '@/lib/member';
 
 /** POST /member/app/validate/email with status 'all': valid false means the email is taken. */
 export function validateEmail(email: string): Promise<{ valid: boolean; message?: string; reason?: string }> {
@@ -36,4 +37,20 @@ export function useChangePassword() {
 
 export function useSetFirstPassword() {
   return useMutation({ mutationFn: setFirstPassword });
+}
+
+/** PUT /member/app/notifications: turns the member's email notifications on or off; answers `{notify}`. */
+export function setNotifications(notify: boolean): Promise<{ notify: boolean }> {
+  return apiRequest('/member/app/notifications', { method: 'PUT', body: { notify } });
+}
+
+/** Saves the notification switch; the cached member takes the server's answer once it is accepted. */
+export function useSetNotifications() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setNotifications,
+    onSuccess: (answer) => {
+      queryClient.setQueryData<Member>(memberKeys.info(), (member) => (member ? { ...member, notify: answer.notify } : member));
+    },
+  });
 }

@@ -16,7 +16,7 @@ import { isoToUsDate, MESSAGES } from '@/lib/validation';
 import { useFamilyMember, useFamilyMembers } from '../api/family-members';
 import { WithMember } from './account-details-page';
 import { PersonalPanel } from './personal-panel';
-import { SEND_VERIFICATION_LABELS, SettingsPanel } from './settings-panel';
+import { EmailNotificationsCard, SEND_VERIFICATION_LABELS, SettingsPanel } from './settings-panel';
 import styles from './account.module.css';
 
 function BackLink({ to, label }: { to: string; label: string }) {
@@ -179,9 +179,9 @@ export function FamilyMemberDetailPage() {
 
 /**
  * /account/settings and /account/settings/change-password: the mobile Settings screen (2.22),
- * change email with Send Verification and the change password form, both saving for real. The
- * spec's email notification toggles are left out: the member's `notify` flag is set at sign-up
- * and no call can change it, so a toggle could not be saved.
+ * change email with Send Verification, the email notifications switch (the member's `notify`
+ * flag, saved through PUT /member/app/notifications) and the change password form, all saving
+ * for real.
  */
 export function AccountSettingsPage({ form = null }: { form?: 'email' | 'password' | null }) {
   return (
@@ -191,6 +191,7 @@ export function AccountSettingsPage({ form = null }: { form?: 'email' | 'passwor
           <BackLink to={paths.accountDetails.path} label="Account" />
           <h1>Settings</h1>
           <SettingsPanel member={member} initialForm={form} sendLabel={SEND_VERIFICATION_LABELS.mobile} />
+          <EmailNotificationsCard member={member} />
         </div>
       )}
     </WithMember>

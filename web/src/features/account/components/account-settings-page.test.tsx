@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { Member } from '@/lib/member';
 import { memberFixture } from '@/test/fixtures';
 import { bodyOf, mockFetch, renderRoutes, signIn } from '@/test/render';
@@ -51,10 +51,43 @@ describe('mobile Settings (/account/settings)', () => {
     expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/password/change')!)).toEqual({ password: 'New-pass-123', currentPassword: 'Old-pass-123' });
   });
 
-  it('shows no notification toggle: no call could save one', async () => {
-    renderSettings(memberFixture());
-    await screen.findByRole('heading', { level: 1, name: 'Settings' });
-    expect(screen.queryByRole('checkbox')).toBeNull();
-    expect(screen.queryByRole('switch')).toBeNull();
+  it('shows the email notifications switch from member info and saves a change through the server', async () => {
+    const { calls } = renderSettings(memberFixture({ notify: false }), '/account/settings', {
+      'PUT /member/app/notifications': { body: { notify: true } },
+    });
+    const toggle = await screen.findByRole('switch', { name: 'Email notifications' });
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(toggle);
+    // Nothing moves until the server has accepted the change.
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    await waitFor(() => expect((screen.getByRole('switch', { name: 'Email notifications' }) as HTMLInputElement).checked).toBe(true));
+    const saves = calls.filter((call) => call.url.pathname === '/member/app/notifications');
+    expect(saves).toHaveLength(1);
+    expect(saves[0].init?.method).toBe('PUT');
+    expect(bodyOf(saves[0])).toEqual({ notify: true });
+    // The other settings stay on the screen.
+    expect(screen.getByRole('button', { name: 'Change email' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Change password' })).toBeTruthy();
+  });
+
+  it('turns notifications off for a member who asked to be kept posted', async () => {
+    const { calls } = renderSettings(memberFixture({ notify: true }), '/account/settings', {
+      'PUT /member/app/notifications': { body: { notify: false } },
+    });
+    const toggle = (await screen.findByRole('switch', { name: 'Email notifications' })) as HTMLInputElement;
+    expect(toggle.checked).toBe(true);
+    fireEvent.click(toggle);
+    await waitFor(() => expect((screen.getByRole('switch', { name: 'Email notifications' }) as HTMLInputElement).checked).toBe(false));
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/notifications')!)).toEqual({ notify: false });
+  });
+
+  it('leaves the switch as it was and shows the server message when the save is refused', async () => {
+    renderSettings(memberFixture({ notify: false }), '/account/settings', {
+      'PUT /member/app/notifications': { status: 400, body: { message: 'notify: invalid type: expected a boolean', code: 'invalid_body' } },
+    });
+    const toggle = await screen.findByRole('switch', { name: 'Email notifications' });
+    fireEvent.click(toggle);
+    expect((await screen.findByRole('alert')).textContent).toBe('notify: invalid type: expected a boolean');
+    expect((screen.getByRole('switch', { name: 'Email notifications' }) as HTMLInputElement).checked).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { EditIcon } from '@/components/icons/icons';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -9,7 +9,7 @@ import { errorText, isApiError } from '@/lib/api-client';
 import { hasPassword, type Member } from '@/lib/member';
 import { signOut } from '@/lib/session';
 import { emailError, MESSAGES, normaliseEmail, passwordError, passwordMatchError } from '@/lib/validation';
-import { useChangeEmail, useChangePassword, useSetFirstPassword, useValidateEmail } from '../api/settings';
+import { useChangeEmail, useChangePassword, useSetFirstPassword, useSetNotifications, useValidateEmail } from '../api/settings';
 import styles from './account.module.css';
 
 export const SETTINGS_TEXTS = {
@@ -116,6 +116,53 @@ export function SettingsPanel({
         <p>{message}</p>
       </Dialog>
     </div>
+  );
+}
+
+/**
+ * The mobile Settings screen's email notification switch (2.22): shows the member's `notify`
+ * flag and saves a change through PUT /member/app/notifications. The switch moves only once the
+ * server has accepted the change; a refusal shows the server's message and leaves it as it was.
+ */
+export function EmailNotificationsCard({ member }: { member: Member }) {
+  const id = useId();
+  const save = useSetNotifications();
+  const [error, setError] = useState<string | null>(null);
+  const notify = member.notify === true;
+
+  function toggle() {
+    if (save.isPending) return;
+    setError(null);
+    save.mutate(!notify, { onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)) });
+  }
+
+  return (
+    <Card title="Notifications">
+      <div className={styles.settingRow}>
+        <div className={styles.settingValue}>
+          <label htmlFor={id}>
+            <span>Email notifications</span>
+          </label>
+          <span id={`${id}-hint`}>News and updates about Nearcare by email</span>
+        </div>
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          className={styles.switch}
+          checked={notify}
+          aria-describedby={`${id}-hint`}
+          aria-busy={save.isPending || undefined}
+          disabled={save.isPending}
+          onChange={toggle}
+        />
+      </div>
+      {error ? (
+        <p className={styles.danger} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </Card>
   );
 }
 
