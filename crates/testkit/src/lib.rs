@@ -5,7 +5,7 @@
 //! copy of a migrated template, so a test pays for `CREATE DATABASE`, not for the migrations.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use anyhow::{Context, Result};
 use sqlx::{Connection, Executor, PgConnection, PgPool};
@@ -90,6 +90,30 @@ async fn create_template(admin: &mut PgConnection, template: &str) -> Result<()>
     Ok(())
 }
 
+static SWEPT: AtomicBool = AtomicBool::new(false);
+
+/// Drops the databases of test processes that have exited. Nothing else drops them, and on the
+/// private cluster, which lives as long as the checkout, they added up to gigabytes. Names carry
+/// the process id, so a running test binary's databases are left alone.
+async fn drop_leftovers(admin: &mut PgConnection) -> Result<()> {
+    let names: Vec<String> = sqlx::query_scalar("select datname from pg_database where datname like 'test\\_%'")
+        .fetch_all(&mut *admin)
+        .await?;
+    for name in names {
+        let owner = name.split('_').nth(1).and_then(|pid| pid.parse::<u32>().ok());
+        let exited = owner
+            .is_some_and(|pid| pid != std::process::id() && !std::path::Path::new(&format!("/proc/{pid}")).exists());
+        if exited {
+            admin
+                .execute(sqlx::AssertSqlSafe(format!(
+                    "drop database if exists {name} with (force)"
+                )))
+                .await?;
+        }
+    }
+    Ok(())
+}
+
 /// Creates a fresh migrated database for one test.
 pub async fn database() -> Result<TestDatabase> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -98,6 +122,9 @@ pub async fn database() -> Result<TestDatabase> {
         .await
         .context("connecting to the test server")?;
     ensure_template(&mut admin, &template).await?;
+    if std::env::var_os("DATABASE_URL").is_none() && !SWEPT.swap(true, Ordering::Relaxed) {
+        drop_leftovers(&mut admin).await?;
+    }
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)?
         .subsec_nanos();
