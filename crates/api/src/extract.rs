@@ -3,6 +3,7 @@
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -73,4 +74,26 @@ pub fn optional_position(lat: Option<f64>, lng: Option<f64>) -> Result<Option<do
             "send both lat and lng, or neither",
         )),
     }
+}
+
+/// An id value that is not a whole number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotAnId;
+
+/// An id sent as a number or as digits in a string: `Ok(None)` when absent (null or blank).
+pub fn lenient_id_value(value: Option<&serde_json::Value>) -> Result<Option<i64>, NotAnId> {
+    use serde_json::Value;
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(number)) => number.as_i64().map(Some).ok_or(NotAnId),
+        Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
+        Some(Value::String(text)) => text.trim().parse().map(Some).map_err(|_| NotAnId),
+        Some(_) => Err(NotAnId),
+    }
+}
+
+/// `deserialize_with` for an optional id field, as [`lenient_id_value`] reads it.
+pub fn lenient_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    let value = Option::<serde_json::Value>::deserialize(deserializer)?;
+    lenient_id_value(value.as_ref()).map_err(|NotAnId| serde::de::Error::custom("an id must be a whole number"))
 }

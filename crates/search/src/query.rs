@@ -664,30 +664,19 @@ impl Snapshot {
                     .map(|ordinal| self.location_item(*ordinal, None)),
             );
         }
-        let mut clinicians = match &clinician_places {
-            Some(places) => self.nearest_clinicians(
-                origin,
-                radius,
-                &filter,
-                Scan {
-                    places,
-                    ranked: None,
-                    only: favourites_only.map(|favourites| &favourites.clinician_ids),
-                },
-                &virtual_matches,
-            )?,
-            None => self.nearest_clinicians(
-                origin,
-                radius,
-                &filter,
-                Scan {
-                    places: &filter.locations,
-                    ranked: ranked.as_ref(),
-                    only: None,
-                },
-                &virtual_matches,
-            )?,
+        let scan = match &clinician_places {
+            Some(places) => Scan {
+                places,
+                ranked: None,
+                only: favourites_only.map(|favourites| &favourites.clinician_ids),
+            },
+            None => Scan {
+                places: &filter.locations,
+                ranked: ranked.as_ref(),
+                only: None,
+            },
         };
+        let mut clinicians = self.nearest_clinicians(origin, radius, &filter, scan, &virtual_matches)?;
         if let Some(favourites) = favourites {
             for clinic in &mut clinics {
                 clinic.favorite = favourites.location_ids.contains(&clinic.location_id);

@@ -339,41 +339,6 @@ pub async fn employer_by_alias(pool: &PgPool, alias: &str) -> Result<Option<Empl
     .await?)
 }
 
-/// A chosen clinic as the member screens show it.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct LocationCard {
-    pub id: i64,
-    pub organisation_id: i64,
-    pub organisation_name: String,
-    pub name: String,
-    pub location_name: String,
-    pub logo: String,
-    pub address1: String,
-    pub city: String,
-    pub state: String,
-    pub zip: String,
-    pub phone: String,
-    pub provider_portal_url: Option<String>,
-}
-
-/// The location with its organisation; `organisation_id`, when given, must own it.
-pub async fn location_card(
-    pool: &PgPool,
-    location_id: i64,
-    organisation_id: Option<i64>,
-) -> Result<Option<LocationCard>> {
-    Ok(sqlx::query_as::<_, LocationCard>(
-        "select l.id, l.organisation_id, o.name as organisation_name, l.name, l.location_name, l.logo, l.address1,
-                l.city, l.state, l.zip, l.phone, l.provider_portal_url
-         from locations l join organisations o on o.id = l.organisation_id
-         where l.id = $1 and ($2::bigint is null or l.organisation_id = $2)",
-    )
-    .bind(location_id)
-    .bind(organisation_id)
-    .fetch_optional(pool)
-    .await?)
-}
-
 /// An organisation's first location (by id), for a provider chosen without a location.
 pub async fn first_location_of(pool: &PgPool, organisation_id: i64) -> Result<Option<i64>> {
     Ok(

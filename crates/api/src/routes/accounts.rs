@@ -109,30 +109,12 @@ async fn send_link_if_member(state: &AppState, email: &Email, purpose: Purpose) 
 
 // ---- Sign-up -----------------------------------------------------------------------------------
 
-/// An optional id sent as a number or as digits in a string (blank and null are absent).
-fn lenient_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
-    match Option::<Value>::deserialize(deserializer)? {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(number)) => number
-            .as_i64()
-            .map(Some)
-            .ok_or_else(|| serde::de::Error::custom("an id must be a whole number")),
-        Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
-        Some(Value::String(text)) => text
-            .trim()
-            .parse()
-            .map(Some)
-            .map_err(|_| serde::de::Error::custom("an id must be a whole number")),
-        Some(_) => Err(serde::de::Error::custom("an id must be a whole number")),
-    }
-}
-
 /// Sign-up fields (no `Debug`: it may carry a password).
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SignupBody {
     email: Option<String>,
-    #[serde(default, deserialize_with = "lenient_id")]
+    #[serde(default, deserialize_with = "crate::extract::lenient_id")]
     employer_id: Option<i64>,
     company_name: Option<String>,
     first_name: Option<String>,
@@ -143,9 +125,9 @@ pub struct SignupBody {
     confirm_password: Option<String>,
     #[serde(alias = "terms_and_conditions")]
     terms: Option<bool>,
-    #[serde(default, deserialize_with = "lenient_id")]
+    #[serde(default, deserialize_with = "crate::extract::lenient_id")]
     provider_id: Option<i64>,
-    #[serde(default, deserialize_with = "lenient_id")]
+    #[serde(default, deserialize_with = "crate::extract::lenient_id")]
     location_id: Option<i64>,
     notify: Option<bool>,
 }
@@ -287,10 +269,11 @@ async fn resolve_provider(
     match (provider_id, location_id) {
         (None, None) => Ok((None, None)),
         (provider, Some(location)) => {
-            let card = store::members::location_card(&state.pool, location, provider)
+            let clinic = store::enrolment::clinic(&state.pool, location)
                 .await?
+                .filter(|clinic| provider.is_none_or(|provider| clinic.organisation_id == provider))
                 .ok_or_else(unknown)?;
-            Ok((Some(card.organisation_id), Some(card.id)))
+            Ok((Some(clinic.organisation_id), Some(clinic.id)))
         }
         (Some(provider), None) => {
             let location = store::members::first_location_of(&state.pool, provider)

@@ -50,13 +50,7 @@ fn id_field(field: &str, value: &Option<Value>) -> ApiResult<Option<i64>> {
             json!({ "field": field }),
         )
     };
-    match value {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(number)) => number.as_i64().map(Some).ok_or_else(invalid),
-        Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
-        Some(Value::String(text)) => text.trim().parse().map(Some).map_err(|_| invalid()),
-        Some(_) => Err(invalid()),
-    }
+    crate::extract::lenient_id_value(value.as_ref()).map_err(|_| invalid())
 }
 
 impl ProviderChoiceBody {

@@ -35,30 +35,12 @@ pub fn no_email_message(first_name: &str, last_name: &str) -> String {
     format!("{name} has no email")
 }
 
-/// An optional id sent as a number or as digits in a string (blank and null are absent).
-fn lenient_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
-    match Option::<Value>::deserialize(deserializer)? {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(number)) => number
-            .as_i64()
-            .map(Some)
-            .ok_or_else(|| serde::de::Error::custom("an id must be a whole number")),
-        Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
-        Some(Value::String(text)) => text
-            .trim()
-            .parse()
-            .map(Some)
-            .map_err(|_| serde::de::Error::custom("an id must be a whole number")),
-        Some(_) => Err(serde::de::Error::custom("an id must be a whole number")),
-    }
-}
-
 /// The body; `member` (sent by the SPA) is ignored: a signed-in member is the token's.
 #[derive(Debug, Default, Deserialize)]
 pub struct WaitlistBody {
     email: Option<String>,
     /// A location id: that clinic's waitlist. Absent: a notify-me for the searched area.
-    #[serde(default, deserialize_with = "lenient_id")]
+    #[serde(default, deserialize_with = "crate::extract::lenient_id")]
     location: Option<i64>,
     consent: Option<bool>,
     #[serde(default)]
