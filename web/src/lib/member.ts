@@ -3,6 +3,7 @@
  * menu, member state) and the accounts features (home, membership, account, eligibility).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryKeys } from '@/api/query-keys';
 import { apiRequest } from '@/lib/api-client';
 import { useSignedIn } from '@/lib/session';
 
@@ -120,11 +121,6 @@ export interface Member {
   employer?: { id: number; companyName: string; status?: string; groups?: EmployerGroup[] } | null;
 }
 
-export const memberKeys = {
-  all: ['member'] as const,
-  info: () => [...memberKeys.all, 'info'] as const,
-};
-
 /** GET /member/app/member/info: the signed-in member. */
 export function getMemberInfo(signal?: AbortSignal): Promise<Member> {
   return apiRequest<Member>('/member/app/member/info', { signal });
@@ -132,7 +128,7 @@ export function getMemberInfo(signal?: AbortSignal): Promise<Member> {
 
 export function memberInfoQueryOptions() {
   return queryOptions({
-    queryKey: memberKeys.info(),
+    queryKey: queryKeys.member.info(),
     queryFn: ({ signal }) => getMemberInfo(signal),
     staleTime: 30_000,
   });

@@ -1,4 +1,4 @@
-import type { MarketItem } from '@/features/marketplace/api/types';
+import type { MarketItem } from '@/api/market/types';
 
 /** A clinic card as the search call returns it. */
 export function clinicItem(overrides: Partial<MarketItem> = {}): MarketItem {

@@ -13,7 +13,7 @@ import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { accountStatus, fullName, GENDER_LABELS } from '@/lib/member';
 import { isoToUsDate, MESSAGES } from '@/lib/validation';
-import { useFamilyMember, useFamilyMembers } from '../api/family-members';
+import { useFamilyMember, useFamilyMembers } from '@/api/family/family-members';
 import { WithMember } from './account-details-page';
 import { PersonalPanel } from './personal-panel';
 import { EmailNotificationsCard, SEND_VERIFICATION_LABELS, SettingsPanel } from './settings-panel';

@@ -10,11 +10,11 @@ import { Spinner } from '@/components/ui/spinner';
 import { StatusDot } from '@/components/ui/status-dot';
 import { paths } from '@/config/paths';
 import { answerText, errorText } from '@/lib/api-client';
-import { accountStatus, fullName, memberKeys, portalLink, type FamilyMember, type Member } from '@/lib/member';
+import { accountStatus, fullName, portalLink, type FamilyMember, type Member } from '@/lib/member';
 import { redirectTarget, selectedDependent } from '@/lib/storage';
 import { MESSAGES } from '@/lib/validation';
-import { useDeleteFamilyMember, useFamilyMembers } from '../api/family-members';
-import { accountKeys } from '../api/keys';
+import { useDeleteFamilyMember, useFamilyMembers } from '@/api/family/family-members';
+import { queryKeys } from '@/api/query-keys';
 import { useMemberSwitch } from './member-menu';
 import styles from './account.module.css';
 
@@ -61,8 +61,8 @@ export function FamilyPanel({ member }: { member: Member }) {
   function closeResult() {
     // On success the list is loaded again (the spec reloads the page).
     if (result?.reload) {
-      void queryClient.invalidateQueries({ queryKey: accountKeys.all });
-      void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.family.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.member.all });
     }
     setResult(null);
   }

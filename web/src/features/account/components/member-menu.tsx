@@ -8,7 +8,7 @@ import { fullName, useMemberInfo, type FamilyMember, type Member } from '@/lib/m
 import { actingSubscriberId, setAccessToken, signOut } from '@/lib/session';
 import { redirectTarget, selectedDependent } from '@/lib/storage';
 import { MESSAGES } from '@/lib/validation';
-import { useSwitchMember, type MemberToken } from '../api/switch-member';
+import { useSwitchMember, type MemberToken } from '@/api/account/switch-member';
 import styles from './member-menu.module.css';
 
 interface MenuPerson {

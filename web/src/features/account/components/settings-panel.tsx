@@ -9,7 +9,9 @@ import { errorText, isApiError } from '@/lib/api-client';
 import { hasPassword, type Member } from '@/lib/member';
 import { signOut } from '@/lib/session';
 import { emailError, MESSAGES, normaliseEmail, passwordError, passwordMatchError } from '@/lib/validation';
-import { useChangeEmail, useChangePassword, useSetFirstPassword, useSetNotifications, useValidateEmail } from '../api/settings';
+import { useChangeEmail, useChangePassword, useSetNotifications } from '@/api/account/settings';
+import { useResetPassword } from '@/api/auth/reset-password';
+import { useValidateEmail } from '@/api/auth/validate-email';
 import styles from './account.module.css';
 
 export const SETTINGS_TEXTS = {
@@ -193,7 +195,7 @@ function ChangeEmailForm({
     setEmail(normalised);
     if (emailError(normalised) || busy) return;
     try {
-      const check = await validate.mutateAsync(normalised);
+      const check = await validate.mutateAsync({ email: normalised, status: 'all' });
       if (!check.valid) {
         onRegistered();
         return;
@@ -239,7 +241,7 @@ function PasswordForm({ changing, onCancel, onSaved, onError }: { changing: bool
   const [touched, setTouched] = useState(false);
   const [currentError, setCurrentError] = useState<string | null>(null);
   const change = useChangePassword();
-  const setFirst = useSetFirstPassword();
+  const setFirst = useResetPassword();
   const errors = passwordFormErrors(values, changing);
   const valid = Object.values(errors).every((error) => error === null);
   const busy = change.isPending || setFirst.isPending;

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
+import { queryKeys } from '@/api/query-keys';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertIcon, CheckIcon } from '@/components/icons/icons';
 import { AuthCard } from '@/components/ui/auth-card';
@@ -8,9 +9,8 @@ import { Notice, useNotice } from '@/components/ui/notice';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
-import { memberKeys } from '@/lib/member';
 import { MESSAGES } from '@/lib/validation';
-import { useConfirmAccount } from '../api/confirm-account';
+import { useConfirmAccount } from '@/api/auth/confirm-account';
 import styles from './auth.module.css';
 
 export const ACCOUNT_VERIFIED_TEXT = 'Great job! Your account is verified.';
@@ -26,7 +26,7 @@ export function AccountConfirmedPage() {
 
   useEffect(() => {
     if (confirm.isError) show(errorText(confirm.error, MESSAGES.somethingWrong));
-    if (confirm.isSuccess) void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+    if (confirm.isSuccess) void queryClient.invalidateQueries({ queryKey: queryKeys.member.all });
   }, [confirm.isError, confirm.isSuccess, confirm.error, show, queryClient]);
 
   return (

@@ -9,7 +9,7 @@ import { errorText } from '@/lib/api-client';
 import { useMemberInfo } from '@/lib/member';
 import { redirectTarget, storedEmail, storedEmployerName } from '@/lib/storage';
 import { MESSAGES } from '@/lib/validation';
-import { useSendVerification } from '../api/send-verification';
+import { useSendVerification } from '@/api/auth/send-verification';
 import { verificationSentText } from './verify-page';
 import styles from './auth.module.css';
 

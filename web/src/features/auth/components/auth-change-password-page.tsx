@@ -8,7 +8,7 @@ import { PasswordChecklist } from '@/components/ui/password-checklist';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { authPasswordError, MESSAGES } from '@/lib/validation';
-import { useSetPassword } from '../api/set-password';
+import { useSetPassword } from '@/api/auth/set-password';
 import styles from './auth.module.css';
 
 /** The change form's mismatch message, shown once the confirmation field has been left. */

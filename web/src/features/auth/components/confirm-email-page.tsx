@@ -8,7 +8,7 @@ import { answerText, errorText } from '@/lib/api-client';
 import { useMemberInfo } from '@/lib/member';
 import { storedEmail } from '@/lib/storage';
 import { emailError, MESSAGES, normaliseEmail } from '@/lib/validation';
-import { useEmailResetLink } from '../api/email-reset-link';
+import { useEmailResetLink } from '@/api/auth/email-reset-link';
 import styles from './auth.module.css';
 
 /** /auth/confirm-email-password (2.12): confirms the login email and sends a reset link; the reply shows for 3 s. */

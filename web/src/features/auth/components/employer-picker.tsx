@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { SearchableSelect, type SelectOption } from '@/components/ui/searchable-select';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { useEmployers } from '../api/get-employers';
+import { usePotentialEmployers } from '@/api/market/get-potential-employers';
 import { typedNameIsUnknown, type ChosenEmployer } from '../utils/employer-match';
 
 const TYPED_OPTION_ID = '__typed__';
@@ -13,7 +13,7 @@ const TYPED_OPTION_ID = '__typed__';
 export function EmployerPicker({ employer, onChange }: { employer: ChosenEmployer | null; onChange: (employer: ChosenEmployer) => void }) {
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search, 200);
-  const employers = useEmployers(debounced);
+  const employers = usePotentialEmployers(debounced);
   const list = employers.data ?? [];
   const options: SelectOption[] = list.map((item) => ({
     id: String(item.id),

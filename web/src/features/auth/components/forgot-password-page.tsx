@@ -9,7 +9,7 @@ import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { storedEmail } from '@/lib/storage';
 import { emailError, MESSAGES, normaliseEmail } from '@/lib/validation';
-import { useRequestPasswordReset } from '../api/request-password-reset';
+import { useRequestPasswordReset } from '@/api/auth/request-password-reset';
 import styles from './auth.module.css';
 
 export const CHECK_EMAIL_TEXT = 'If there is an account associated to this e-mail, you will receive a link.';

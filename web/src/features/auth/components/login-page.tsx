@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { queryKeys } from '@/api/query-keys';
 import { useQueryClient } from '@tanstack/react-query';
 import { MailIcon } from '@/components/icons/icons';
 import { Alert } from '@/components/ui/alert';
@@ -11,14 +12,13 @@ import { Spinner } from '@/components/ui/spinner';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { errorText, isApiError } from '@/lib/api-client';
-import { memberKeys } from '@/lib/member';
 import { setAccessToken } from '@/lib/session';
 import { storedEmail } from '@/lib/storage';
 import { emailError, MESSAGES, normaliseEmail } from '@/lib/validation';
-import { useLogin } from '../api/login';
-import { useLoginWithMagicLink } from '../api/login-magic-link';
-import { useRequestMagicLink } from '../api/request-magic-link';
-import type { LoginResponse } from '../api/types';
+import { useLogin } from '@/api/auth/login';
+import { useLoginWithMagicLink } from '@/api/auth/login-magic-link';
+import { useRequestMagicLink } from '@/api/auth/request-magic-link';
+import type { LoginResponse } from '@/api/auth/types';
 import { afterLoginPath } from '../utils/after-login';
 import styles from './auth.module.css';
 
@@ -61,7 +61,7 @@ export function LoginPage() {
   function signedIn(answer: LoginResponse) {
     setAccessToken(answer.accessToken);
     storedEmail.set(email || null);
-    void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.member.all });
     navigate(afterLoginPath(answer, state.from), { replace: true });
   }
 

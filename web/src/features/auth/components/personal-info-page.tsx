@@ -6,11 +6,12 @@ import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { memberKeys, personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
+import { queryKeys } from '@/api/query-keys';
+import { personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
 import { storedEmployerName, storedUser } from '@/lib/storage';
 import { emailError, formatPhone, MESSAGES, normaliseEmail, PHONE_INPUT_MAX_LENGTH, phoneError, requiredError } from '@/lib/validation';
-import { useCheckEligibility } from '../api/check-eligibility';
-import { useUpdatePersonalInfo } from '../api/update-personal-info';
+import { useCheckEligibility } from '@/api/auth/check-eligibility';
+import { useUpdatePersonalInfo } from '@/api/account/personal-info';
 import styles from './auth.module.css';
 
 interface PersonalValues {
@@ -94,7 +95,7 @@ function PersonalInfoForm({ member }: { member: Member | null }) {
       const answer = await eligibility.mutateAsync(saved ?? body);
       const employer = typeof answer?.employer === 'string' ? answer.employer : answer?.employer?.companyName;
       if (employer) storedEmployerName.set(employer);
-      await queryClient.invalidateQueries({ queryKey: memberKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.member.all });
       navigate(paths.authAlert.getHref('updated-info'));
     } catch (failure) {
       console.warn('personal info save failed', failure);

@@ -12,10 +12,10 @@ import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { setAccessToken } from '@/lib/session';
 import { selectedProvider, storedEmail, storedEmployer, type SelectedProvider } from '@/lib/storage';
 import { emailError, MESSAGES, normaliseEmail } from '@/lib/validation';
-import { employersQueryOptions } from '../api/get-employers';
-import { useSignup } from '../api/signup';
-import type { SignupResponse } from '../api/types';
-import { useValidateEmail } from '../api/validate-email';
+import { potentialEmployersQueryOptions } from '@/api/market/get-potential-employers';
+import { useSignup } from '@/api/auth/signup';
+import type { SignupResponse } from '@/api/auth/types';
+import { useValidateEmail } from '@/api/auth/validate-email';
 import { matchEmployer, type ChosenEmployer } from '../utils/employer-match';
 import { EmployerPicker } from './employer-picker';
 import styles from './auth.module.css';
@@ -67,7 +67,7 @@ export function RegisterPage() {
   useEffect(() => {
     if (!company) return;
     void queryClient
-      .fetchQuery(employersQueryOptions(company))
+      .fetchQuery(potentialEmployersQueryOptions(company))
       .then((list) => setEmployer(matchEmployer(company, list)))
       .catch(() => setEmployer(matchEmployer(company, [])));
   }, [company, queryClient]);

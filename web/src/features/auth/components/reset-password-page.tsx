@@ -10,8 +10,8 @@ import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { errorText, isApiError } from '@/lib/api-client';
 import { MESSAGES, passwordError, passwordMatchError } from '@/lib/validation';
-import { useResetPassword } from '../api/reset-password';
-import { useValidateToken } from '../api/validate-token';
+import { useResetPassword } from '@/api/auth/reset-password';
+import { useValidateToken } from '@/api/auth/validate-token';
 import styles from './auth.module.css';
 
 export const RESET_TEXTS = {

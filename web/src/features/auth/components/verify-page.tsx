@@ -10,8 +10,8 @@ import { paths } from '@/config/paths';
 import { errorText, isApiError } from '@/lib/api-client';
 import { storedEmail } from '@/lib/storage';
 import { MESSAGES } from '@/lib/validation';
-import { useSendVerification } from '../api/send-verification';
-import { useVerifyAccount } from '../api/verify-account';
+import { useSendVerification } from '@/api/auth/send-verification';
+import { useVerifyAccount } from '@/api/auth/verify-account';
 import styles from './auth.module.css';
 
 /** 'Verification link sent to email {email}' (section 8). */

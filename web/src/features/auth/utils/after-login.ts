@@ -1,5 +1,5 @@
 import { paths } from '@/config/paths';
-import type { LoginResponse } from '../api/types';
+import type { LoginResponse } from '@/api/auth/types';
 
 /**
  * Where a member goes after signing in (spec 4, "Login next step"): confirmPlan to the

@@ -1,4 +1,4 @@
-import type { Employer } from '../api/types';
+import type { Employer } from '@/api/market/types';
 
 /** An employer the list does not know: kept by name, treated as inactive (spec 2.2). */
 export interface ChosenEmployer {

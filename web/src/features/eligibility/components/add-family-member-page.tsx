@@ -10,7 +10,8 @@ import { Stepper } from '@/components/ui/stepper';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { payerOptions } from '@/lib/insurance';
-import { fullName, memberKeys, useMemberInfo, type FamilyMember, type Member, type Relation } from '@/lib/member';
+import { queryKeys } from '@/api/query-keys';
+import { fullName, useMemberInfo, type FamilyMember, type Member, type Relation } from '@/lib/member';
 import { redirectTarget, selectedDependent } from '@/lib/storage';
 import {
   dateError,
@@ -26,7 +27,8 @@ import {
   requiredError,
   usDateToIso,
 } from '@/lib/validation';
-import { useConfirmFamilyMember, useCreateFamilyMember, useFamilyEntry, useSetFamilyProvider, type FamilyConfirmResponse, type FamilyMemberRequest } from '../api/family-member';
+import { useSetProvider } from '@/api/enrolment/set-provider';
+import { useConfirmFamilyMember, useCreateFamilyMember, useFamilyMember, type FamilyConfirmResponse, type FamilyMemberRequest } from '@/api/family/family-members';
 import { ELIGIBILITY_TEXTS, relationOptions } from '../utils/eligibility-form';
 import styles from './eligibility.module.css';
 
@@ -129,7 +131,7 @@ export function AddFamilyMemberPage() {
   const member = useMemberInfo();
   const state = (useLocation().state ?? null) as AddFamilyState | null;
   const reviseId = typeof state?.reviseId === 'number' && state.reviseId > 0 ? state.reviseId : null;
-  const entry = useFamilyEntry(reviseId);
+  const entry = useFamilyMember(reviseId);
   if (member.isPending && member.fetchStatus !== 'idle') return <Spinner label="Loading your information" />;
   if (reviseId !== null && entry.isPending) return <Spinner label="Loading your family member" />;
   return (
@@ -148,7 +150,7 @@ function AddFamilyForm({ member, revise, reviseError, from }: { member: Member |
   const queryClient = useQueryClient();
   const create = useCreateFamilyMember();
   const confirm = useConfirmFamilyMember();
-  const enrol = useSetFamilyProvider();
+  const enrol = useSetProvider();
   const payers = payerOptions(member, member?.plans ?? []);
   const planId = revise?.planId || member?.planId || '';
   const plan = payers.flatMap((payer) => payer.plans).find((item) => item.planId === planId);
@@ -253,7 +255,7 @@ function AddFamilyForm({ member, revise, reviseError, from }: { member: Member |
         setDialog('confirm-error');
         return;
       }
-      void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.member.all });
       if (!answer.eligible) {
         showNotConfirmed(answer);
         return;
@@ -287,10 +289,10 @@ function AddFamilyForm({ member, revise, reviseError, from }: { member: Member |
       return;
     }
     enrol.mutate(
-      { id, providerId: member.providerId, locationId: member.locationId },
+      { dependentId: id, providerId: member.providerId, locationId: member.locationId },
       {
         onSuccess: () => {
-          void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.member.all });
           setDialog('enrolled');
         },
         onError: (failure) => {

@@ -9,11 +9,12 @@ import { TextField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
 import { Stepper } from '@/components/ui/stepper';
 import { errorText } from '@/lib/api-client';
-import { memberKeys, personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
+import { queryKeys } from '@/api/query-keys';
+import { personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
 import { setAccessToken } from '@/lib/session';
 import { redirectTarget, selectedProvider } from '@/lib/storage';
 import { formatPhone, MESSAGES, PHONE_INPUT_MAX_LENGTH, phoneError, requiredError } from '@/lib/validation';
-import { useUpdatePersonalInfo } from '../api/update-personal-info';
+import { useUpdatePersonalInfo } from '@/api/account/personal-info';
 import { redirectPath } from '../utils/eligibility-form';
 import { STEPS_WITH_PROVIDER, STEPS_WITHOUT_PROVIDER } from './confirm-plan-page';
 import styles from './eligibility.module.css';
@@ -54,7 +55,7 @@ function ConfirmInfoForm({ member }: { member: Member | null }) {
       personalInfoBody(member, { firstName: values.firstName.trim(), lastName: values.lastName.trim(), phone: values.phone.trim() }),
       {
         onSuccess: () => {
-          void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.member.all });
           setDone(true);
         },
         onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)),

@@ -12,16 +12,17 @@ import { Stepper } from '@/components/ui/stepper';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { groupIdFor, initialPayerAndPlan, payerOptions, planAfterPayerChange, plansOf, showsPayerField } from '@/lib/insurance';
-import { fullName, memberKeys, useMemberInfo, type Member, type Plan, type Relation } from '@/lib/member';
+import { queryKeys } from '@/api/query-keys';
+import { fullName, useMemberInfo, type Member, type Plan, type Relation } from '@/lib/member';
 import { setAccessToken, signOut } from '@/lib/session';
 import { addFamilyChoice, redirectTarget, selectedProvider } from '@/lib/storage';
 import { formatPhone, isoToUsDate, maskDate, PHONE_INPUT_MAX_LENGTH, usDateToIso } from '@/lib/validation';
-import { useConfirmInfo } from '../api/confirm-info';
-import { postEnrollmentQueryOptions } from '../api/get-post-enrollment';
-import { usePlans } from '../api/get-plans';
-import { useProvider } from '../api/get-provider';
-import { useSendVerification } from '../api/send-verification';
-import type { ConfirmInfoResponse, SubscriberInfo } from '../api/types';
+import { useConfirmInfo } from '@/api/eligibility/confirm-info';
+import { postEnrollmentQueryOptions } from '@/api/enrolment/get-post-enrollment';
+import { usePlans } from '@/api/eligibility/get-plans';
+import { useClinicProfile } from '@/api/market/get-clinic-profile';
+import { useSendVerification } from '@/api/auth/send-verification';
+import type { ConfirmInfoResponse, SubscriberInfo } from '@/api/eligibility/types';
 import {
   ELIGIBILITY_TEXTS,
   eligibilityErrors,
@@ -113,7 +114,7 @@ function ConfirmPlanForm({ member, loadError }: { member: Member | null; loadErr
   const stored = selectedProvider.get();
   const providerId = member?.providerId ?? stored?.providerId ?? null;
   const locationId = member?.locationId ?? stored?.locationId ?? null;
-  const provider = useProvider(providerId, locationId);
+  const provider = useClinicProfile(providerId, locationId);
 
   const plansNeeded = member !== null && !(member.payers && member.payers.length > 0);
   const plans = usePlans(plansNeeded);
@@ -243,7 +244,7 @@ function ConfirmPlanForm({ member, loadError }: { member: Member | null; loadErr
   async function onConfirmed(answer: ConfirmInfoResponse) {
     if (answer.newAccessToken) setAccessToken(answer.newAccessToken);
     setConfirmed(answer);
-    await queryClient.invalidateQueries({ queryKey: memberKeys.all });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.member.all });
     const selfWithFamily = Boolean(answer.hasFamily) && values.relation === 'Self';
     if (answer.nextStep === 'selectDPC') {
       setDialog('select-provider');

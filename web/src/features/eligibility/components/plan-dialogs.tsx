@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import type { Plan } from '@/lib/member';
-import { planLookupError, usePlanLookup } from '../api/get-plan';
+import { planLookupError, usePlanLookup } from '@/api/eligibility/get-plan';
 import { PLAN_ID_MAX_LENGTH, planIdError } from '../utils/eligibility-form';
 import styles from './eligibility.module.css';
 

@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { SelectField, TextField } from '@/components/ui/field';
 import { dateError, maskDate, memberIdError, requiredError, usDateToIso } from '@/lib/validation';
-import type { SubscriberInfo } from '../api/types';
+import type { SubscriberInfo } from '@/api/eligibility/types';
 import styles from './eligibility.module.css';
 
 const GENDERS = [

@@ -1,7 +1,7 @@
 import { ApiError } from '@/lib/api-client';
 import type { Payer, Plan, Relation } from '@/lib/member';
 import { dateError, memberIdError, MESSAGES, phoneError, requiredError } from '@/lib/validation';
-import type { ConfirmInfoError, ConfirmInfoResponse } from '../api/types';
+import type { ConfirmInfoError, ConfirmInfoResponse } from '@/api/eligibility/types';
 
 export interface EligibilityValues {
   firstName: string;

@@ -6,8 +6,8 @@ import { hardNavigation } from '@/lib/hard-navigation';
 import { useMemberState, type MemberState } from '@/lib/member-state';
 import { useSignedIn } from '@/lib/session';
 import { addFamilyChoice, selectedDependent, selectedProvider } from '@/lib/storage';
-import { postEnrollmentQueryOptions, type PostEnrollment } from '../api/get-post-enrollment';
-import { useSetProvider, type SetProviderAnswer } from '../api/set-provider';
+import { postEnrollmentQueryOptions, type PostEnrollment } from '@/api/enrolment/get-post-enrollment';
+import { useSetProvider, type SetProviderAnswer } from '@/api/enrolment/set-provider';
 import {
   afterEnrolment,
   ENROLMENT_TEXTS,

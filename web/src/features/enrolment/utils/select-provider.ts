@@ -6,8 +6,8 @@
  */
 import { ApiError } from '@/lib/api-client';
 import type { MemberState } from '@/lib/member-state';
-import type { PostEnrollment } from '../api/get-post-enrollment';
-import type { SetProviderAnswer } from '../api/set-provider';
+import type { PostEnrollment } from '@/api/enrolment/get-post-enrollment';
+import type { SetProviderAnswer } from '@/api/enrolment/set-provider';
 
 /** The spec's texts (sections 4 and 8); the server sends the same ones as `message`. */
 export const ENROLMENT_TEXTS = {

@@ -18,12 +18,13 @@ import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { formatMiles } from '@/lib/format';
+import type { MarketItem } from '@/api/market/types';
 import { accountStatus, fullName, useMemberInfo, type Member, type Status } from '@/lib/member';
 import { sessionValue } from '@/lib/storage';
 import { emailError, isoToUsDate, MESSAGES, requiredError } from '@/lib/validation';
-import { useProviderSearch, type CareProvider } from '../api/search-providers';
-import { useSetProvider } from '../api/set-provider';
+import { useSetProvider } from '@/api/enrolment/set-provider';
 import { CREDENTIALS, MAX_DISTANCE, readFilters, writeFilters } from '../utils/filters';
+import { useProviderSearch } from '../utils/search-near-zip';
 import styles from './find-care.module.css';
 
 export interface CarePerson {
@@ -120,7 +121,7 @@ export function FindCareSearchPage() {
   const filters = readFilters();
   const search = useProviderSearch(zip, filters, member.data?.companyName ?? null);
   const save = useSetProvider();
-  const [choice, setChoice] = useState<CareProvider | null>(null);
+  const [choice, setChoice] = useState<MarketItem | null>(null);
   const [step, setStep] = useState<SwitchStep>(null);
   const [chosen, setChosen] = useState<number[]>([]);
   const [message, setMessage] = useState('');
@@ -139,7 +140,7 @@ export function FindCareSearchPage() {
   const people = carePeople(member.data);
   const current = people.find((item) => (item.dependentId ?? -1) === selected) ?? people[0]!;
 
-  function pick(provider: CareProvider) {
+  function pick(provider: MarketItem) {
     if (current.status === 'active') {
       setCannotEnrol(true);
       return;
@@ -154,7 +155,7 @@ export function FindCareSearchPage() {
     const failures: string[] = [];
     for (const id of chosen) {
       try {
-        await save.mutateAsync({ dependentId: id === -1 ? null : id, providerId: choice.id, locationId: choice.locationId });
+        await save.mutateAsync({ dependentId: id === -1 ? null : id, providerId: choice.id, locationId: choice.locationId, change: true });
       } catch (failure) {
         const name = people.find((person) => (person.dependentId ?? -1) === id)?.name ?? 'this member';
         failures.push(`Something went wrong while selecting for ${name}'s provider. ${errorText(failure, '')}`.trim());

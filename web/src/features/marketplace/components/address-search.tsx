@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { CrosshairIcon, PinIcon, SearchIcon, ClinicIcon } from '@/components/icons/icons';
 import { Button } from '@/components/ui/button';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { useAutocompleteLocations } from '../api/autocomplete-locations';
-import type { LatLng, Prediction } from '../api/types';
+import { useAutocompleteLocations } from '@/api/market/autocomplete-locations';
+import type { LatLng, Prediction } from '@/api/market/types';
 import styles from './address-search.module.css';
 
 interface AddressSearchProps {

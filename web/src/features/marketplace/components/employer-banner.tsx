@@ -1,5 +1,5 @@
 import { CheckIcon, MailIcon } from '@/components/icons/icons';
-import type { Employer } from '../api/types';
+import type { Employer } from '@/api/market/types';
 import styles from './employer-banner.module.css';
 
 /** The active employer pays; any other status is told a representative will reach out. */

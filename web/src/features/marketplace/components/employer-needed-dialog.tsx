@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import type { Employer } from '../api/types';
+import type { Employer } from '@/api/market/types';
 import { EmployerSelect } from './employer-select';
 
 /** The employer dialogs' texts ('Perfect! ... Find My Provider' is the spec's employer-verified dialog). */

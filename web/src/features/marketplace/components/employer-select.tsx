@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { SearchableSelect, type SelectOption } from '@/components/ui/searchable-select';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { usePotentialEmployers } from '../api/get-potential-employers';
-import type { Employer } from '../api/types';
+import { usePotentialEmployers } from '@/api/market/get-potential-employers';
+import type { Employer } from '@/api/market/types';
 
 /** The spec's texts for the employer select. */
 export const EMPLOYER_SELECT_TEXTS = {

@@ -3,13 +3,14 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { ApiError } from '@/lib/api-client';
 import { storedEmployer } from '@/lib/storage';
-import { useJoinWaitlist } from '../api/join-waitlist';
-import { recordMetadata, searchMetadata } from '../api/record-metadata';
-import type { LatLng, SearchFilters } from '../api/types';
+import { useJoinWaitlist } from '@/api/market/join-waitlist';
+import { recordMetadata } from '@/api/market/record-metadata';
+import type { LatLng, SearchFilters } from '@/api/market/types';
 import { useEmailField } from './use-email-field';
 import { noEmailText, useWaitlistMember } from './use-waitlist-member';
 import { WAITLIST_TEXTS } from './waitlist-dialog';
 import styles from './empty-results.module.css';
+import { searchMetadata } from '../utils/search-metadata';
 
 /** The spec's empty-state texts. */
 export const EMPTY_TEXTS = {

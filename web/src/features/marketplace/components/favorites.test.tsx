@@ -3,10 +3,10 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { useQuery } from '@tanstack/react-query';
 import { clinicianItem, clinicItem } from '@/test/fixtures';
 import { bodyOf, mockFetch, renderWithProviders, signIn } from '@/test/render';
-import type { SearchKeyParams } from '../api/keys';
-import { searchMarket, searchMarketQueryOptions } from '../api/search-market';
-import { favoriteRequest, useToggleMarketFavorite } from '../api/toggle-favorite';
-import type { SearchResponse } from '../api/types';
+import type { SearchKeyParams } from '@/api/market/types';
+import { searchMarket, searchMarketQueryOptions } from '@/api/market/search-market';
+import { favoriteRequest, useToggleFavorite } from '@/api/market/toggle-favorite';
+import type { SearchResponse } from '@/api/market/types';
 import { cardAction } from '../utils/card-action';
 import { activeFilterChips, DEFAULT_FILTERS } from '../utils/filters';
 import { FilterDrawer } from './filter-drawer';
@@ -18,7 +18,7 @@ const page = (items = [clinicItem()]): SearchResponse => ({ clinics: items, clin
 /** The search page's cards, read from the cache the search fills, with the heart wired as on the page. */
 function Cards() {
   const search = useQuery({ ...searchMarketQueryOptions(params), enabled: false });
-  const favorite = useToggleMarketFavorite();
+  const favorite = useToggleFavorite();
   return (
     <>
       {[...(search.data?.clinics ?? []), ...(search.data?.clinicians ?? [])].map((item) => (

@@ -1,5 +1,5 @@
 import { Chip } from '@/components/ui/chip';
-import type { SearchFilters } from '../api/types';
+import type { SearchFilters } from '@/api/market/types';
 import { activeFilterChips } from '../utils/filters';
 import styles from './filter-chips.module.css';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { mockFetch, renderWithProviders } from '@/test/render';
-import type { SearchFilters } from '../api/types';
+import type { SearchFilters } from '@/api/market/types';
 import { activeFilterChips, DEFAULT_FILTERS, sliderLabel, sliderMiles } from '../utils/filters';
 import { FilterDrawer } from './filter-drawer';
 

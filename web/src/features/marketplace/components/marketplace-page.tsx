@@ -12,16 +12,17 @@ import { memberEmployer, useMemberInfo } from '@/lib/member';
 import { useSignedIn } from '@/lib/session';
 import { selectedProvider, sessionValue, storedEmployer } from '@/lib/storage';
 import { useIsMobile } from '@/lib/use-media-query';
-import { geocodeFirst } from '../api/geocode';
-import { potentialEmployersQueryOptions } from '../api/get-potential-employers';
-import { useCompanyAlias } from '../api/resolve-company-alias';
-import { useSearchMarket } from '../api/search-market';
-import { recordMetadata, searchMetadata } from '../api/record-metadata';
-import { favoriteRequest, useToggleMarketFavorite } from '../api/toggle-favorite';
-import type { Employer, LatLng, MarketItem, PinFilters, Prediction } from '../api/types';
+import { geocodeFirst } from '@/api/market/geocode';
+import { potentialEmployersQueryOptions } from '@/api/market/get-potential-employers';
+import { useCompanyAlias } from '@/api/market/resolve-company-alias';
+import { useSearchMarket } from '@/api/market/search-market';
+import { recordMetadata } from '@/api/market/record-metadata';
+import { favoriteRequest, useToggleFavorite } from '@/api/market/toggle-favorite';
+import type { Employer, LatLng, MarketItem, PinFilters, Prediction } from '@/api/market/types';
 import type { CardAction, MemberCardState } from '../utils/card-action';
 import { DEFAULT_FILTERS } from '../utils/filters';
 import { useSearchState } from '../utils/search-state';
+import { searchMetadata } from '../utils/search-metadata';
 import { AddressSearch } from './address-search';
 import { EmployerBanner } from './employer-banner';
 import { EmployerConfirmationDialog, EmployerNeededDialog } from './employer-needed-dialog';
@@ -196,7 +197,7 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
     if (!signedIn && state.filters.favorites) dispatch({ type: 'filters', filters: { ...state.filters, favorites: false } });
   }, [signedIn, state.filters, dispatch]);
 
-  const favorite = useToggleMarketFavorite();
+  const favorite = useToggleFavorite();
   const search = useSearchMarket(
     {
       origin: state.origin,

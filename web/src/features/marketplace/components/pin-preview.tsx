@@ -1,6 +1,6 @@
 import { Button } from '@/components/ui/button';
 import { formatMiles, truncate } from '@/lib/format';
-import { useLocationPreview } from '../api/get-location-preview';
+import { useLocationPreview } from '@/api/market/get-location-preview';
 import styles from './pin-preview.module.css';
 
 /** The info window's content: the clinic's preview card. */

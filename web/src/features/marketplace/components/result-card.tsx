@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { CareModalities } from '@/components/ui/care-modalities';
 import { LogoAvatar } from '@/components/ui/logo-avatar';
 import { formatMiles, genderLabel, truncate } from '@/lib/format';
-import type { MarketItem } from '../api/types';
+import type { MarketItem } from '@/api/market/types';
 import { entityLabel, type CardAction } from '../utils/card-action';
 import styles from './result-card.module.css';
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { clinicianItem, clinicItem } from '@/test/fixtures';
 import { mockFetch, renderWithProviders } from '@/test/render';
-import type { SearchResponse } from '../api/types';
+import type { SearchResponse } from '@/api/market/types';
 import { DEFAULT_FILTERS } from '../utils/filters';
 import { INITIAL_SEARCH_STATE, searchReducer, type SearchState } from '../utils/search-state';
 import { pageContent, ResultsPanel } from './results-panel';

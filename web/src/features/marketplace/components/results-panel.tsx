@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button';
 import { Pager } from '@/components/ui/pager';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs } from '@/components/ui/tabs';
-import type { MarketItem, SearchResponse } from '../api/types';
+import type { MarketItem, SearchResponse } from '@/api/market/types';
 import { cardAction, type CardAction, type MemberCardState } from '../utils/card-action';
 import { activeFilterChips } from '../utils/filters';
 import { FIND_MORE_MAX_PAGES, PAGE_SIZE } from '../utils/search-constants';

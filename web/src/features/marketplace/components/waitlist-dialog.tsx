@@ -5,11 +5,12 @@ import { Dialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { storedEmployer } from '@/lib/storage';
-import { useJoinWaitlist, type WaitlistAnswer, type WaitlistSearch } from '../api/join-waitlist';
-import { recordMetadata, searchMetadata } from '../api/record-metadata';
+import { useJoinWaitlist, type WaitlistAnswer, type WaitlistSearch } from '@/api/market/join-waitlist';
+import { recordMetadata } from '@/api/market/record-metadata';
 import { useEmailField } from './use-email-field';
 import { noEmailText, useWaitlistMember } from './use-waitlist-member';
 import styles from './waitlist-dialog.module.css';
+import { searchMetadata } from '../utils/search-metadata';
 
 /** The clinic location whose waitlist is being joined. */
 export interface WaitlistTarget {

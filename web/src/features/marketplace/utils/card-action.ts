@@ -1,5 +1,5 @@
 import type { MemberState } from '@/lib/member-state';
-import type { MarketItem } from '../api/types';
+import type { MarketItem } from '@/api/market/types';
 
 /** The member state the card buttons depend on (null when signed out): the member acted on. */
 export type MemberCardState = Pick<MemberState, 'nextStep' | 'subscriptionStatus' | 'locationId'> & Partial<MemberState>;

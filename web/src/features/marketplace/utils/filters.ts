@@ -1,4 +1,4 @@
-import type { SearchFilters } from '../api/types';
+import type { SearchFilters } from '@/api/market/types';
 
 /** The slider's starting position (30 miles). */
 export const DEFAULT_DISTANCE = 5;

@@ -1,7 +1,9 @@
 /** Marketplace constants from the spec (section 9). */
 
+import { SEARCH_PAGE_SIZE } from '@/api/market/search-market';
+
 /** Cards per page, for the server pages and the local clinician pages alike. */
-export const PAGE_SIZE = 6;
+export const PAGE_SIZE = SEARCH_PAGE_SIZE;
 /** Map zoom after a search. */
 export const SEARCH_ZOOM = 12;
 /** Below this zoom the map shows area pins (clusters) instead of single pins. */

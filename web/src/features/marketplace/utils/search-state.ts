@@ -1,6 +1,6 @@
 import { useEffect, useReducer } from 'react';
 import { lastSearchOrigin, sessionValue } from '@/lib/storage';
-import type { LatLng, SearchFilters } from '../api/types';
+import type { LatLng, SearchFilters } from '@/api/market/types';
 import { DEFAULT_FILTERS } from './filters';
 
 export type ResultTab = 'all' | 'clinics' | 'providers';

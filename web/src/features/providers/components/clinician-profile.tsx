@@ -13,8 +13,8 @@ import { isApiError } from '@/lib/api-client';
 import { formatMiles, genderLabel } from '@/lib/format';
 import { useSignedIn } from '@/lib/session';
 import { lastSearchOrigin } from '@/lib/storage';
-import { useClinician } from '../api/get-clinician';
-import type { Clinician, ClinicianClinic } from '../api/types';
+import { useClinician } from '@/api/market/get-clinician';
+import type { Clinician, ClinicianClinic } from '@/api/market/profile-types';
 import { ProfileToolbar } from './profile-toolbar';
 import styles from './profile.module.css';
 

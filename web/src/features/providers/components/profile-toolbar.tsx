@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Notice, useNotice } from '@/components/ui/notice';
 import { paths } from '@/config/paths';
 import { useSignedIn } from '@/lib/session';
-import { useToggleFavorite, type FavoriteRequest } from '../api/toggle-favorite';
+import { useToggleFavorite, type FavoriteRequest } from '@/api/market/toggle-favorite';
 import styles from './profile.module.css';
 
 /** Shares the page: the native share sheet when there is one, otherwise the link is copied. */

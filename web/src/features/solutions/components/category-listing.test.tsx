@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { mockFetch, renderWithProviders } from '@/test/render';
-import type { CategoryItem } from '../api/types';
+import type { CategoryItem } from '@/api/solutions/types';
 import { CategoryListing, itemTypeLabel, matchesCategorySearch } from './category-listing';
 
 const items: CategoryItem[] = [

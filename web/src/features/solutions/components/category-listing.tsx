@@ -7,8 +7,8 @@ import { LogoAvatar } from '@/components/ui/logo-avatar';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { truncate } from '@/lib/format';
-import { useMarketCategories } from '../api/get-market-categories';
-import type { CategoryItem } from '../api/types';
+import { useMarketCategories } from '@/api/solutions/get-market-categories';
+import type { CategoryItem } from '@/api/solutions/types';
 import styles from './solutions.module.css';
 
 /** The entity label shown on each item. */

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { useMarketCategories } from '../api/get-market-categories';
+import { useMarketCategories } from '@/api/solutions/get-market-categories';
 import styles from './solutions.module.css';
 
 /** The solution categories, shown on the marketplace below the results. */

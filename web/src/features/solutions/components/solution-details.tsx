@@ -7,7 +7,7 @@ import { LogoAvatar } from '@/components/ui/logo-avatar';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { withProtocol } from '@/lib/format';
-import { useSolution } from '../api/get-solution';
+import { useSolution } from '@/api/solutions/get-solution';
 import styles from './solutions.module.css';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });

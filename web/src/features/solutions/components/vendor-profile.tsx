@@ -8,8 +8,8 @@ import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { withProtocol } from '@/lib/format';
 import { useSignedIn } from '@/lib/session';
-import { useVendor } from '../api/get-vendor';
-import { useToggleVendorFavorite } from '../api/toggle-vendor-favorite';
+import { useVendor } from '@/api/solutions/get-vendor';
+import { useToggleVendorFavorite } from '@/api/solutions/toggle-vendor-favorite';
 import styles from './solutions.module.css';
 
 /** /marketplace/vendor/details/{id}: a point-solution vendor. */
