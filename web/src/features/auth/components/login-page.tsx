@@ -80,7 +80,7 @@ export function LoginPage() {
         },
       },
     );
-    // Runs once for the link in the address; the handlers need no re-run.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once for the link in the address; the handlers need no re-run
   }, [magicToken]);
 
   const emailMessage = emailError(email, { invalidMessage: MESSAGES.emailInvalid });

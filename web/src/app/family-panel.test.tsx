@@ -4,7 +4,7 @@ import { AddFamilyMemberPage } from '@/features/eligibility/components/add-famil
 import { redirectTarget } from '@/lib/storage';
 import { memberFixture } from '@/test/fixtures';
 import { bodyOf, mockFetch, renderRoutes, signIn } from '@/test/render';
-import { AccountDetailsPage } from './account-details-page';
+import { AccountDetailsPage } from '@/features/account/components/account-details-page';
 
 type Answer = { status?: number; body: unknown };
 
