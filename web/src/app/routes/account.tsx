@@ -1,7 +1,12 @@
 /** Route modules of the account group (loaded together, on demand). */
 import { AccountDetailsPage } from '@/features/account/components/account-details-page';
 import { AccountAlertPage, AccountPersonalPage, AccountSettingsPage, FamilyMemberDetailPage, FamilyMembersMenuPage } from '@/features/account/components/account-pages';
-import { EditContactPage, EditDependentPage, EditSubscriberPage, FamilyAddPage, FamilyEditPage, PersonalEditPage } from '@/features/account/components/edit-pages';
+import { EditContactPage } from '@/features/account/components/edit-contact-page';
+import { EditDependentPage } from '@/features/account/components/edit-dependent-page';
+import { EditSubscriberPage } from '@/features/account/components/edit-subscriber-page';
+import { FamilyAddPage } from '@/features/account/components/family-add-page';
+import { FamilyEditPage } from '@/features/account/components/family-edit-page';
+import { PersonalEditPage } from '@/features/account/components/personal-edit-page';
 
 export const AccountDetailsRoute = AccountDetailsPage;
 export const AccountAlertRoute = AccountAlertPage;

@@ -6,7 +6,9 @@ import { bodyOf, mockFetch, renderRoutes, signIn } from '@/test/render';
 import { AccountDetailsPage } from './account-details-page';
 import { getAccessToken } from '@/lib/session';
 import { selectedDependent } from '@/lib/storage';
-import { EditContactPage, EditDependentPage, familyUpdateBody } from './edit-pages';
+import { familyUpdateBody } from '../utils/member-form-values';
+import { EditContactPage } from './edit-contact-page';
+import { EditDependentPage } from './edit-dependent-page';
 import { MemberMenu } from './member-menu';
 import { passwordFormErrors } from './settings-panel';
 

@@ -1,23 +1,12 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { SelectField, TextField, type Choice } from '@/components/ui/field';
-import { Button } from '@/components/ui/button';
-import {
-  dateError,
-  emailError,
-  formatPhone,
-  maskDate,
-  memberIdError,
-  MESSAGES,
-  normaliseEmail,
-  PHONE_INPUT_MAX_LENGTH,
-  phoneError,
-  requiredError,
-} from '@/lib/validation';
+import type { FormEvent, ReactNode } from 'react';
+import { FormActions } from '@/components/forms/form-actions';
+import { EmployerField, MemberIdField, PlanField } from '@/components/forms/insurance-fields';
+import { DateOfBirthField, EmailField, GenderField, PhoneField, RelationField } from '@/components/forms/person-fields';
+import { useFormFields } from '@/components/forms/use-form-fields';
+import { TextField, type Choice } from '@/components/ui/field';
+import { formatPhone, normaliseEmail } from '@/lib/validation';
+import { memberFormErrors, type MemberField, type MemberFormValues } from '../utils/member-form-values';
 import styles from './account.module.css';
-
-export type MemberField = 'relation' | 'firstName' | 'lastName' | 'dob' | 'gender' | 'employer' | 'email' | 'phone' | 'zipCode' | 'memberId' | 'groupId' | 'payerId' | 'planId';
-
-export type MemberFormValues = Record<MemberField, string>;
 
 const LABELS: Record<MemberField, string> = {
   relation: 'Relationship to subscriber',
@@ -35,25 +24,6 @@ const LABELS: Record<MemberField, string> = {
   planId: 'Health plan',
 };
 
-const OPTIONAL: MemberField[] = ['zipCode', 'employer'];
-
-/** The account forms' rules: required fields, MM/DD/YYYY dates, numeric member IDs, the phone and email patterns. */
-export function memberFormErrors(values: MemberFormValues, fields: MemberField[]): Partial<Record<MemberField, string>> {
-  const errors: Partial<Record<MemberField, string>> = {};
-  for (const field of fields) {
-    const value = values[field] ?? '';
-    let message: string | null;
-    if (field === 'dob') message = dateError(value);
-    else if (field === 'email') message = emailError(value, { requiredMessage: MESSAGES.required, invalidMessage: MESSAGES.emailInvalid });
-    else if (field === 'phone') message = phoneError(value);
-    else if (field === 'memberId') message = memberIdError(value, { numeric: true });
-    else if (field === 'zipCode') message = value && !/^\d{5}(-\d{4})?$/.test(value) ? 'Zip code must have 5 digits' : null;
-    else message = OPTIONAL.includes(field) ? null : requiredError(value);
-    if (message) errors[field] = message;
-  }
-  return errors;
-}
-
 interface MemberFormProps {
   fields: MemberField[];
   initial: Partial<MemberFormValues>;
@@ -69,60 +39,48 @@ interface MemberFormProps {
   extraActions?: ReactNode;
 }
 
-/** A member details form built from a list of fields, shared by the account edit screens. */
+function startValues(initial: Partial<MemberFormValues>): MemberFormValues {
+  const blank = Object.fromEntries(Object.keys(LABELS).map((key) => [key, ''])) as MemberFormValues;
+  return { ...blank, ...initial, phone: formatPhone(initial.phone ?? ''), dob: initial.dob ?? '' };
+}
+
+/** A member details form built from a list of fields, shared by the account edit screens; messages show after a submit. */
 export function MemberForm({ fields, initial, relationOptions = ['Self', 'Spouse', 'Dependent'], planOptions = [], locked = [], submitLabel, busy = false, onSubmit, onCancel, note, extraActions }: MemberFormProps) {
-  const [values, setValues] = useState<MemberFormValues>(() => {
-    const start = Object.fromEntries(Object.keys(LABELS).map((key) => [key, ''])) as MemberFormValues;
-    return { ...start, ...initial, phone: formatPhone(initial.phone ?? ''), dob: initial.dob ?? '' };
-  });
-  const [touched, setTouched] = useState(false);
   const editable = fields.filter((field) => !locked.includes(field));
-  const errors = memberFormErrors(values, editable);
-  const set = (field: MemberField) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
-  const shown = (field: MemberField) => (touched ? errors[field] : undefined);
+  const form = useFormFields<MemberFormValues>(() => startValues(initial), (values) => memberFormErrors(values, editable), { touchOnBlur: false });
+  const { values } = form;
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setTouched(true);
-    if (Object.keys(errors).length > 0 || busy) return;
+    form.touchAll();
+    if (!form.valid || busy) return;
     const trimmed = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value.trim()])) as MemberFormValues;
     onSubmit({ ...trimmed, email: normaliseEmail(trimmed.email) });
   }
 
   function control(field: MemberField) {
-    const disabled = locked.includes(field);
-    const common = { label: LABELS[field], value: values[field], onChange: set(field), error: shown(field), disabled };
+    const binding = { ...form.field(field), disabled: locked.includes(field) };
     switch (field) {
       case 'relation':
-        return <SelectField key={field} {...common} placeholder="Select" options={relationOptions.map((relation) => ({ value: relation, label: relation }))} />;
+        return <RelationField key={field} label={LABELS.relation} relations={relationOptions} {...binding} />;
       case 'gender':
-        return (
-          <SelectField
-            key={field}
-            {...common}
-            placeholder="Select"
-            options={[
-              { value: 'f', label: 'Female' },
-              { value: 'm', label: 'Male' },
-            ]}
-          />
-        );
+        return <GenderField key={field} {...binding} />;
       case 'planId':
-        return <SelectField key={field} {...common} placeholder="Select your plan" options={planOptions.length > 0 ? planOptions : values.planId ? [{ value: values.planId, label: values.planId }] : []} />;
+        return <PlanField key={field} plans={planOptions.length > 0 ? planOptions : values.planId ? [{ value: values.planId, label: values.planId }] : []} {...binding} />;
       case 'employer':
-        return <SelectField key={field} {...common} options={values.employer ? [{ value: values.employer, label: values.employer }] : []} placeholder="Employer" disabled />;
+        return <EmployerField key={field} employer={values.employer} error={binding.error} />;
       case 'dob':
-        return <TextField key={field} {...common} placeholder="MM/DD/YYYY" inputMode="numeric" maxLength={10} onChange={(value) => set('dob')(maskDate(value))} />;
+        return <DateOfBirthField key={field} {...binding} />;
       case 'phone':
-        return <TextField key={field} {...common} type="tel" placeholder="XXX XXX XXXX" maxLength={PHONE_INPUT_MAX_LENGTH} onChange={(value) => set('phone')(formatPhone(value))} />;
+        return <PhoneField key={field} {...binding} />;
       case 'email':
-        return <TextField key={field} {...common} type="email" onBlur={() => set('email')(normaliseEmail(values.email))} />;
+        return <EmailField key={field} {...binding} />;
       case 'zipCode':
-        return <TextField key={field} {...common} inputMode="numeric" maxLength={10} />;
+        return <TextField key={field} label={LABELS.zipCode} inputMode="numeric" maxLength={10} {...binding} />;
       case 'memberId':
-        return <TextField key={field} {...common} inputMode="numeric" />;
+        return <MemberIdField key={field} numeric {...binding} />;
       default:
-        return <TextField key={field} {...common} />;
+        return <TextField key={field} label={LABELS[field]} {...binding} />;
     }
   }
 
@@ -130,15 +88,9 @@ export function MemberForm({ fields, initial, relationOptions = ['Self', 'Spouse
     <form className={styles.form} onSubmit={submit} noValidate>
       {note}
       <div className={styles.grid}>{fields.map(control)}</div>
-      <div className={styles.formActions}>
+      <FormActions className={styles.formActions} onCancel={onCancel} submitLabel={submitLabel} disabled={busy}>
         {extraActions}
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {submitLabel}
-        </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { FormActions } from '@/components/forms/form-actions';
 import { EditIcon } from '@/components/icons/icons';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -223,14 +224,7 @@ function ChangeEmailForm({
           }}
           error={touched ? message : null}
         />
-        <div className={styles.formActions}>
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {sendLabel}
-          </Button>
-        </div>
+        <FormActions className={styles.formActions} onCancel={onCancel} submitLabel={sendLabel} disabled={busy} />
       </form>
     </Card>
   );
@@ -280,14 +274,7 @@ function PasswordForm({ changing, onCancel, onSaved, onError }: { changing: bool
         ) : null}
         <PasswordField label="New password" autoComplete="new-password" value={values.password} onChange={set('password')} error={touched ? errors.password : null} />
         <PasswordField label="Confirm new password" autoComplete="new-password" value={values.confirmation} onChange={set('confirmation')} error={touched ? errors.confirmation : null} />
-        <div className={styles.formActions}>
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {changing ? 'Change Password' : 'Set Password'}
-          </Button>
-        </div>
+        <FormActions className={styles.formActions} onCancel={onCancel} submitLabel={changing ? 'Change Password' : 'Set Password'} disabled={busy} />
       </form>
     </Card>
   );

@@ -1,26 +1,23 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import { FormActions } from '@/components/forms/form-actions';
+import { MemberIdField } from '@/components/forms/insurance-fields';
+import { EmailField, GenderField, NameFields, PhoneField, RelationField, type PersonValues } from '@/components/forms/person-fields';
+import { useFormFields } from '@/components/forms/use-form-fields';
 import { AuthCard } from '@/components/ui/auth-card';
-import { Button } from '@/components/ui/button';
-import { SelectField, TextField } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { queryKeys } from '@/api/query-keys';
 import { personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
 import { storedEmployerName, storedUser } from '@/lib/storage';
-import { emailError, formatPhone, MESSAGES, normaliseEmail, PHONE_INPUT_MAX_LENGTH, phoneError, requiredError } from '@/lib/validation';
+import { emailError, formatPhone, MESSAGES, normaliseEmail, phoneError, requiredError } from '@/lib/validation';
 import { useCheckEligibility } from '@/api/auth/check-eligibility';
 import { useUpdatePersonalInfo } from '@/api/account/personal-info';
 import styles from './auth.module.css';
 
-interface PersonalValues {
-  firstName: string;
-  lastName: string;
-  dob: string;
-  gender: string;
-  email: string;
-  phone: string;
+interface PersonalValues extends PersonValues {
   zipCode: string;
   memberId: string;
   groupId: string;
@@ -55,31 +52,31 @@ function PersonalInfoForm({ member }: { member: Member | null }) {
   const queryClient = useQueryClient();
   const save = useUpdatePersonalInfo();
   const eligibility = useCheckEligibility();
-  const [touched, setTouched] = useState(false);
-  const [values, setValues] = useState<PersonalValues>({
-    firstName: member?.firstName ?? '',
-    lastName: member?.lastName ?? '',
-    dob: member?.dob ?? '',
-    gender: member?.gender ?? '',
-    email: member?.email ?? '',
-    phone: formatPhone(member?.phone ?? ''),
-    zipCode: member?.zipCode ?? '',
-    memberId: member?.memberId ?? '',
-    groupId: member?.groupId ?? '',
-    payerId: member?.payerId ?? '',
-    planId: member?.planId ?? '',
-    relation: member?.subscriberRelation === 'Spouse' ? 'Spouse' : 'Self',
-  });
-  const errors = personalInfoErrors(values);
-  const valid = Object.keys(errors).length === 0;
+  const form = useFormFields<PersonalValues>(
+    () => ({
+      firstName: member?.firstName ?? '',
+      lastName: member?.lastName ?? '',
+      dob: member?.dob ?? '',
+      gender: member?.gender ?? '',
+      email: member?.email ?? '',
+      phone: formatPhone(member?.phone ?? ''),
+      zipCode: member?.zipCode ?? '',
+      memberId: member?.memberId ?? '',
+      groupId: member?.groupId ?? '',
+      payerId: member?.payerId ?? '',
+      planId: member?.planId ?? '',
+      relation: member?.subscriberRelation === 'Spouse' ? 'Spouse' : 'Self',
+    }),
+    personalInfoErrors,
+    { touchOnBlur: false },
+  );
+  const { values, field } = form;
   const busy = save.isPending || eligibility.isPending;
-  const set = (key: keyof PersonalValues) => (value: string) => setValues((current) => ({ ...current, [key]: value }));
-  const shown = (key: keyof PersonalValues) => (touched ? errors[key] : undefined);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setTouched(true);
-    if (!valid || busy) return;
+    form.touchAll();
+    if (!form.valid || busy) return;
     const { relation: _relation, ...fields } = values;
     const body = personalInfoBody(member, {
       ...Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value.trim()])),
@@ -107,53 +104,19 @@ function PersonalInfoForm({ member }: { member: Member | null }) {
     <AuthCard title="Personal Info" subtitle="Keep your details as they appear on your insurance card." wide>
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <div className={styles.grid}>
-          <TextField label="First name" value={values.firstName} onChange={set('firstName')} error={shown('firstName')} />
-          <TextField label="Last name" value={values.lastName} onChange={set('lastName')} error={shown('lastName')} />
-          <TextField label="Date of birth" type="date" value={values.dob} onChange={set('dob')} />
-          <SelectField
-            label="Gender"
-            placeholder="Select"
-            options={[
-              { value: 'f', label: 'Female' },
-              { value: 'm', label: 'Male' },
-            ]}
-            value={values.gender}
-            onChange={set('gender')}
-            error={shown('gender')}
-          />
-          <TextField label="Email" type="email" value={values.email} onChange={set('email')} onBlur={() => set('email')(normaliseEmail(values.email))} error={shown('email')} />
-          <TextField
-            label="Phone"
-            type="tel"
-            placeholder="000-000-0000"
-            maxLength={PHONE_INPUT_MAX_LENGTH}
-            value={values.phone}
-            onChange={(value) => set('phone')(formatPhone(value))}
-            error={shown('phone')}
-          />
-          <TextField label="Home zip code" inputMode="numeric" value={values.zipCode} onChange={(value) => set('zipCode')(value.replace(/\D/g, '').slice(0, 5))} />
-          <SelectField
-            label="Relationship"
-            options={[
-              { value: 'Self', label: 'Self' },
-              { value: 'Spouse', label: 'Spouse' },
-            ]}
-            value={values.relation}
-            onChange={set('relation')}
-          />
-          <TextField label="Member ID" value={values.memberId} onChange={set('memberId')} error={shown('memberId')} />
-          <TextField label="Group ID" value={values.groupId} onChange={set('groupId')} error={shown('groupId')} />
-          <TextField label="Payer ID" value={values.payerId} onChange={set('payerId')} error={shown('payerId')} />
-          <TextField label="Plan ID" value={values.planId} onChange={set('planId')} error={shown('planId')} />
+          <NameFields firstName={field('firstName')} lastName={field('lastName')} />
+          <TextField label="Date of birth" type="date" {...field('dob')} />
+          <GenderField {...field('gender')} />
+          <EmailField {...field('email')} />
+          <PhoneField label="Phone" placeholder="000-000-0000" {...field('phone')} />
+          <TextField label="Home zip code" inputMode="numeric" value={values.zipCode} onChange={(value) => form.set('zipCode', value.replace(/\D/g, '').slice(0, 5))} />
+          <RelationField relations={['Self', 'Spouse']} placeholder={null} {...field('relation')} />
+          <MemberIdField {...field('memberId')} />
+          <TextField label="Group ID" {...field('groupId')} />
+          <TextField label="Payer ID" {...field('payerId')} />
+          <TextField label="Plan ID" {...field('planId')} />
         </div>
-        <div className={styles.actions}>
-          <Button variant="secondary" onClick={() => navigate(-1)}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            Save
-          </Button>
-        </div>
+        <FormActions className={styles.actions} onCancel={() => navigate(-1)} submitLabel="Save" disabled={busy} />
       </form>
     </AuthCard>
   );

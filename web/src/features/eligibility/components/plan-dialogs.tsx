@@ -1,6 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
+import { ActionDialog } from '@/components/ui/action-dialog';
 import { TextField } from '@/components/ui/field';
 import type { Plan } from '@/lib/member';
 import { planLookupError, usePlanLookup } from '@/api/eligibility/get-plan';
@@ -37,20 +36,12 @@ export function PlanListDialog({
   }, [open, selected]);
 
   return (
-    <Dialog
+    <ActionDialog
       open={open}
       title={PLAN_TEXTS.confirmPlan}
       onClose={onClose}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onInsertId}>
-            {PLAN_TEXTS.notListed}
-          </Button>
-          <Button disabled={!choice} onClick={() => onChoose(choice)}>
-            Confirm
-          </Button>
-        </>
-      }
+      secondary={{ label: PLAN_TEXTS.notListed, onClick: onInsertId }}
+      primary={{ label: 'Confirm', disabled: !choice, onClick: () => onChoose(choice) }}
     >
       <fieldset className={styles.planList}>
         <legend className={styles.muted}>Choose the health plan on your insurance card.</legend>
@@ -64,7 +55,7 @@ export function PlanListDialog({
           </label>
         ))}
       </fieldset>
-    </Dialog>
+    </ActionDialog>
   );
 }
 
@@ -105,20 +96,12 @@ export function PlanIdDialog({ open, onBack, onFound }: { open: boolean; onBack:
   }
 
   return (
-    <Dialog
+    <ActionDialog
       open={open}
       title={PLAN_TEXTS.insertPlanId}
       onClose={onBack}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onBack}>
-            Back
-          </Button>
-          <Button disabled={!valid || lookup.isPending} onClick={() => pull()}>
-            {PLAN_TEXTS.pullBenefits}
-          </Button>
-        </>
-      }
+      secondary={{ label: 'Back', onClick: onBack }}
+      primary={{ label: PLAN_TEXTS.pullBenefits, disabled: !valid || lookup.isPending, onClick: () => pull() }}
     >
       <form className={styles.dialogForm} onSubmit={pull} noValidate>
         <TextField
@@ -134,6 +117,6 @@ export function PlanIdDialog({ open, onBack, onFound }: { open: boolean; onBack:
           error={failure ?? (touched && planId ? error : null)}
         />
       </form>
-    </Dialog>
+    </ActionDialog>
   );
 }

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Alert } from '@/components/ui/alert';
+import { Card } from '@/components/ui/card';
+import { paths } from '@/config/paths';
+import { errorText } from '@/lib/api-client';
+import { payerOptions } from '@/lib/insurance';
+import { personalInfoBody, useMemberInfo } from '@/lib/member';
+import { MESSAGES } from '@/lib/validation';
+import { usePlans } from '@/api/eligibility/get-plans';
+import { useUpdatePersonalInfo } from '@/api/account/personal-info';
+import { formValues, memberBody } from '../utils/member-form-values';
+import { WithMember } from './account-details-page';
+import { AllSetDialog, BackLink, cancelTarget } from './edit-page-parts';
+import { MemberForm } from './member-form';
+import styles from './account.module.css';
+
+/** /account/edit-subscriber (2.18). */
+export function EditSubscriberPage() {
+  const navigate = useNavigate();
+  const save = useUpdatePersonalInfo();
+  const member = useMemberInfo();
+  // The member info's payers name the plans; the plans call is only needed without them.
+  const plans = usePlans(member.data !== undefined && !(member.data.payers && member.data.payers.length > 0));
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <WithMember>
+      {(member) => (
+        <div className={`${styles.page} ${styles.narrow}`}>
+          <BackLink to={cancelTarget()} />
+          <h1>Edit subscriber information</h1>
+          {error ? <Alert tone="error">{error}</Alert> : null}
+          <Card>
+            <MemberForm
+              fields={['relation', 'firstName', 'lastName', 'dob', 'gender', 'employer', 'memberId', 'planId']}
+              initial={formValues(member)}
+              planOptions={payerOptions(member, plans.data ?? [])
+                .flatMap((payer) => payer.plans)
+                .map((plan) => ({ value: plan.planId, label: plan.name }))}
+              submitLabel="Save Information"
+              busy={save.isPending}
+              onCancel={() => navigate(cancelTarget())}
+              onSubmit={(values) => {
+                setError(null);
+                save.mutate(personalInfoBody(member, memberBody(values)), { onSuccess: () => setDone(true), onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)) });
+              }}
+            />
+          </Card>
+          <AllSetDialog open={done} onDone={() => navigate(paths.accountDetails.path)}>
+            <p>A representative from the clinic will reach out to schedule your first appointment</p>
+          </AllSetDialog>
+        </div>
+      )}
+    </WithMember>
+  );
+}
