@@ -1,20 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
 import { queryKeys } from '@/api/query-keys';
+import { filterListEndpoint } from '@/api/endpoint-query';
 
 /** GET /market/credentials/provider: the credentials filter list (MD, DO, NP, ...). */
-export function getCredentials(alias: string | null, signal?: AbortSignal): Promise<string[]> {
-  return apiRequest<string[]>('/market/credentials/provider', { signal, query: { alias } });
-}
+const credentials = filterListEndpoint('/market/credentials/provider', queryKeys.market.credentials);
 
-export function credentialsQueryOptions(alias: string | null) {
-  return queryOptions({
-    queryKey: queryKeys.market.credentials(alias),
-    queryFn: ({ signal }) => getCredentials(alias, signal),
-    staleTime: 30 * 60_000,
-  });
-}
-
-export function useCredentials(alias: string | null, enabled = true) {
-  return useQuery({ ...credentialsQueryOptions(alias), enabled });
-}
+export const getCredentials = credentials.get;
+export const credentialsQueryOptions = credentials.options;
+export const useCredentials = credentials.use;

@@ -1,17 +1,10 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
 import { queryKeys } from '@/api/query-keys';
+import { recordEndpoint } from '@/api/endpoint-query';
 import type { Solution } from './types';
 
 /** GET /dpcproviders/market/solution/{id}: a marketplace solution. */
-export function getSolution(id: number, signal?: AbortSignal): Promise<Solution> {
-  return apiRequest<Solution>(`/dpcproviders/market/solution/${id}`, { signal });
-}
+const solution = recordEndpoint<Solution>((id) => `/dpcproviders/market/solution/${id}`, queryKeys.solutions.solution);
 
-export function solutionQueryOptions(id: number) {
-  return queryOptions({ queryKey: queryKeys.solutions.solution(id), queryFn: ({ signal }) => getSolution(id, signal) });
-}
-
-export function useSolution(id: number) {
-  return useQuery(solutionQueryOptions(id));
-}
+export const getSolution = solution.get;
+export const solutionQueryOptions = solution.options;
+export const useSolution = solution.use;

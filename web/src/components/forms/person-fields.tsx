@@ -97,10 +97,10 @@ export function PhoneField({
 }
 
 /** An email, lower-cased and trimmed when the field is left. */
-export function EmailField({ value, onChange, onBlur, ...rest }: FieldProps) {
+export function EmailField({ value, onChange, onBlur, label = 'Email', ...rest }: FieldProps & { label?: string; autoComplete?: string }) {
   return (
     <TextField
-      label="Email"
+      label={label}
       type="email"
       value={value}
       onChange={onChange}

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { MenuIcon, UserIcon } from '@/components/icons/icons';
+import { BrandLink } from '@/components/ui/brand-link';
 import { LinkButton } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { paths } from '@/config/paths';
@@ -142,15 +143,7 @@ export function AppShell({ memberMenu }: { memberMenu?: ReactNode }) {
 }
 
 function Brand() {
-  return (
-    <Link to={paths.marketplace.path} className={styles.brand} aria-label="Nearcare marketplace">
-      <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true">
-        <rect width="32" height="32" rx="8" fill="currentColor" />
-        <path d="M13 7h6v6h6v6h-6v6h-6v-6H7v-6h6z" fill="#fff" />
-      </svg>
-      <span>Nearcare</span>
-    </Link>
-  );
+  return <BrandLink className={styles.brand} size={28} />;
 }
 
 /** A bare avatar menu, used when the app gives no member menu (tests of the shell alone). */

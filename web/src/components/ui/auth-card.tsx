@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { BrandLink } from './brand-link';
 import styles from './auth-card.module.css';
 
 interface AuthCardProps {
@@ -18,13 +18,7 @@ interface AuthCardProps {
 export function AuthCard({ title, subtitle, children, footer, wide = false }: AuthCardProps) {
   return (
     <div className={styles.page}>
-      <Link to="/marketplace" className={styles.brand} aria-label="Nearcare marketplace">
-        <svg width="32" height="32" viewBox="0 0 32 32" aria-hidden="true">
-          <rect width="32" height="32" rx="8" fill="currentColor" />
-          <path d="M13 7h6v6h6v6h-6v6h-6v-6H7v-6h6z" fill="#fff" />
-        </svg>
-        <span>Nearcare</span>
-      </Link>
+      <BrandLink className={styles.brand} size={32} />
       <section className={`${styles.card} ${wide ? styles.wide : ''}`} aria-labelledby="auth-card-title">
         <header className={styles.header}>
           <h1 id="auth-card-title">{title}</h1>

@@ -14,41 +14,37 @@ interface CommonProps {
   size?: ButtonSize;
   block?: boolean;
   icon?: ReactNode;
+  className?: string;
+  children?: ReactNode;
+}
+
+/** Splits the look props from the element's own: its class names, its content (icon first) and the rest. */
+function look<P extends CommonProps>({ variant = 'primary', size = 'md', block = false, icon, className, children, ...rest }: P) {
+  const content = (
+    <>
+      {icon}
+      {children}
+    </>
+  );
+  return { className: classes(variant, size, block, className), content, rest };
 }
 
 /** The app's button: primary actions in navy, secondary outlined, ghost for toolbars. */
-export function Button({
-  variant = 'primary',
-  size = 'md',
-  block = false,
-  icon,
-  className,
-  children,
-  type = 'button',
-  ...rest
-}: CommonProps & ButtonHTMLAttributes<HTMLButtonElement>) {
+export function Button({ type = 'button', ...props }: CommonProps & ButtonHTMLAttributes<HTMLButtonElement>) {
+  const { className, content, rest } = look(props);
   return (
-    <button type={type} className={classes(variant, size, block, className)} {...rest}>
-      {icon}
-      {children}
+    <button type={type} className={className} {...rest}>
+      {content}
     </button>
   );
 }
 
 /** A router link that looks like a button. */
-export function LinkButton({
-  variant = 'primary',
-  size = 'md',
-  block = false,
-  icon,
-  className,
-  children,
-  ...rest
-}: CommonProps & LinkProps) {
+export function LinkButton(props: CommonProps & LinkProps) {
+  const { className, content, rest } = look(props);
   return (
-    <Link className={classes(variant, size, block, className)} {...rest}>
-      {icon}
-      {children}
+    <Link className={className} {...rest}>
+      {content}
     </Link>
   );
 }

@@ -4,10 +4,11 @@ import { EditIcon } from '@/components/icons/icons';
 import { Button, LinkButton } from '@/components/ui/button';
 import { CannotEnrolDialog } from '@/components/ui/cannot-enrol-dialog';
 import { Card, DetailList } from '@/components/ui/card';
+import { InsuranceDetails } from '@/components/ui/insurance-details';
 import { ProviderSummary } from '@/components/ui/provider-summary';
 import { StatusDot } from '@/components/ui/status-dot';
 import { paths } from '@/config/paths';
-import { accountStatus, GENDER_LABELS, planLabel, portalLink, type Member } from '@/lib/member';
+import { accountStatus, GENDER_LABELS, portalLink, type Member } from '@/lib/member';
 import { selectedDependent } from '@/lib/storage';
 import { isoToUsDate } from '@/lib/validation';
 import styles from './account.module.css';
@@ -30,7 +31,6 @@ export function PersonalPanel({ member, editTo = paths.editSubscriber.path }: { 
   const navigate = useNavigate();
   const [cannotEnrol, setCannotEnrol] = useState(false);
   const actions = personalActions(member);
-  const eligibility = accountStatus(member.eligibility?.status);
   const subscription = accountStatus(member.subscription?.status);
   const location = member.location;
 
@@ -66,17 +66,7 @@ export function PersonalPanel({ member, editTo = paths.editSubscriber.path }: { 
       </Card>
 
       <Card title="Insurance">
-        <DetailList
-          columns={2}
-          items={[
-            { label: 'Member ID', value: member.memberId },
-            { label: 'Plan', value: planLabel(member) },
-            { label: 'Payer ID', value: member.payerId },
-            { label: 'Plan eligibility status', value: <StatusDot label={eligibility.label} tone={eligibility.tone} /> },
-            { label: 'Employer', value: member.companyName },
-            { label: 'Relationship to subscriber', value: member.subscriberRelation },
-          ]}
-        />
+        <InsuranceDetails member={member} />
       </Card>
 
       <Card

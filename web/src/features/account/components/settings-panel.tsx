@@ -1,15 +1,18 @@
 import { useId, useState, type FormEvent } from 'react';
 import { FormActions } from '@/components/forms/form-actions';
+import { EmailField } from '@/components/forms/person-fields';
+import { useEmailInput } from '@/components/forms/use-email-input';
+import { NewPasswordFields } from '@/components/forms/new-password-fields';
 import { EditIcon } from '@/components/icons/icons';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Dialog } from '@/components/ui/dialog';
-import { PasswordField, TextField } from '@/components/ui/field';
+import { PasswordField } from '@/components/ui/field';
 import { PasswordChecklist } from '@/components/ui/password-checklist';
 import { errorText, isApiError } from '@/lib/api-client';
 import { hasPassword, type Member } from '@/lib/member';
 import { signOut } from '@/lib/session';
-import { emailError, MESSAGES, normaliseEmail, passwordError, passwordMatchError } from '@/lib/validation';
+import { MESSAGES, passwordError, passwordMatchError } from '@/lib/validation';
 import { useChangeEmail, useChangePassword, useSetNotifications } from '@/api/account/settings';
 import { useResetPassword } from '@/api/auth/reset-password';
 import { useValidateEmail } from '@/api/auth/validate-email';
@@ -182,19 +185,15 @@ function ChangeEmailForm({
   onRegistered: () => void;
   onError: (text: string) => void;
 }) {
-  const [email, setEmail] = useState('');
-  const [touched, setTouched] = useState(false);
+  const email = useEmailInput('', { requiredMessage: MESSAGES.required, invalidMessage: MESSAGES.emailInvalid });
   const validate = useValidateEmail();
   const change = useChangeEmail();
-  const message = emailError(email, { requiredMessage: MESSAGES.required, invalidMessage: MESSAGES.emailInvalid });
   const busy = validate.isPending || change.isPending;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setTouched(true);
-    const normalised = normaliseEmail(email);
-    setEmail(normalised);
-    if (emailError(normalised) || busy) return;
+    const normalised = email.submit();
+    if (normalised === null || busy) return;
     try {
       const check = await validate.mutateAsync({ email: normalised, status: 'all' });
       if (!check.valid) {
@@ -212,18 +211,7 @@ function ChangeEmailForm({
   return (
     <Card title="Change Email">
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
-        <TextField
-          label="New email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={setEmail}
-          onBlur={() => {
-            setTouched(true);
-            setEmail(normaliseEmail(email));
-          }}
-          error={touched ? message : null}
-        />
+        <EmailField label="New email" autoComplete="email" {...email.field} />
         <FormActions className={styles.formActions} onCancel={onCancel} submitLabel={sendLabel} disabled={busy} />
       </form>
     </Card>
@@ -272,8 +260,10 @@ function PasswordForm({ changing, onCancel, onSaved, onError }: { changing: bool
         {changing ? (
           <PasswordField label="Current password" autoComplete="current-password" value={values.current} onChange={set('current')} error={currentError ?? (touched ? errors.current : null)} />
         ) : null}
-        <PasswordField label="New password" autoComplete="new-password" value={values.password} onChange={set('password')} error={touched ? errors.password : null} />
-        <PasswordField label="Confirm new password" autoComplete="new-password" value={values.confirmation} onChange={set('confirmation')} error={touched ? errors.confirmation : null} />
+        <NewPasswordFields
+          password={{ value: values.password, onChange: set('password'), error: touched ? errors.password : null }}
+          confirmation={{ value: values.confirmation, onChange: set('confirmation'), error: touched ? errors.confirmation : null }}
+        />
         <FormActions className={styles.formActions} onCancel={onCancel} submitLabel={changing ? 'Change Password' : 'Set Password'} disabled={busy} />
       </form>
     </Card>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { AuthCard } from '@/components/ui/auth-card';
 import { Button } from '@/components/ui/button';
-import { PasswordField } from '@/components/ui/field';
+import { NewPasswordFields } from '@/components/forms/new-password-fields';
 import { Notice, useNotice } from '@/components/ui/notice';
 import { PasswordChecklist } from '@/components/ui/password-checklist';
 import { paths } from '@/config/paths';
@@ -50,21 +50,9 @@ export function AuthChangePasswordPage() {
     <AuthCard title="Change Password">
       <form className={styles.form} onSubmit={submit} noValidate>
         <PasswordChecklist password={password} />
-        <PasswordField
-          label="New password"
-          autoComplete="new-password"
-          value={password}
-          onChange={setPassword}
-          onBlur={() => setTouched((value) => ({ ...value, password: true }))}
-          error={passwordMessage}
-        />
-        <PasswordField
-          label="Confirm new password"
-          autoComplete="new-password"
-          value={confirmation}
-          onChange={setConfirmation}
-          onBlur={() => setTouched((value) => ({ ...value, confirmation: true }))}
-          error={mismatch}
+        <NewPasswordFields
+          password={{ value: password, onChange: setPassword, onBlur: () => setTouched((value) => ({ ...value, password: true })), error: passwordMessage }}
+          confirmation={{ value: confirmation, onChange: setConfirmation, onBlur: () => setTouched((value) => ({ ...value, confirmation: true })), error: mismatch }}
         />
         <div className={styles.actions}>
           <Button variant="secondary" onClick={() => navigate(paths.login.path)}>

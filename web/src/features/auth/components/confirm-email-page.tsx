@@ -1,13 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { AuthCard } from '@/components/ui/auth-card';
 import { Button } from '@/components/ui/button';
-import { TextField } from '@/components/ui/field';
+import { EmailField } from '@/components/forms/person-fields';
+import { useEmailInput } from '@/components/forms/use-email-input';
 import { Notice, useNotice } from '@/components/ui/notice';
 import { answerText, errorText } from '@/lib/api-client';
 import { useMemberInfo } from '@/lib/member';
 import { storedEmail } from '@/lib/storage';
-import { emailError, MESSAGES, normaliseEmail } from '@/lib/validation';
+import { MESSAGES } from '@/lib/validation';
 import { useEmailResetLink } from '@/api/auth/email-reset-link';
 import styles from './auth.module.css';
 
@@ -15,19 +16,14 @@ import styles from './auth.module.css';
 export function ConfirmEmailPage() {
   const navigate = useNavigate();
   const member = useMemberInfo();
-  const [email, setEmail] = useState(() => storedEmail.get() ?? '');
-  const [touched, setTouched] = useState(false);
+  const email = useEmailInput(() => storedEmail.get() ?? '', { invalidMessage: MESSAGES.emailInvalid }, member.data?.email ?? '');
   const send = useEmailResetLink();
   const notice = useNotice(3000);
-  const value = email || member.data?.email || '';
-  const message = emailError(value, { invalidMessage: MESSAGES.emailInvalid });
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setTouched(true);
-    const normalised = normaliseEmail(value);
-    setEmail(normalised);
-    if (emailError(normalised) || send.isPending) return;
+    const normalised = email.submit();
+    if (normalised === null || send.isPending) return;
     send.mutate(normalised, {
       onSuccess: (answer) => notice.show(answerText(answer, 'Check your email for a link to reset your password.')),
       onError: (failure) => notice.show(errorText(failure, MESSAGES.emailNotReachable)),
@@ -37,18 +33,7 @@ export function ConfirmEmailPage() {
   return (
     <AuthCard title="Confirm Email" subtitle="We will send a link to reset your password to this address.">
       <form className={styles.form} onSubmit={submit} noValidate>
-        <TextField
-          label="Email (login)"
-          type="email"
-          autoComplete="email"
-          value={value}
-          onChange={setEmail}
-          onBlur={() => {
-            setTouched(true);
-            setEmail(normaliseEmail(value));
-          }}
-          error={touched ? message : null}
-        />
+        <EmailField label="Email (login)" autoComplete="email" {...email.field} />
         <div className={styles.actions}>
           <Button variant="secondary" onClick={() => navigate(-1)}>
             Cancel

@@ -1,7 +1,5 @@
-import { useState } from 'react';
-import { SearchableSelect, type SelectOption } from '@/components/ui/searchable-select';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { usePotentialEmployers } from '@/api/market/get-potential-employers';
+import { useEmployerSearch } from '@/components/forms/use-employer-search';
+import { SearchableSelect } from '@/components/ui/searchable-select';
 import { typedNameIsUnknown, type ChosenEmployer } from '../utils/employer-match';
 
 const TYPED_OPTION_ID = '__typed__';
@@ -11,17 +9,9 @@ const TYPED_OPTION_ID = '__typed__';
  * chosen; it is then an inactive employer of that name.
  */
 export function EmployerPicker({ employer, onChange }: { employer: ChosenEmployer | null; onChange: (employer: ChosenEmployer) => void }) {
-  const [search, setSearch] = useState('');
-  const debounced = useDebouncedValue(search, 200);
-  const employers = usePotentialEmployers(debounced);
-  const list = employers.data ?? [];
-  const options: SelectOption[] = list.map((item) => ({
-    id: String(item.id),
-    label: item.companyName,
-    hint: item.status === 'active' ? undefined : item.status,
-  }));
+  const { search, setSearch, debounced, loading, list, options } = useEmployerSearch();
   const typed = debounced.trim();
-  if (typed && !employers.isFetching && typedNameIsUnknown(typed, list)) {
+  if (typed && !loading && typedNameIsUnknown(typed, list)) {
     options.push({ id: TYPED_OPTION_ID, label: typed, hint: 'not listed' });
   }
 
@@ -35,7 +25,7 @@ export function EmployerPicker({ employer, onChange }: { employer: ChosenEmploye
       selectedLabel={employer?.companyName ?? null}
       search={search}
       onSearchChange={setSearch}
-      loading={employers.isFetching}
+      loading={loading}
       onSelect={(option) => {
         if (option.id === TYPED_OPTION_ID) {
           onChange({ id: null, companyName: option.label, status: 'inactive' });

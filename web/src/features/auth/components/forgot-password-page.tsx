@@ -4,11 +4,12 @@ import { Alert } from '@/components/ui/alert';
 import { AuthCard } from '@/components/ui/auth-card';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { TextField } from '@/components/ui/field';
+import { EmailField } from '@/components/forms/person-fields';
+import { useEmailInput } from '@/components/forms/use-email-input';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { storedEmail } from '@/lib/storage';
-import { emailError, MESSAGES, normaliseEmail } from '@/lib/validation';
+import { MESSAGES, normaliseEmail } from '@/lib/validation';
 import { useRequestPasswordReset } from '@/api/auth/request-password-reset';
 import styles from './auth.module.css';
 
@@ -21,20 +22,16 @@ export const CHECK_EMAIL_TEXT = 'If there is an account associated to this e-mai
 export function ForgotPasswordPage({ variant = 'forgot' }: { variant?: 'forgot' | 'expired' }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState(() => normaliseEmail(params.get('email') ?? storedEmail.get() ?? ''));
-  const [touched, setTouched] = useState(false);
+  const email = useEmailInput(() => normaliseEmail(params.get('email') ?? storedEmail.get() ?? ''), { requiredMessage: MESSAGES.emailRequired, invalidMessage: MESSAGES.emailInvalid });
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const request = useRequestPasswordReset();
-  const message = emailError(email, { requiredMessage: MESSAGES.emailRequired, invalidMessage: MESSAGES.emailInvalid });
   const expired = variant === 'expired';
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setTouched(true);
-    const normalised = normaliseEmail(email);
-    setEmail(normalised);
-    if (emailError(normalised) || request.isPending) return;
+    const normalised = email.submit();
+    if (normalised === null || request.isPending) return;
     setError(null);
     request.mutate(
       { email: normalised },
@@ -62,18 +59,7 @@ export function ForgotPasswordPage({ variant = 'forgot' }: { variant?: 'forgot' 
     >
       {error ? <Alert tone="error">{error}</Alert> : null}
       <form className={styles.form} onSubmit={submit} noValidate>
-        <TextField
-          label={expired ? 'E-mail' : 'Company E-mail'}
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={setEmail}
-          onBlur={() => {
-            setTouched(true);
-            setEmail(normaliseEmail(email));
-          }}
-          error={touched ? message : null}
-        />
+        <EmailField label={expired ? 'E-mail' : 'Company E-mail'} autoComplete="email" {...email.field} />
         <div className={styles.actions}>
           <Button variant="secondary" onClick={() => navigate(paths.login.path)}>
             Back to Login

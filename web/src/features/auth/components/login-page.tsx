@@ -7,14 +7,16 @@ import { Alert } from '@/components/ui/alert';
 import { AuthCard } from '@/components/ui/auth-card';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { PasswordField, TextField } from '@/components/ui/field';
+import { EmailField } from '@/components/forms/person-fields';
+import { useEmailInput } from '@/components/forms/use-email-input';
+import { PasswordField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { errorText, isApiError } from '@/lib/api-client';
 import { setAccessToken } from '@/lib/session';
 import { storedEmail } from '@/lib/storage';
-import { emailError, MESSAGES, normaliseEmail } from '@/lib/validation';
+import { MESSAGES, normaliseEmail } from '@/lib/validation';
 import { useLogin } from '@/api/auth/login';
 import { useLoginWithMagicLink } from '@/api/auth/login-magic-link';
 import { useRequestMagicLink } from '@/api/auth/request-magic-link';
@@ -46,8 +48,8 @@ export function LoginPage() {
   const state = (location.state ?? {}) as LoginLocationState;
   const magicToken = params.get('magicLink');
 
-  const [email, setEmail] = useState(() => normaliseEmail(params.get('email') ?? storedEmail.get() ?? ''));
-  const [emailTouched, setEmailTouched] = useState(false);
+  const emailInput = useEmailInput(() => normaliseEmail(params.get('email') ?? storedEmail.get() ?? ''), { invalidMessage: MESSAGES.emailInvalid });
+  const email = emailInput.value;
   const [step, setStep] = useState<'email' | 'password'>('email');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -83,14 +85,10 @@ export function LoginPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once for the link in the address; the handlers need no re-run
   }, [magicToken]);
 
-  const emailMessage = emailError(email, { invalidMessage: MESSAGES.emailInvalid });
-
   function next(event: FormEvent) {
     event.preventDefault();
-    setEmailTouched(true);
-    const normalised = normaliseEmail(email);
-    setEmail(normalised);
-    if (emailError(normalised)) return;
+    const normalised = emailInput.submit();
+    if (normalised === null) return;
     setError(null);
     storedEmail.set(normalised);
     setStep('password');
@@ -156,18 +154,7 @@ export function LoginPage() {
       {error ? <Alert tone="error">{error}</Alert> : null}
       {step === 'email' ? (
         <form className={styles.form} onSubmit={next} noValidate>
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={setEmail}
-            onBlur={() => {
-              setEmailTouched(true);
-              setEmail(normaliseEmail(email));
-            }}
-            error={emailTouched ? emailMessage : null}
-          />
+          <EmailField autoComplete="email" {...emailInput.field} />
           <Button type="submit" block>
             Next
           </Button>
@@ -232,7 +219,7 @@ export function LoginPage() {
             >
               Log in with password
             </Button>
-            <Button onClick={sendLink} disabled={!email || Boolean(emailMessage) || requestLink.isPending}>
+            <Button onClick={sendLink} disabled={!email || Boolean(emailInput.message) || requestLink.isPending}>
               Send me a new link
             </Button>
           </>

@@ -5,7 +5,8 @@ import { Alert } from '@/components/ui/alert';
 import { AuthCard } from '@/components/ui/auth-card';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { CheckboxField, TextField } from '@/components/ui/field';
+import { EmailField } from '@/components/forms/person-fields';
+import { CheckboxField } from '@/components/ui/field';
 import { paths } from '@/config/paths';
 import { errorText, isApiError } from '@/lib/api-client';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -190,16 +191,12 @@ export function RegisterPage() {
             <p className={styles.small}>{employer.companyName} does not offer the benefit yet; you can join the waiting list.</p>
           ) : null}
         </div>
-        <TextField
+        <EmailField
           label="Company E-mail"
-          type="email"
           autoComplete="email"
           value={email}
           onChange={setEmail}
-          onBlur={() => {
-            setEmailTouched(true);
-            setEmail(normaliseEmail(email));
-          }}
+          onBlur={() => setEmailTouched(true)}
           error={emailTouched || serverEmailError ? emailMessage : null}
         />
         <CheckboxField
@@ -326,7 +323,7 @@ function WaitlistDialog({
     <Dialog open={open} title="Notify Me" onClose={onClose}>
       <form className={styles.form} onSubmit={notify} noValidate>
         <p>We will let you know when {employer?.companyName ?? 'your employer'} offers the benefit.</p>
-        <TextField label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} onBlur={() => setEmail(normaliseEmail(email))} error={message} />
+        <EmailField autoComplete="email" value={email} onChange={setEmail} error={message} />
         <CheckboxField label={REGISTER_TEXTS.consent} checked={consent} onChange={setConsent} />
         <Button type="submit" disabled={!canNotify}>
           Notify Me

@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { AuthCard } from '@/components/ui/auth-card';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { PasswordField } from '@/components/ui/field';
+import { NewPasswordFields } from '@/components/forms/new-password-fields';
 import { PasswordChecklist } from '@/components/ui/password-checklist';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -96,21 +96,15 @@ export function ResetPasswordPage() {
       {answer && !alreadyConfirmed ? (
         <form className={styles.form} onSubmit={submit} noValidate>
           <PasswordChecklist password={password} />
-          <PasswordField
-            label="New Password"
-            autoComplete="new-password"
-            value={password}
-            onChange={setPassword}
-            onBlur={() => setTouched((value) => ({ ...value, password: true }))}
-            error={touched.password ? errors.password : null}
-          />
-          <PasswordField
-            label="Confirm New Password"
-            autoComplete="new-password"
-            value={confirmation}
-            onChange={setConfirmation}
-            onBlur={() => setTouched((value) => ({ ...value, confirmation: true }))}
-            error={touched.confirmation ? errors.confirmation : null}
+          <NewPasswordFields
+            labels={['New Password', 'Confirm New Password']}
+            password={{ value: password, onChange: setPassword, onBlur: () => setTouched((value) => ({ ...value, password: true })), error: touched.password ? errors.password : null }}
+            confirmation={{
+              value: confirmation,
+              onChange: setConfirmation,
+              onBlur: () => setTouched((value) => ({ ...value, confirmation: true })),
+              error: touched.confirmation ? errors.confirmation : null,
+            }}
           />
           <div className={styles.actions}>
             <Button variant="secondary" onClick={() => navigate(paths.login.path)}>

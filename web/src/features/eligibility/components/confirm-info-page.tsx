@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -11,23 +10,17 @@ import { Stepper } from '@/components/ui/stepper';
 import { errorText } from '@/lib/api-client';
 import { queryKeys } from '@/api/query-keys';
 import { personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
-import { setAccessToken } from '@/lib/session';
 import { redirectTarget, selectedProvider } from '@/lib/storage';
 import { formatPhone, MESSAGES, PHONE_INPUT_MAX_LENGTH, phoneError, requiredError } from '@/lib/validation';
 import { useUpdatePersonalInfo } from '@/api/account/personal-info';
 import { redirectPath } from '../utils/eligibility-form';
 import { STEPS_WITH_PROVIDER, STEPS_WITHOUT_PROVIDER } from './confirm-plan-page';
+import { useTokenFromQuery } from './use-token-from-query';
 import styles from './eligibility.module.css';
 
 /** /confirm-info (2.4): the short last sign-up step, a name and a mobile phone; a representative calls back. */
 export function ConfirmInfoPage() {
-  const [params, setParams] = useSearchParams();
-  const token = params.get('token');
-  useEffect(() => {
-    if (!token) return;
-    if (token.split('.').length === 3) setAccessToken(token);
-    setParams({}, { replace: true });
-  }, [token, setParams]);
+  useTokenFromQuery({ clearAll: true });
   const member = useMemberInfo();
   if (member.isPending && member.fetchStatus !== 'idle') return <Spinner label="Loading your information" />;
   return <ConfirmInfoForm member={member.data ?? null} />;

@@ -3,11 +3,12 @@ import { useNavigate } from 'react-router';
 import { Button, LinkButton } from '@/components/ui/button';
 import { CannotEnrolDialog } from '@/components/ui/cannot-enrol-dialog';
 import { Card, DetailList } from '@/components/ui/card';
+import { InsuranceDetails } from '@/components/ui/insurance-details';
 import { ProviderSummary } from '@/components/ui/provider-summary';
 import { Spinner } from '@/components/ui/spinner';
 import { StatusDot } from '@/components/ui/status-dot';
 import { paths } from '@/config/paths';
-import { accountStatus, fullName, planLabel, portalLink, useMemberInfo, type Member } from '@/lib/member';
+import { accountStatus, fullName, portalLink, useMemberInfo, type Member } from '@/lib/member';
 import { redirectTarget } from '@/lib/storage';
 import { isoToUsDate } from '@/lib/validation';
 import { homeActions } from '../utils/home-actions';
@@ -53,7 +54,6 @@ function HomeContent({ member }: { member: Member }) {
   const navigate = useNavigate();
   const actions = homeActions(member);
   const subscription = accountStatus(member.subscription?.status);
-  const eligibility = accountStatus(member.eligibility?.status);
   const location = member.location;
 
   function updateProvider() {
@@ -104,17 +104,7 @@ function HomeContent({ member }: { member: Member }) {
         </Card>
 
         <Card title="Insurance Information" className={styles.insurance}>
-          <DetailList
-            columns={2}
-            items={[
-              { label: 'Member ID', value: member.memberId },
-              { label: 'Plan', value: planLabel(member) },
-              { label: 'Payer ID', value: member.payerId },
-              { label: 'Plan Eligibility Status', value: <StatusDot label={eligibility.label} tone={eligibility.tone} /> },
-              { label: 'Employer', value: member.companyName },
-              { label: 'Relationship to Subscriber', value: member.subscriberRelation },
-            ]}
-          />
+          <InsuranceDetails member={member} titleCase />
         </Card>
       </div>
       <CannotEnrolDialog open={cannotEnrol} location={location?.name ?? 'your provider'} onClose={() => setCannotEnrol(false)} />

@@ -1,7 +1,5 @@
-import { useState } from 'react';
-import { SearchableSelect, type SelectOption } from '@/components/ui/searchable-select';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { usePotentialEmployers } from '@/api/market/get-potential-employers';
+import { useEmployerSearch } from '@/components/forms/use-employer-search';
+import { SearchableSelect } from '@/components/ui/searchable-select';
 import type { Employer } from '@/api/market/types';
 
 /** The spec's texts for the employer select. */
@@ -20,15 +18,7 @@ interface EmployerSelectProps {
 
 /** A search-as-you-type employer picker backed by /member/app/potential/employers. */
 export function EmployerSelect({ employer, onChange, autoFocus, inline }: EmployerSelectProps) {
-  const [search, setSearch] = useState('');
-  const debouncedSearch = useDebouncedValue(search, 200);
-  const employers = usePotentialEmployers(debouncedSearch);
-  const list = employers.data ?? [];
-  const options: SelectOption[] = list.map((item) => ({
-    id: String(item.id),
-    label: item.companyName,
-    hint: item.status === 'active' ? undefined : item.status,
-  }));
+  const { search, setSearch, loading, list, options } = useEmployerSearch();
 
   return (
     <SearchableSelect
@@ -40,7 +30,7 @@ export function EmployerSelect({ employer, onChange, autoFocus, inline }: Employ
       selectedLabel={employer?.companyName ?? null}
       search={search}
       onSearchChange={setSearch}
-      loading={employers.isFetching}
+      loading={loading}
       autoFocus={autoFocus}
       inline={inline}
       onSelect={(option) => {

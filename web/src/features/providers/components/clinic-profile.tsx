@@ -1,11 +1,11 @@
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CheckIcon, DirectionsIcon, GlobeIcon } from '@/components/icons/icons';
-import { Alert } from '@/components/ui/alert';
 import { BottomBar } from '@/components/ui/bottom-bar';
 import { Button, LinkButton } from '@/components/ui/button';
 import { CareModalities } from '@/components/ui/care-modalities';
 import { CollapsibleText } from '@/components/ui/collapsible-text';
+import { MarketplaceLoadError } from '@/components/ui/load-error';
 import { LogoAvatar } from '@/components/ui/logo-avatar';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs } from '@/components/ui/tabs';
@@ -61,13 +61,7 @@ export function ClinicProfile({ organisationId, locationId, locationSearch, onJo
 
   if (profile.isPending) return <Spinner label="Loading clinic" />;
   if (profile.isError) {
-    return (
-      <div className={styles.page}>
-        <Alert tone="error" title={isApiError(profile.error, 404) ? 'Provider not found' : 'Failed to get Provider details'}>
-          <Link to={paths.marketplace.path}>Back to the marketplace</Link>
-        </Alert>
-      </div>
-    );
+    return <MarketplaceLoadError className={styles.page} title={isApiError(profile.error, 404) ? 'Provider not found' : 'Failed to get Provider details'} />;
   }
   const clinic = profile.data;
   const tabs = [

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { BriefcaseIcon, ChatIcon, CheckIcon, ClinicIcon, PhoneIcon, ShieldCheckIcon, VideoIcon } from '@/components/icons/icons';
-import { Alert } from '@/components/ui/alert';
 import { Button, LinkButton } from '@/components/ui/button';
 import { CareModalities, defaultModalities } from '@/components/ui/care-modalities';
 import { CollapsibleText } from '@/components/ui/collapsible-text';
+import { MarketplaceLoadError } from '@/components/ui/load-error';
 import { LogoAvatar } from '@/components/ui/logo-avatar';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs } from '@/components/ui/tabs';
@@ -63,13 +63,7 @@ export function ClinicianProfile({ clinicianId, onSelect, selecting = false }: C
 
   if (clinician.isPending) return <Spinner label="Loading clinician" />;
   if (clinician.isError) {
-    return (
-      <div className={styles.page}>
-        <Alert tone="error" title={isApiError(clinician.error, 404) ? 'Provider not found' : 'Failed to get Provider details'}>
-          <Link to={paths.marketplace.path}>Back to the marketplace</Link>
-        </Alert>
-      </div>
-    );
+    return <MarketplaceLoadError className={styles.page} title={isApiError(clinician.error, 404) ? 'Provider not found' : 'Failed to get Provider details'} />;
   }
   const person = clinician.data;
   const homeCare = person.clinics.some((clinic) => clinic.homeCare);

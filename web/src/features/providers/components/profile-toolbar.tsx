@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
 import { ChevronLeftIcon, HeartIcon, ShareIcon } from '@/components/icons/icons';
 import { Button } from '@/components/ui/button';
 import { Notice, useNotice } from '@/components/ui/notice';
-import { paths } from '@/config/paths';
+import { useGoBack } from '@/lib/use-go-back';
 import { useSignedIn } from '@/lib/session';
 import { useToggleFavorite, type FavoriteRequest } from '@/api/market/toggle-favorite';
 import styles from './profile.module.css';
@@ -36,16 +35,10 @@ interface ProfileToolbarProps {
 
 /** Back, Share and (signed in) the favourite heart. */
 export function ProfileToolbar({ title, favorite, favoriteRequest, extra }: ProfileToolbarProps) {
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   const signedIn = useSignedIn();
   const notice = useNotice();
   const toggle = useToggleFavorite();
-
-  function goBack() {
-    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (index > 0) navigate(-1);
-    else navigate(paths.marketplace.path);
-  }
 
   return (
     <div className={styles.toolbar}>

@@ -1,15 +1,15 @@
-import { Link, useNavigate } from 'react-router';
-import { ChevronLeftIcon, HeartIcon } from '@/components/icons/icons';
-import { Alert } from '@/components/ui/alert';
+import { useNavigate } from 'react-router';
+import { HeartIcon } from '@/components/icons/icons';
 import { Button } from '@/components/ui/button';
 import { Chip } from '@/components/ui/chip';
-import { LogoAvatar } from '@/components/ui/logo-avatar';
+import { MarketplaceLoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { withProtocol } from '@/lib/format';
 import { useSignedIn } from '@/lib/session';
+import { useGoBack } from '@/lib/use-go-back';
 import { useVendor } from '@/api/solutions/get-vendor';
 import { useToggleVendorFavorite } from '@/api/solutions/toggle-vendor-favorite';
+import { BackButton, ContactList, SolutionHead, WebsiteButton } from './solution-parts';
 import styles from './solutions.module.css';
 
 /** /marketplace/vendor/details/{id}: a point-solution vendor. */
@@ -18,38 +18,16 @@ export function VendorProfile({ vendorId }: { vendorId: number }) {
   const signedIn = useSignedIn();
   const toggle = useToggleVendorFavorite();
   const navigate = useNavigate();
-
-  function backToSolution() {
-    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (index > 0) navigate(-1);
-    else navigate(paths.marketplace.path);
-  }
+  const backToSolution = useGoBack();
 
   if (vendor.isPending) return <Spinner label="Loading vendor" />;
-  if (vendor.isError) {
-    return (
-      <div className={styles.page}>
-        <Alert tone="error" title="Oops. Something went wrong">
-          <Link to={paths.marketplace.path}>Back to the marketplace</Link>
-        </Alert>
-      </div>
-    );
-  }
+  if (vendor.isError) return <MarketplaceLoadError className={styles.page} title="Oops. Something went wrong" />;
   const data = vendor.data;
-  const contactName = [data.contact.firstName, data.contact.lastName].filter(Boolean).join(' ');
   return (
     <div className={styles.page}>
-      <button type="button" className={styles.back} onClick={backToSolution}>
-        <ChevronLeftIcon size={18} /> Back to Solution
-      </button>
+      <BackButton label="Back to Solution" onClick={backToSolution} />
       <section className={styles.card}>
-        <div className={styles.head}>
-          <LogoAvatar name={data.companyName} logo={data.logo} size={72} />
-          <div>
-            <h1>{data.companyName}</h1>
-            <p className={styles.muted}>{data.category}</p>
-            <Chip label="Non-Provider Vendor" tone="neutral" />
-          </div>
+        <SolutionHead name={data.companyName} logo={data.logo} category={data.category} badge={<Chip label="Non-Provider Vendor" tone="neutral" />}>
           {signedIn ? (
             <button
               type="button"
@@ -62,26 +40,20 @@ export function VendorProfile({ vendorId }: { vendorId: number }) {
               <HeartIcon filled={data.favorite} />
             </button>
           ) : null}
-        </div>
+        </SolutionHead>
         <details className={styles.details} open>
           <summary>Details</summary>
           <p>{data.details.description || 'No description yet.'}</p>
-          {data.details.website ? (
-            <Button variant="secondary" size="sm" onClick={() => window.open(withProtocol(data.details.website), '_blank', 'noopener')}>
-              Visit Website
-            </Button>
-          ) : null}
+          {data.details.website ? <WebsiteButton website={data.details.website} /> : null}
         </details>
         <details className={styles.details}>
           <summary>Contact Information</summary>
-          <dl className={styles.contact}>
-            <dt>Point of contact</dt>
-            <dd>{contactName || '—'}</dd>
-            <dt>Email</dt>
-            <dd>{data.contact.email ? <a href={`mailto:${data.contact.email}`}>{data.contact.email}</a> : '—'}</dd>
-            <dt>Address</dt>
-            <dd>{data.contact.address1 || '—'}</dd>
-          </dl>
+          <ContactList
+            label="Point of contact"
+            name={[data.contact.firstName, data.contact.lastName].filter(Boolean).join(' ')}
+            email={data.contact.email}
+            address={data.contact.address1}
+          />
         </details>
         <div className={styles.footer}>
           <Button variant="secondary" onClick={backToSolution}>
