@@ -5,7 +5,7 @@
 //! copy of a migrated template, so a test pays for `CREATE DATABASE`, not for the migrations.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context, Result};
 use sqlx::{Connection, Executor, PgConnection, PgPool};
@@ -15,6 +15,33 @@ pub struct TestDatabase {
     pub url: String,
     pub pool: PgPool,
     pub name: String,
+    admin_url: String,
+}
+
+impl Drop for TestDatabase {
+    /// Drops the database when the test ends, passed or panicked, as crates.io's test harness
+    /// does: a private cluster lives as long as the checkout, and kept databases add up to
+    /// gigabytes. `Drop` cannot await, and the test's runtime may be the current-thread one
+    /// this is called from, so the statement runs on a thread with a runtime of its own.
+    fn drop(&mut self) {
+        let admin_url = self.admin_url.clone();
+        let statement = format!("drop database if exists {} with (force)", self.name);
+        let dropped = std::thread::spawn(move || -> Result<()> {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            runtime.block_on(async {
+                let mut admin = PgConnection::connect(&admin_url).await?;
+                admin.execute(sqlx::AssertSqlSafe(statement)).await?;
+                admin.close().await?;
+                Ok(())
+            })
+        })
+        .join();
+        match dropped {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => eprintln!("testkit: could not drop {}: {error:#}", self.name),
+            Err(_) => eprintln!("testkit: dropping {} panicked", self.name),
+        }
+    }
 }
 
 /// The workspace root, for paths such as `.local/`.
@@ -90,30 +117,6 @@ async fn create_template(admin: &mut PgConnection, template: &str) -> Result<()>
     Ok(())
 }
 
-static SWEPT: AtomicBool = AtomicBool::new(false);
-
-/// Drops the databases of test processes that have exited. Nothing else drops them, and on the
-/// private cluster, which lives as long as the checkout, they added up to gigabytes. Names carry
-/// the process id, so a running test binary's databases are left alone.
-async fn drop_leftovers(admin: &mut PgConnection) -> Result<()> {
-    let names: Vec<String> = sqlx::query_scalar("select datname from pg_database where datname like 'test\\_%'")
-        .fetch_all(&mut *admin)
-        .await?;
-    for name in names {
-        let owner = name.split('_').nth(1).and_then(|pid| pid.parse::<u32>().ok());
-        let exited = owner
-            .is_some_and(|pid| pid != std::process::id() && !std::path::Path::new(&format!("/proc/{pid}")).exists());
-        if exited {
-            admin
-                .execute(sqlx::AssertSqlSafe(format!(
-                    "drop database if exists {name} with (force)"
-                )))
-                .await?;
-        }
-    }
-    Ok(())
-}
-
 /// Creates a fresh migrated database for one test.
 pub async fn database() -> Result<TestDatabase> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -122,9 +125,6 @@ pub async fn database() -> Result<TestDatabase> {
         .await
         .context("connecting to the test server")?;
     ensure_template(&mut admin, &template).await?;
-    if std::env::var_os("DATABASE_URL").is_none() && !SWEPT.swap(true, Ordering::Relaxed) {
-        drop_leftovers(&mut admin).await?;
-    }
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)?
         .subsec_nanos();
@@ -141,5 +141,10 @@ pub async fn database() -> Result<TestDatabase> {
     admin.close().await?;
     let url = server_url(&name)?;
     let pool = store::connect(&url, 8).await?;
-    Ok(TestDatabase { url, pool, name })
+    Ok(TestDatabase {
+        url,
+        pool,
+        name,
+        admin_url: server_url("postgres")?,
+    })
 }
