@@ -1,34 +1,13 @@
 // Loaded first: typescript-eslint gets TypeScript 6's JavaScript API (see the file).
 import './tools/typescript-js-api/register.cjs';
-import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import layerRules from './tools/eslint-layers/index.js';
 
-/** The feature folders; each may import the shared layers and itself, never another feature. */
-const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
-
-/** Layers every feature may use; they never import features or `app/`. */
-const sharedLayers = ['api', 'components', 'config', 'hooks', 'lib', 'styles', 'test', 'types'];
-
-const layerZones = [
-  ...features.map((feature) => ({
-    target: `./src/features/${feature}`,
-    from: './src/features',
-    except: [`./${feature}`],
-    message: 'Features never import each other: move the shared part to a shared layer, or compose the features in app/.',
-  })),
-  ...sharedLayers.map((layer) => ({
-    target: `./src/${layer}`,
-    from: ['./src/features', './src/app'],
-    message: 'Shared layers never import features or app/.',
-  })),
-];
+const srcDir = fileURLToPath(new URL('./src', import.meta.url));
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'tools/typescript-js-api/node_modules/'] },
@@ -37,13 +16,9 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.app.json' })],
-    },
+    plugins: { nearcare: layerRules },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
-      'import-x/no-cycle': 'error',
+      'nearcare/layers': ['error', { srcDir }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },

@@ -39,7 +39,7 @@ export default defineConfig({
     environment: 'jsdom',
     globals: true,
     setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'tools/*/*.test.js'],
     css: { modules: { classNameStrategy: 'non-scoped' } },
   },
 });
