@@ -68,11 +68,14 @@ export function skip(reason) {
   throw new Skip(reason);
 }
 
+/** `E2E_ONLY=text` runs only the tests whose names contain the text (while working on them). */
+const only = process.env.E2E_ONLY ?? '';
+
 export async function run() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  for (const { name, fn } of tests) {
+  for (const { name, fn } of tests.filter((entry) => entry.name.includes(only))) {
     const started = Date.now();
     try {
       await fn();
