@@ -1,54 +1,24 @@
-//! Start-up and the router: database, seed data, snapshot, background sync, HTTP.
+//! Start-up: database, seed data, snapshot, background sync, binding the port and serving.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{Context, Result};
 use axum::Router;
-use axum::http::{StatusCode, Uri};
-use axum::response::{IntoResponse, Response};
 use gazetteer::Gazetteer;
-use search::{Snapshot, SnapshotHandle};
+use search::SnapshotHandle;
 use store::PgPool;
 use tokio::net::TcpListener;
-use tower_http::compression::CompressionLayer;
-use tower_http::services::{ServeDir, ServeFile};
-use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::TraceLayer;
 
 use crate::auth::Tokens;
 use crate::config::Config;
-use crate::eligibility::{Eligibility, RosterEligibility};
-use crate::error::ApiError;
+use crate::coverage::RosterEligibility;
 use crate::geocoding::Geocoder;
 use crate::limits::RateLimits;
 use crate::mail::Mailer;
 use crate::passwords::PasswordHasher;
-use crate::routes;
-
-/// Everything a handler may need, cheap to clone.
-#[derive(Clone)]
-pub struct AppState {
-    pub pool: PgPool,
-    pub snapshots: SnapshotHandle,
-    pub gazetteer: Arc<Gazetteer>,
-    pub geocoder: Geocoder,
-    pub tokens: Arc<Tokens>,
-    pub config: Arc<Config>,
-    pub passwords: PasswordHasher,
-    pub eligibility: Arc<dyn Eligibility>,
-    pub mailer: Mailer,
-    pub limits: RateLimits,
-}
-
-impl AppState {
-    /// The snapshot serving this request.
-    pub fn snapshot(&self) -> Result<Arc<Snapshot>, ApiError> {
-        self.snapshots.load().ok_or(ApiError::Unavailable)
-    }
-}
+use crate::router::router;
+use crate::state::AppState;
 
 /// A built, bound application, ready to serve.
 pub struct Application {
@@ -182,55 +152,4 @@ async fn shutdown_signal() {
     };
     tokio::select! { () = interrupt => {}, () = terminate => {} }
     tracing::info!("shutting down");
-}
-
-/// Path prefixes that belong to the API; anything else is the SPA.
-const API_PREFIXES: [&str; 5] = ["/member/", "/market/", "/dpcproviders/", "/health", "/openapi.json"];
-
-pub fn router(state: AppState) -> Router {
-    let web_dist = state.config.web_dist.clone();
-    let body_limit = state.config.body_limit;
-    let api = routes::router().with_state(state);
-    api.fallback_service(spa(web_dist))
-        // Enforced by the body extractors, so an oversized body gets our JSON 413.
-        .layer(axum::extract::DefaultBodyLimit::max(body_limit))
-        .layer(CompressionLayer::new())
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(30),
-        ))
-        .layer(tower_http::catch_panic::CatchPanicLayer::custom(|_| {
-            ApiError::Internal(anyhow::anyhow!("a handler panicked")).into_response()
-        }))
-        .layer(TraceLayer::new_for_http())
-}
-
-/// The built SPA with history-mode fallback to `index.html`; unknown API paths get a JSON 404.
-fn spa(web_dist: PathBuf) -> Router {
-    let index = web_dist.join("index.html");
-    let files = ServeDir::new(&web_dist).fallback(ServeFile::new(index));
-    Router::new().fallback_service(tower::service_fn(move |request: axum::extract::Request| {
-        let files = files.clone();
-        async move {
-            let path = request.uri().path().to_owned();
-            if API_PREFIXES.iter().any(|prefix| path.starts_with(prefix)) {
-                return Ok::<Response, std::convert::Infallible>(not_found_api(request.uri()));
-            }
-            let mut files = files;
-            match tower::Service::call(&mut files, request).await {
-                Ok(response) if response.status() == StatusCode::NOT_FOUND => Ok(web_app_missing()),
-                Ok(response) => Ok(response.into_response()),
-                Err(error) => Ok(ApiError::Internal(anyhow::anyhow!("serving the web app: {error}")).into_response()),
-            }
-        }
-    }))
-}
-
-fn not_found_api(uri: &Uri) -> Response {
-    ApiError::NotFound(format!("No route for {}", uri.path())).into_response()
-}
-
-fn web_app_missing() -> Response {
-    let page = "<!doctype html><title>Nearcare</title><p>The web app is not built yet: run <code>npm run build</code> in <code>web/</code>.</p>";
-    (StatusCode::NOT_FOUND, axum::response::Html(page)).into_response()
 }

@@ -1,16 +1,12 @@
-//! Access tokens: short-lived HS256 JWTs carried in the `x-access-token` header.
+//! Access tokens (short-lived HS256 JWTs carried in the `x-access-token` header) and the
+//! one-time tokens of emailed links. Who a request is from is decided in [`crate::access`].
 
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
-
-use crate::app::AppState;
-use crate::error::ApiError;
 
 /// The header the SPA sends the `token` cookie in.
 pub const TOKEN_HEADER: &str = "x-access-token";
@@ -102,53 +98,6 @@ impl Tokens {
         jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .ok()
             .map(|data| data.claims)
-    }
-}
-
-/// The signed-in member, when the request carries a valid token.
-#[derive(Debug, Clone, Copy)]
-pub struct Caller {
-    pub member_id: i64,
-    /// The subscriber who switched to this member's account, when the token is theirs.
-    pub actor: Option<i64>,
-}
-
-/// An optional caller: no header is fine, a bad header is a 401.
-pub struct MaybeCaller(pub Option<Caller>);
-
-impl FromRequestParts<AppState> for MaybeCaller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let Some(header) = parts.headers.get(TOKEN_HEADER) else {
-            return Ok(Self(None));
-        };
-        let token = header
-            .to_str()
-            .map_err(|_| ApiError::Unauthorized("Invalid access token".into()))?
-            .trim();
-        if token.is_empty() {
-            return Ok(Self(None));
-        }
-        let invalid = || ApiError::Unauthorized("Invalid access token".into());
-        let claims = state.tokens.verify(token).ok_or_else(invalid)?;
-        let member_id = claims.sub.parse::<i64>().map_err(|_| invalid())?;
-        let actor = match claims.act {
-            Some(actor) => Some(actor.sub.parse::<i64>().map_err(|_| invalid())?),
-            None => None,
-        };
-        Ok(Self(Some(Caller { member_id, actor })))
-    }
-}
-
-impl FromRequestParts<AppState> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        MaybeCaller::from_request_parts(parts, state)
-            .await?
-            .0
-            .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))
     }
 }
 

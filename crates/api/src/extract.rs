@@ -2,10 +2,12 @@
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use crate::auth::{LinkToken, TOKEN_HEADER};
 use crate::error::ApiError;
 
 /// `axum::Json` with our error body.
@@ -96,4 +98,20 @@ pub fn lenient_id_value(value: Option<&serde_json::Value>) -> Result<Option<i64>
 pub fn lenient_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
     let value = Option::<serde_json::Value>::deserialize(deserializer)?;
     lenient_id_value(value.as_ref()).map_err(|NotAnId| serde::de::Error::custom("an id must be a whole number"))
+}
+
+/// The one-time token of a call that carries it "in the header": `x-access-token` when it holds
+/// a link token (the SPA may also send its access token there, a JWT), else the body's or
+/// query's `token`.
+pub fn link_token(headers: &HeaderMap, fallback: Option<&str>) -> String {
+    let header = headers
+        .get(TOKEN_HEADER)
+        .and_then(|value| value.to_str().ok())
+        .map(str::trim);
+    header
+        .filter(|token| LinkToken::hash_of(token).is_some())
+        .or(fallback.map(str::trim).filter(|token| !token.is_empty()))
+        .or(header)
+        .unwrap_or_default()
+        .to_owned()
 }

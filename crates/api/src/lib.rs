@@ -2,19 +2,25 @@
 //! member accounts (passwords, one-time links, the email outbox, rate limits, eligibility).
 //! `main.rs` only parses the configuration and runs [`app::Application`].
 
+pub mod access;
 pub mod app;
 pub mod auth;
 pub mod config;
-pub mod eligibility;
+pub mod coverage;
 pub mod error;
+pub mod error_codes;
 pub mod extract;
+pub mod forms;
 pub mod geocoding;
 pub mod limits;
 pub mod mail;
 pub mod passwords;
 pub mod respond;
+pub mod router;
 pub mod routes;
+pub mod services;
 pub mod snapshot_sync;
+pub mod state;
 pub mod telemetry;
 
 /// Installs rustls's ring provider for outgoing HTTPS (reqwest is built without a default

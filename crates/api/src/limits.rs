@@ -1,12 +1,9 @@
-//! Rate limits on logins and on requests that send email, and the client address they key on.
+//! Rate limits on logins and on requests that send email, counted in PostgreSQL.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::request::Parts;
+use store::PgPool;
 
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 
 /// The window every limit counts in.
@@ -52,12 +49,12 @@ impl RateLimits {
     }
 
     /// Counts an attempt and refuses it (429) when it goes over the limit.
-    pub async fn hit(&self, state: &AppState, bucket: Bucket<'_>) -> ApiResult<()> {
+    pub async fn hit(&self, pool: &PgPool, bucket: Bucket<'_>) -> ApiResult<()> {
         let (key, limit) = self.key_and_limit(bucket);
         if limit == 0 {
             return Ok(());
         }
-        let hits = store::rate_limits::hit(&state.pool, &key, WINDOW).await?;
+        let hits = store::rate_limits::hit(pool, &key, WINDOW).await?;
         if hits > i64::from(limit) {
             return Err(ApiError::TooManyRequests(TOO_MANY.into()));
         }
@@ -66,50 +63,23 @@ impl RateLimits {
 
     /// Refuses (429) when the limit is already reached, without counting (for logins, where
     /// only failures count).
-    pub async fn check(&self, state: &AppState, bucket: Bucket<'_>) -> ApiResult<()> {
+    pub async fn check(&self, pool: &PgPool, bucket: Bucket<'_>) -> ApiResult<()> {
         let (key, limit) = self.key_and_limit(bucket);
         if limit == 0 {
             return Ok(());
         }
-        if store::rate_limits::current(&state.pool, &key, WINDOW).await? >= i64::from(limit) {
+        if store::rate_limits::current(pool, &key, WINDOW).await? >= i64::from(limit) {
             return Err(ApiError::TooManyRequests(TOO_MANY.into()));
         }
         Ok(())
     }
 
     /// Counts a failure without refusing anything.
-    pub async fn record(&self, state: &AppState, bucket: Bucket<'_>) -> ApiResult<()> {
+    pub async fn record(&self, pool: &PgPool, bucket: Bucket<'_>) -> ApiResult<()> {
         let (key, limit) = self.key_and_limit(bucket);
         if limit > 0 {
-            store::rate_limits::hit(&state.pool, &key, WINDOW).await?;
+            store::rate_limits::hit(pool, &key, WINDOW).await?;
         }
         Ok(())
-    }
-}
-
-/// The client's address: the peer, or the first entry of the configured proxy header.
-#[derive(Debug, Clone)]
-pub struct ClientIp(pub String);
-
-impl FromRequestParts<AppState> for ClientIp {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        if let Some(header) = &state.config.client_ip_header
-            && let Some(first) = parts
-                .headers
-                .get(header.as_str())
-                .and_then(|value| value.to_str().ok())
-                .and_then(|value| value.split(',').next())
-                .map(str::trim)
-                .filter(|value| !value.is_empty())
-        {
-            return Ok(Self(first.chars().take(64).collect()));
-        }
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or_else(|| "unknown".to_owned(), |ConnectInfo(address)| address.ip().to_string());
-        Ok(Self(peer))
     }
 }

@@ -25,3 +25,8 @@ pub fn json_bytes(body: Vec<u8>) -> Response {
         .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
 }
+
+/// An answer PostgreSQL wrote as JSON text.
+pub fn json_text(document: String) -> Response {
+    json_bytes(document.into_bytes())
+}

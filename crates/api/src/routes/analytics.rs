@@ -6,10 +6,10 @@ use axum::http::StatusCode;
 use axum::routing::post;
 use serde_json::{Map, Value, json};
 
-use crate::app::AppState;
-use crate::auth::MaybeCaller;
+use crate::access::MaybeCaller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/member/app/metadata", post(metadata))

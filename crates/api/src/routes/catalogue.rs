@@ -8,11 +8,11 @@ use serde_json::{Value, json};
 use sqlx::Row;
 use store::favourites::Entity;
 
-use crate::app::AppState;
-use crate::auth::MaybeCaller;
+use crate::access::MaybeCaller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Path, Query};
-use crate::routes::favourites::is_favourite;
+use crate::services::favourites::is_favourite;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -74,7 +74,7 @@ async fn vendor(
     .fetch_optional(&state.pool)
     .await?
     .ok_or_else(|| ApiError::NotFound("Vendor not found".into()))?;
-    let favorite = is_favourite(&state, caller, Entity::Vendor, id).await?;
+    let favorite = is_favourite(&state, caller.map(|caller| caller.member_id), Entity::Vendor, id).await?;
     Ok(axum::Json(json!({
         "id": row.get::<i64, _>("id"),
         "companyName": row.get::<String, _>("company_name"),
@@ -106,7 +106,7 @@ async fn solution(
     .fetch_optional(&state.pool)
     .await?
     .ok_or_else(|| ApiError::NotFound("Solution not found".into()))?;
-    let favorite = is_favourite(&state, caller, Entity::Solution, id).await?;
+    let favorite = is_favourite(&state, caller.map(|caller| caller.member_id), Entity::Solution, id).await?;
     let base_rate = row.get::<i64, _>("base_rate_cents") as f64 / 100.0;
     Ok(axum::Json(json!({
         "id": row.get::<i64, _>("id"),

@@ -11,64 +11,27 @@ use axum::routing::{post, put};
 use chrono::Utc;
 use domain::Relation;
 use domain::accounts::{
-    Email, Enrolment, MembershipStatus, Phone, ValidationError, member_gender, parse_date_of_birth, parse_gender,
-    parse_identifier, parse_name, parse_relation, parse_zip_code,
+    Email, Phone, ValidationError, member_gender, parse_date_of_birth, parse_gender, parse_identifier, parse_name,
+    parse_relation, parse_zip_code,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::StoreError;
-use store::members::{ConfirmedEligibility, Member, PersonalInfo};
+use store::members::{Member, PersonalInfo};
 
-use crate::app::AppState;
-use crate::auth::Caller;
-use crate::eligibility::{EligibilityOutcome, EligibilityQuery, Person};
+use crate::access::SignedInMember;
+use crate::coverage::Person;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
-use crate::limits::Bucket;
-use crate::routes::members::{filter_market, member_view, signed_in_member};
+use crate::forms::{check, optional, required, text};
+use crate::services::eligibility_check::{self, Applicant, Confirmation, NotConfirmed};
+use crate::services::member_views::{filter_market, member_view};
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/member/app/confirm/info", post(confirm_info))
         .route("/member/app/personal/info", put(personal_info))
         .route("/member/app/eligibility", post(eligibility))
-}
-
-pub const WRONG_DATA: &str = "We were unable to verify eligibility. Please enter subscriber information and resubmit.";
-pub const MEMBER_EXISTS: &str = "Member already exists";
-pub const NOT_ON_PLAN: &str = "Oops! It seems that you are not eligible on this plan.";
-pub const CHECK_DOWN: &str =
-    "We could not reach the eligibility service. Your information is saved; please try again later.";
-
-/// Form values may arrive as text or numbers (member ids, ZIP codes); anything else is refused.
-pub(crate) fn text(field: &str, value: &Option<Value>) -> ApiResult<Option<String>> {
-    match value {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.trim().to_owned()).filter(|text| !text.is_empty())),
-        Some(Value::Number(number)) => Ok(Some(number.to_string())),
-        Some(_) => Err(ApiError::detailed(
-            StatusCode::BAD_REQUEST,
-            "invalid_field",
-            "Must be text",
-            json!({ "field": field }),
-        )),
-    }
-}
-
-pub(crate) fn required(field: &str, value: &Option<Value>) -> ApiResult<String> {
-    text(field, value)?.ok_or_else(|| ApiError::invalid_field(field, ValidationError::Required))
-}
-
-pub(crate) fn check<T>(field: &str, result: Result<T, ValidationError>) -> ApiResult<T> {
-    result.map_err(|error| ApiError::invalid_field(field, error))
-}
-
-fn optional<T>(
-    field: &str,
-    value: &Option<Value>,
-    parse: impl FnOnce(&str) -> Result<T, ValidationError>,
-) -> ApiResult<Option<T>> {
-    text(field, value)?.map(|text| check(field, parse(&text))).transpose()
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -229,14 +192,14 @@ impl MemberForm {
     }
 }
 
-fn eligibility_error(status: StatusCode, code: &'static str, message: &str, chc_down: bool) -> ApiError {
+fn eligibility_error(refusal: NotConfirmed) -> ApiError {
     ApiError::detailed(
-        status,
-        code,
-        message,
+        refusal.status(),
+        refusal.code(),
+        refusal.message(),
         json!({
             "eligible": false,
-            "eligibility": { "code": status.as_u16(), "err": { "chcDown": chc_down } },
+            "eligibility": { "code": refusal.status().as_u16(), "err": { "chcDown": refusal.chc_down() } },
         }),
     )
 }
@@ -251,97 +214,13 @@ async fn check_and_apply(
     subscriber: Option<Person>,
     actor: Option<i64>,
 ) -> ApiResult<Value> {
-    let wrong_data = || eligibility_error(StatusCode::BAD_REQUEST, "eligibility_not_verified", WRONG_DATA, false);
-    let (Some(dob), Some(member_id)) = (member.dob, member.member_id.clone()) else {
-        return Err(wrong_data());
-    };
-    if member.first_name.is_empty() || member.last_name.is_empty() {
-        return Err(wrong_data());
-    }
-    let relation = Relation::parse(&member.subscriber_relation).unwrap_or(Relation::SelfSubscriber);
-    let query = EligibilityQuery {
-        person: Person {
-            first_name: member.first_name.clone(),
-            last_name: member.last_name.clone(),
-            dob,
-            member_id,
-        },
-        payer_id: member.payer_id.clone(),
-        plan_id: member.plan_id.clone(),
-        relation,
-        subscriber_member_id: member.subscriber_member_id.clone(),
-        subscriber,
-    };
-    state.limits.hit(state, Bucket::Eligibility(member.id)).await?;
-    let coverage = match state.eligibility.check(&query).await {
-        EligibilityOutcome::Confirmed(coverage) => coverage,
-        EligibilityOutcome::WrongData => return Err(wrong_data()),
-        EligibilityOutcome::NotOnPlan => {
-            return Err(eligibility_error(
-                StatusCode::UNAUTHORIZED,
-                "not_eligible_on_plan",
-                NOT_ON_PLAN,
-                false,
-            ));
-        }
-        EligibilityOutcome::Unavailable => {
-            store::members::mark_eligibility_pending(&state.pool, member.id).await?;
-            return Err(eligibility_error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "eligibility_unavailable",
-                CHECK_DOWN,
-                true,
-            ));
-        }
-    };
-    let member_exists = || eligibility_error(StatusCode::BAD_REQUEST, "member_exists", MEMBER_EXISTS, false);
-    if store::members::insured_person_taken(&state.pool, &coverage.payer_id, &coverage.member_id, member.id).await? {
-        return Err(member_exists());
-    }
-    let employer_id = match member.employer_id {
-        Some(id) => Some(id),
-        None => store::roster::employer_of_group(&state.pool, &coverage.payer_id, &coverage.group_number).await?,
-    };
-    let employer = match employer_id {
-        Some(id) => store::members::employer(&state.pool, id).await?,
-        None => None,
-    };
-    let subscriber_id = match coverage.relation {
-        Relation::SelfSubscriber => None,
-        Relation::Spouse | Relation::Dependent => {
-            store::members::find_confirmed_subscriber(&state.pool, &coverage.payer_id, &coverage.subscriber_member_id)
-                .await?
-                .filter(|id| *id != member.id)
-        }
-    };
-    let current_subscription = match (member.subscription_status.as_deref(), member.subscription_expire) {
-        (Some(status), Some(expire)) => MembershipStatus::parse(status).map(|status| (status, expire)),
-        _ => None,
-    };
-    let enrolment = Enrolment::after_confirmation(
-        member.location_id.is_some(),
-        current_subscription,
-        Utc::now().date_naive(),
-    );
-    let confirmed = ConfirmedEligibility {
-        payer_id: coverage.payer_id.clone(),
-        member_id: coverage.member_id.clone(),
-        plan_id: coverage.plan_id.clone(),
-        group_id: Some(coverage.group_number.clone()),
-        employer_id: employer.as_ref().map(|employer| employer.id),
-        company_name: employer.as_ref().map(|employer| employer.company_name.clone()),
-        subscriber_id,
-        next_step: enrolment.next_step.as_str(),
-        subscription_status: enrolment.subscription.map(|(status, _)| status.as_str()),
-        subscription_expire: enrolment.subscription.map(|(_, expire)| expire),
-    };
-    let mut connection = state.pool.acquire().await?;
-    let updated = match store::members::confirm_eligibility(&mut connection, member.id, &confirmed).await {
-        Ok(updated) => updated,
-        Err(StoreError::AlreadyExists(_)) => return Err(member_exists()),
-        Err(error) => return Err(error.into()),
-    };
-    drop(connection);
+    let Confirmation {
+        member: updated,
+        coverage,
+        employer,
+    } = eligibility_check::confirm(state, Applicant::Myself { member, subscriber })
+        .await?
+        .map_err(eligibility_error)?;
     tracing::info!(member = member.id, next_step = %updated.next_step, "eligibility confirmed");
     Ok(json!({
         "eligible": true,
@@ -370,10 +249,9 @@ async fn check_and_apply(
 /// The eligibility form: saves the details, then checks them.
 async fn confirm_info(
     State(state): State<AppState>,
-    caller: Caller,
+    SignedInMember { caller, member }: SignedInMember,
     Json(form): Json<MemberForm>,
 ) -> ApiResult<axum::Json<Value>> {
-    let member = signed_in_member(&state, caller).await?;
     let needs = Requirements {
         plan: true,
         payer_and_group: false,
@@ -397,10 +275,9 @@ async fn confirm_info(
 /// is checked separately (`POST /member/app/eligibility`).
 async fn personal_info(
     State(state): State<AppState>,
-    caller: Caller,
+    SignedInMember { member, .. }: SignedInMember,
     Json(form): Json<MemberForm>,
 ) -> ApiResult<axum::response::Response> {
-    let member = signed_in_member(&state, caller).await?;
     let needs = Requirements {
         plan: true,
         payer_and_group: true,
@@ -416,7 +293,9 @@ async fn personal_info(
 
 /// Checks the stored details (after a personal info save); the answer carries the employer.
 /// The SPA sends the member it just saved as the body; the stored record is what is checked.
-async fn eligibility(State(state): State<AppState>, caller: Caller) -> ApiResult<axum::Json<Value>> {
-    let member = signed_in_member(&state, caller).await?;
+async fn eligibility(
+    State(state): State<AppState>,
+    SignedInMember { caller, member }: SignedInMember,
+) -> ApiResult<axum::Json<Value>> {
     Ok(axum::Json(check_and_apply(&state, &member, None, caller.actor).await?))
 }

@@ -10,14 +10,14 @@ use chrono::Utc;
 use domain::enrolment::Refusal;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::enrolment::{ChoiceOutcome, Clinic, ProviderChoice};
+use store::enrolment::{ChoiceOutcome, ProviderChoice};
 
-use crate::app::AppState;
-use crate::auth::Caller;
+use crate::access::{Caller, FamilyMemberOfCaller, NO_DEPENDENT, SignedInMember, please_log_in};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json, Path, Query};
-use crate::routes::family::{NO_DEPENDENT, require_family_member};
-use crate::routes::members::signed_in_member;
+use crate::forms::id_field;
+use crate::services::member_views::location_json;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -40,19 +40,6 @@ pub struct ProviderChoiceBody {
     change: Option<bool>,
 }
 
-/// An id sent as a number or a digit string; anything else is a 400 naming the field.
-fn id_field(field: &str, value: &Option<Value>) -> ApiResult<Option<i64>> {
-    let invalid = || {
-        ApiError::detailed(
-            StatusCode::BAD_REQUEST,
-            "invalid_field",
-            "Must be a whole number",
-            json!({ "field": field }),
-        )
-    };
-    crate::extract::lenient_id_value(value.as_ref()).map_err(|_| invalid())
-}
-
 impl ProviderChoiceBody {
     fn into_choice(self, member_id: i64, acted_by: i64) -> ApiResult<ProviderChoice> {
         let provider_id = id_field("providerId", &self.provider_id)?
@@ -66,24 +53,6 @@ impl ProviderChoiceBody {
             today: Utc::now().date_naive(),
         })
     }
-}
-
-/// A location as member/info shows it.
-pub fn location_json(clinic: &Clinic) -> Value {
-    json!({
-        "id": clinic.id,
-        "providerId": clinic.organisation_id,
-        "name": clinic.organisation_name,
-        "companyName": clinic.organisation_name,
-        "locationName": clinic.location_name,
-        "logo": clinic.logo,
-        "address1": clinic.address1,
-        "city": clinic.city,
-        "state": clinic.state,
-        "zip": clinic.zip,
-        "zipCode": clinic.zip,
-        "phone": clinic.phone,
-    })
 }
 
 fn refusal_error(state: &AppState, refusal: &Refusal) -> ApiError {
@@ -154,23 +123,16 @@ async fn set_provider(
 ) -> ApiResult<axum::Json<Value>> {
     let acted_by = caller.actor.unwrap_or(caller.member_id);
     let choice = body.into_choice(caller.member_id, acted_by)?;
-    choose(
-        &state,
-        &choice,
-        ApiError::Unauthorized("Please log in to continue".into()),
-    )
-    .await
+    choose(&state, &choice, please_log_in()).await
 }
 
 /// Enrols one of the subscriber's family members.
 async fn set_dependent_provider(
     State(state): State<AppState>,
-    caller: Caller,
-    Path(dependent_id): Path<i64>,
+    FamilyMemberOfCaller { subscriber, relative }: FamilyMemberOfCaller,
     Json(body): Json<ProviderChoiceBody>,
 ) -> ApiResult<axum::Json<Value>> {
-    require_family_member(&state, caller, dependent_id).await?;
-    let choice = body.into_choice(dependent_id, caller.member_id)?;
+    let choice = body.into_choice(relative.id, subscriber.id)?;
     choose(&state, &choice, ApiError::NotFound(NO_DEPENDENT.into())).await
 }
 
@@ -183,11 +145,10 @@ pub struct PostEnrolmentQuery {
 /// Where a new member of this provider goes next: the location's custom redirect, if any.
 async fn post_enrolment(
     State(state): State<AppState>,
-    caller: Caller,
+    SignedInMember { member, .. }: SignedInMember,
     Path(provider_id): Path<i64>,
     Query(query): Query<PostEnrolmentQuery>,
 ) -> ApiResult<axum::Json<Value>> {
-    let member = signed_in_member(&state, caller).await?;
     let redirect =
         store::enrolment::post_enrolment_redirect(&state.pool, provider_id, query.location_id, member.location_id)
             .await?

@@ -9,25 +9,24 @@ use axum::routing::{get, post};
 use chrono::Utc;
 use domain::Relation;
 use domain::accounts::{
-    Email, Enrolment, MembershipStatus, Phone, ValidationError, member_gender, parse_date_of_birth, parse_gender,
+    Email, MembershipStatus, Phone, ValidationError, member_gender, parse_date_of_birth, parse_gender,
     parse_identifier, parse_name, parse_relation, parse_zip_code,
 };
 use domain::enrolment::{ADULT_AGE, age_on, pediatric_fit};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::StoreError;
 use store::family::{FamilyChanges, FamilyMember, FamilyWrite, NewFamilyMember};
-use store::members::{ConfirmedEligibility, Member};
+use store::members::Member;
 
-use crate::app::AppState;
-use crate::auth::Caller;
-use crate::eligibility::{EligibilityOutcome, EligibilityQuery, Person};
+use crate::access::{
+    Caller, FamilyMemberOfCaller, NO_DEPENDENT, family_head, family_member_of, please_log_in, signed_in_member,
+};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json, Path};
-use crate::limits::Bucket;
-use crate::routes::eligibility::{CHECK_DOWN, MEMBER_EXISTS, NOT_ON_PLAN, WRONG_DATA, check, required, text};
-use crate::routes::enrolment::location_json;
-use crate::routes::members::signed_in_member;
+use crate::forms::{check, required, text, ticked};
+use crate::services::eligibility_check::{self, Applicant, Applied, Confirmation, NotConfirmed, stored_subscription};
+use crate::services::member_views::location_json;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -44,67 +43,10 @@ pub fn router() -> Router<AppState> {
         .route("/member/app/token/dependent/{id}", get(dependent_token))
 }
 
-pub const ONLY_PRIMARY: &str = "Only the primary account holder can manage family members";
-pub const NOT_YOURS: &str = "You may only act on your own family members";
-pub const NO_DEPENDENT: &str = "No Dependent ID was found";
 pub const ALREADY_IN_FAMILY: &str = "This family member already exists in your account.";
 
 fn already_in_family() -> ApiError {
     ApiError::detailed(StatusCode::CONFLICT, "member_exists", ALREADY_IN_FAMILY, json!({}))
-}
-
-/// Checks that the caller is a subscriber acting as themselves and that `member_id` is one of
-/// their family members: 403 for a spouse or dependent caller and for anyone else's member,
-/// 404 for an id nobody has.
-pub async fn require_family_member(state: &AppState, caller: Caller, member_id: i64) -> ApiResult<()> {
-    let standing = store::family::standing(&state.pool, caller.member_id, member_id)
-        .await?
-        .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
-    if caller.actor.is_some() || !standing.caller_heads_a_family {
-        return Err(ApiError::Forbidden(ONLY_PRIMARY.into()));
-    }
-    if !standing.target_exists {
-        return Err(ApiError::NotFound(NO_DEPENDENT.into()));
-    }
-    if standing.target_subscriber_id != Some(caller.member_id) {
-        return Err(ApiError::Forbidden(NOT_YOURS.into()));
-    }
-    Ok(())
-}
-
-/// The signed-in subscriber, when they may manage a family.
-async fn family_head(state: &AppState, caller: Caller) -> ApiResult<Member> {
-    if caller.actor.is_some() {
-        return Err(ApiError::Forbidden(ONLY_PRIMARY.into()));
-    }
-    let member = signed_in_member(state, caller).await?;
-    if member.subscriber_relation != Relation::SelfSubscriber.as_str() || member.subscriber_id.is_some() {
-        return Err(ApiError::Forbidden(ONLY_PRIMARY.into()));
-    }
-    Ok(member)
-}
-
-/// The subscriber and one of their family members, under the rules of
-/// [`require_family_member`].
-async fn head_and_member(state: &AppState, caller: Caller, member_id: i64) -> ApiResult<(Member, FamilyMember)> {
-    let head = family_head(state, caller).await?;
-    let relative = store::family::find(&state.pool, member_id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))?;
-    if relative.subscriber_id != Some(head.id) {
-        return Err(ApiError::Forbidden(NOT_YOURS.into()));
-    }
-    Ok((head, relative))
-}
-
-/// A checkbox value: `true`, 1 or "true".
-fn ticked(value: &Option<Value>) -> bool {
-    match value {
-        Some(Value::Bool(ticked)) => *ticked,
-        Some(Value::Number(number)) => number.as_i64() == Some(1),
-        Some(Value::String(text)) => text.trim().eq_ignore_ascii_case("true"),
-        _ => false,
-    }
 }
 
 /// The add-family-member form (also the body of a family member's confirm/info). `payerId`,
@@ -311,7 +253,7 @@ async fn add(
             Ok((StatusCode::CREATED, axum::Json(json!({ "id": id }))))
         }
         FamilyWrite::AlreadyInFamily => Err(already_in_family()),
-        FamilyWrite::NotInFamily => Err(ApiError::Unauthorized("Please log in to continue".into())),
+        FamilyWrite::NotInFamily => Err(please_log_in()),
     }
 }
 
@@ -325,13 +267,8 @@ async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<axum::
     Ok(axum::Json(entries))
 }
 
-async fn one(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(member_id): Path<i64>,
-) -> ApiResult<axum::Json<Value>> {
-    let (_, relative) = head_and_member(&state, caller, member_id).await?;
-    Ok(axum::Json(entry_json(&state, &relative).await?))
+async fn one(State(state): State<AppState>, family: FamilyMemberOfCaller) -> ApiResult<axum::Json<Value>> {
+    Ok(axum::Json(entry_json(&state, &family.relative).await?))
 }
 
 /// Saves changes the subscriber made and answers the updated entry.
@@ -353,22 +290,19 @@ async fn save(
 
 async fn edit(
     State(state): State<AppState>,
-    caller: Caller,
-    Path(member_id): Path<i64>,
+    FamilyMemberOfCaller { subscriber, relative }: FamilyMemberOfCaller,
     Json(form): Json<FamilyEdit>,
 ) -> ApiResult<axum::Json<Value>> {
-    let (subscriber, _) = head_and_member(&state, caller, member_id).await?;
     let changes = form.parse()?;
-    let saved = save(&state, &subscriber, member_id, &changes).await?;
+    let saved = save(&state, &subscriber, relative.id, &changes).await?;
     Ok(axum::Json(entry_json(&state, &saved).await?))
 }
 
 async fn remove(
     State(state): State<AppState>,
-    caller: Caller,
-    Path(member_id): Path<i64>,
+    FamilyMemberOfCaller { subscriber, relative }: FamilyMemberOfCaller,
 ) -> ApiResult<axum::Json<Value>> {
-    let (subscriber, _) = head_and_member(&state, caller, member_id).await?;
+    let member_id = relative.id;
     let (first_name, last_name) = store::family::remove(&state.pool, subscriber.id, member_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))?;
@@ -380,16 +314,23 @@ async fn remove(
 
 /// The answer of a family member's eligibility check that did not confirm them. Always a 200:
 /// the add-family flow reads `eligible` and keeps the new member for a retry.
-fn not_confirmed(relative: &FamilyMember, status: StatusCode, code: &str, message: &str, chc_down: bool) -> Value {
+fn not_confirmed(relative: FamilyMember, refusal: NotConfirmed) -> Value {
+    // A check that could not run leaves eligibility pending (unless it already had a status).
+    let eligibility_status = match refusal {
+        NotConfirmed::Unavailable => relative
+            .eligibility_status
+            .or_else(|| Some(MembershipStatus::Pending.as_str().to_owned())),
+        _ => relative.eligibility_status,
+    };
     json!({
         "id": relative.id,
         "eligible": false,
-        "code": code,
-        "message": message,
+        "code": refusal.code(),
+        "message": refusal.message(),
         "eligibility": {
-            "code": status.as_u16(),
-            "status": relative.eligibility_status,
-            "err": { "chcDown": chc_down },
+            "code": refusal.status().as_u16(),
+            "status": eligibility_status,
+            "err": { "chcDown": refusal.chc_down() },
         },
         "pediatric": { "covered": false },
     })
@@ -426,11 +367,10 @@ async fn covered_at_subscribers_clinic(
 /// under the subscriber's member id.
 async fn confirm_info(
     State(state): State<AppState>,
-    caller: Caller,
-    Path(member_id): Path<i64>,
+    FamilyMemberOfCaller { subscriber, relative }: FamilyMemberOfCaller,
     Json(form): Json<FamilyForm>,
 ) -> ApiResult<axum::Json<Value>> {
-    let (subscriber, _) = head_and_member(&state, caller, member_id).await?;
+    let member_id = relative.id;
     let details = form.parse(&subscriber)?;
     let changes = FamilyChanges {
         relation: Some(details.relation.as_str()),
@@ -446,109 +386,33 @@ async fn confirm_info(
         subscriber_member_id: subscriber.member_id.clone(),
     };
     let relative = save(&state, &subscriber, member_id, &changes).await?;
-    state.limits.hit(&state, Bucket::Eligibility(subscriber.id)).await?;
-    // A subscriber who has not confirmed their own membership has no member id to check
-    // family members under.
-    let outcome = match &subscriber.member_id {
-        None => EligibilityOutcome::WrongData,
-        Some(subscriber_member_id) => {
-            let query = EligibilityQuery {
-                person: Person {
-                    first_name: details.first_name,
-                    last_name: details.last_name,
-                    dob: details.dob,
-                    member_id: details.member_id,
-                },
-                payer_id: subscriber.payer_id.clone(),
-                plan_id: details.plan_id,
-                relation: details.relation,
-                subscriber_member_id: Some(subscriber_member_id.clone()),
-                subscriber: None,
-            };
-            state.eligibility.check(&query).await
-        }
+    let applied = Applied {
+        id: relative.id,
+        first_name: &details.first_name,
+        last_name: &details.last_name,
+        dob: Some(details.dob),
+        member_id: Some(&details.member_id),
+        plan_id: details.plan_id.as_deref(),
+        relation: details.relation,
+        location_id: relative.location_id,
+        subscription: stored_subscription(relative.subscription_status.as_deref(), relative.subscription_expire),
     };
-    let coverage = match outcome {
-        EligibilityOutcome::Confirmed(coverage) => coverage,
-        EligibilityOutcome::WrongData => {
-            let answer = not_confirmed(
-                &relative,
-                StatusCode::BAD_REQUEST,
-                "eligibility_not_verified",
-                WRONG_DATA,
-                false,
-            );
-            return Ok(axum::Json(answer));
-        }
-        EligibilityOutcome::NotOnPlan => {
-            let answer = not_confirmed(
-                &relative,
-                StatusCode::UNAUTHORIZED,
-                "not_eligible_on_plan",
-                NOT_ON_PLAN,
-                false,
-            );
-            return Ok(axum::Json(answer));
-        }
-        EligibilityOutcome::Unavailable => {
-            store::members::mark_eligibility_pending(&state.pool, relative.id).await?;
-            let relative = FamilyMember {
-                eligibility_status: relative
-                    .eligibility_status
-                    .clone()
-                    .or_else(|| Some(MembershipStatus::Pending.as_str().to_owned())),
-                ..relative
-            };
-            let answer = not_confirmed(
-                &relative,
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "eligibility_unavailable",
-                CHECK_DOWN,
-                true,
-            );
-            return Ok(axum::Json(answer));
-        }
+    let checked = eligibility_check::confirm(
+        &state,
+        Applicant::FamilyMember {
+            subscriber: &subscriber,
+            relative: applied,
+        },
+    )
+    .await?;
+    let Confirmation {
+        member: updated,
+        coverage,
+        ..
+    } = match checked {
+        Ok(confirmation) => confirmation,
+        Err(refusal) => return Ok(axum::Json(not_confirmed(relative, refusal))),
     };
-    let member_exists = || {
-        not_confirmed(
-            &relative,
-            StatusCode::BAD_REQUEST,
-            "member_exists",
-            MEMBER_EXISTS,
-            false,
-        )
-    };
-    if store::members::insured_person_taken(&state.pool, &coverage.payer_id, &coverage.member_id, relative.id).await? {
-        return Ok(axum::Json(member_exists()));
-    }
-    let current_subscription = match (relative.subscription_status.as_deref(), relative.subscription_expire) {
-        (Some(status), Some(expire)) => MembershipStatus::parse(status).map(|status| (status, expire)),
-        _ => None,
-    };
-    let enrolment = Enrolment::after_confirmation(
-        relative.location_id.is_some(),
-        current_subscription,
-        Utc::now().date_naive(),
-    );
-    let confirmed = ConfirmedEligibility {
-        payer_id: coverage.payer_id.clone(),
-        member_id: coverage.member_id.clone(),
-        plan_id: coverage.plan_id.clone(),
-        group_id: Some(coverage.group_number.clone()),
-        employer_id: subscriber.employer_id,
-        company_name: subscriber.company_name.clone(),
-        subscriber_id: Some(subscriber.id),
-        next_step: enrolment.next_step.as_str(),
-        subscription_status: enrolment.subscription.map(|(status, _)| status.as_str()),
-        subscription_expire: enrolment.subscription.map(|(_, expire)| expire),
-    };
-    let mut connection = state.pool.acquire().await?;
-    let updated = match store::members::confirm_eligibility(&mut connection, relative.id, &confirmed).await {
-        Ok(updated) => updated,
-        Err(StoreError::AlreadyExists(_)) => return Ok(axum::Json(member_exists())),
-        Err(error) => return Err(error.into()),
-    };
-    drop(connection);
     let covered = covered_at_subscribers_clinic(&state, &subscriber, &relative, coverage.pediatric_covered).await?;
     tracing::info!(
         subscriber = subscriber.id,
@@ -583,7 +447,7 @@ async fn dependent_token(
         signed_in_member(&state, subscriber).await?;
         state.tokens.issue(subscriber_id)?
     } else {
-        require_family_member(&state, subscriber, member_id).await?;
+        family_member_of(&state, subscriber, member_id).await?;
         state.tokens.issue_on_behalf(member_id, subscriber_id)?
     };
     Ok(axum::Json(json!({

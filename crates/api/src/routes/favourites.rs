@@ -9,23 +9,15 @@ use axum::routing::post;
 use serde_json::{Map, Value, json};
 use store::favourites::Entity;
 
-use crate::app::AppState;
-use crate::auth::Caller;
+use crate::access::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/member/app/market/favorite", post(member_favourite))
         .route("/dpcproviders/market/favorite", post(provider_favourite))
-}
-
-/// Whether the caller marked this item; `false` signed out.
-pub async fn is_favourite(state: &AppState, caller: Option<Caller>, entity: Entity, id: i64) -> ApiResult<bool> {
-    match caller {
-        Some(caller) => Ok(store::favourites::is_favourite(&state.pool, caller.member_id, entity, id).await?),
-        None => Ok(false),
-    }
 }
 
 /// A favourite request after parsing: `{entity, <entity>: id, favorite}`.

@@ -7,9 +7,9 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json, Query};
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -7,7 +7,7 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use serde_json::json;
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 /// The OpenAPI document, kept by hand next to the routes and checked by tests.
 pub const OPENAPI: &str = include_str!("../../openapi.json");

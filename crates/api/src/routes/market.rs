@@ -5,14 +5,14 @@ use axum::extract::State;
 use axum::response::Response;
 use axum::routing::{get, post};
 use domain::SearchFilters;
-use search::query::{DEFAULT_PAGE_SIZE, PinFilters};
-use search::{Bounds, Favourites, SearchRequest};
+use search::{Bounds, DEFAULT_PAGE_SIZE, Favourites, PinFilters, SearchRequest};
 use serde::Deserialize;
 
-use crate::app::AppState;
-use crate::auth::{Caller, MaybeCaller};
+use crate::access::{FamilyMemberOfCaller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Json, Path, Query};
+use crate::extract::{Json, Query};
+use crate::services::favourites::favourites_of;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -89,26 +89,12 @@ async fn search(
 /// dependent must be theirs.
 async fn dependent_search(
     State(state): State<AppState>,
-    caller: Caller,
-    Path(dependent_id): Path<i64>,
+    family: FamilyMemberOfCaller,
     Query(query): Query<SearchQuery>,
     Json(body): Json<SearchBody>,
 ) -> ApiResult<Response> {
-    crate::routes::profiles::require_dependent(&state, caller, dependent_id).await?;
-    let favourites = favourites_of(&state, Some(dependent_id)).await?;
+    let favourites = favourites_of(&state, Some(family.relative.id)).await?;
     run_search(&state, query, body, favourites.as_ref())
-}
-
-/// The member's favourite clinics and clinicians, which flag cards and pins; none signed out.
-async fn favourites_of(state: &AppState, member_id: Option<i64>) -> ApiResult<Option<Favourites>> {
-    let Some(member_id) = member_id else {
-        return Ok(None);
-    };
-    let (locations, clinicians) = store::favourites::favourite_ids(&state.pool, member_id).await?;
-    Ok(Some(Favourites {
-        location_ids: locations.into_iter().collect(),
-        clinician_ids: clinicians.into_iter().collect(),
-    }))
 }
 
 /// Pin queries. The spec also sends zipCode and userZipCode; a box needs no origin, so they
@@ -166,12 +152,10 @@ async fn pins(
     MaybeCaller(caller): MaybeCaller,
     Query(query): Query<PinQuery>,
 ) -> ApiResult<Response> {
-    let mut answer = state.snapshot()?.pins(query.bounds(), &query.filters())?;
-    if let Some(favourites) = favourites_of(&state, caller.map(|caller| caller.member_id)).await? {
-        for pin in &mut answer.pins {
-            pin.favorite = favourites.location_ids.contains(&pin.location_id);
-        }
-    }
+    let favourites = favourites_of(&state, caller.map(|caller| caller.member_id)).await?;
+    let answer = state
+        .snapshot()?
+        .pins_for(query.bounds(), &query.filters(), favourites.as_ref())?;
     Ok(crate::respond::json(&answer, 128 * (answer.pins.len() + 1)))
 }
 

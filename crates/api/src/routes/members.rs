@@ -8,13 +8,14 @@ use axum::response::Response;
 use axum::routing::{get, put};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::members::Member;
 use store::roster::PlanRow;
 
-use crate::app::AppState;
-use crate::auth::{Caller, MaybeCaller};
+use crate::access::{Caller, MaybeCaller, SignedInMember, please_log_in, signed_in_member};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json, Path, Query};
+use crate::respond::json_text;
+use crate::services::member_views::member_view;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -24,24 +25,6 @@ pub fn router() -> Router<AppState> {
         .route("/member/app/plans", get(plans))
         .route("/member/app/plan/{plan_id}", get(plan))
         .route("/member/app/notifications", put(notifications))
-}
-
-/// The member the access token names; 401 when the account no longer exists.
-pub async fn signed_in_member(state: &AppState, caller: Caller) -> ApiResult<Member> {
-    store::members::find(&state.pool, caller.member_id)
-        .await?
-        .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))
-}
-
-/// Where the marketplace opens for this member: their employer's alias and home ZIP.
-pub async fn filter_market(state: &AppState, member: &Member) -> ApiResult<Value> {
-    let alias = match member.employer_id {
-        Some(id) => store::members::employer(&state.pool, id)
-            .await?
-            .and_then(|employer| employer.alias),
-        None => None,
-    };
-    Ok(json!({ "company": alias, "location": member.zip_code }))
 }
 
 pub fn plan_json(plan: &PlanRow) -> Value {
@@ -54,40 +37,26 @@ pub fn plan_json(plan: &PlanRow) -> Value {
     })
 }
 
-/// The member record the SPA keeps (`GET /member/app/member/info`, and the answer of
-/// `PUT /member/app/personal/info`), as PostgreSQL writes it.
-pub async fn member_view(state: &AppState, member_id: i64) -> ApiResult<Response> {
-    let document = store::members::member_info_json(&state.pool, member_id)
-        .await?
-        .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
-    Ok(json_text(document))
-}
-
-fn json_text(document: String) -> Response {
-    crate::respond::json_bytes(document.into_bytes())
-}
-
 async fn member_info(State(state): State<AppState>, caller: Caller) -> ApiResult<Response> {
     member_view(&state, caller.member_id).await
 }
 
 /// Home: what the dashboard needs to choose its buttons.
-async fn home(State(state): State<AppState>, caller: Caller) -> ApiResult<axum::Json<Value>> {
-    let member = signed_in_member(&state, caller).await?;
-    Ok(axum::Json(json!({
+async fn home(SignedInMember { member, .. }: SignedInMember) -> axum::Json<Value> {
+    axum::Json(json!({
         "providerId": member.provider_id,
         "locationId": member.location_id,
         "setup": member.setup,
         "planID": member.plan_id,
         "nextStep": member.next_step,
-    })))
+    }))
 }
 
 /// Account details: personal, contact and insurance information.
 async fn account(State(state): State<AppState>, caller: Caller) -> ApiResult<Response> {
     let document = store::members::account_json(&state.pool, caller.member_id)
         .await?
-        .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
+        .ok_or_else(please_log_in)?;
     Ok(json_text(document))
 }
 
@@ -105,7 +74,7 @@ async fn notifications(
 ) -> ApiResult<axum::Json<Value>> {
     let notify = store::members::set_notify(&state.pool, caller.member_id, body.notify)
         .await?
-        .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
+        .ok_or_else(please_log_in)?;
     Ok(axum::Json(json!({ "notify": notify })))
 }
 

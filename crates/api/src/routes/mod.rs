@@ -1,10 +1,6 @@
-//! Routers by feature.
+//! Routers by feature, one module each. A route module reads the request, calls the
+//! services and the store, and writes the answer; it never imports another route module.
 
-use axum::Router;
-
-use crate::app::AppState;
-
-pub mod accounts;
 pub mod analytics;
 pub mod catalogue;
 pub mod eligibility;
@@ -13,24 +9,11 @@ pub mod family;
 pub mod favourites;
 pub mod geo;
 pub mod health;
+pub mod login;
 pub mod market;
 pub mod members;
+pub mod passwords;
 pub mod profiles;
+pub mod signup;
+pub mod verification;
 pub mod waitlist;
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .merge(health::router())
-        .merge(market::router())
-        .merge(geo::router())
-        .merge(profiles::router())
-        .merge(catalogue::router())
-        .merge(accounts::router())
-        .merge(eligibility::router())
-        .merge(members::router())
-        .merge(enrolment::router())
-        .merge(family::router())
-        .merge(waitlist::router())
-        .merge(favourites::router())
-        .merge(analytics::router())
-}

@@ -10,11 +10,11 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use store::favourites::Entity;
 
-use crate::app::AppState;
-use crate::auth::{Caller, MaybeCaller};
+use crate::access::{FamilyMemberOfCaller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Path, Query};
-use crate::routes::favourites::is_favourite;
+use crate::services::favourites::is_favourite;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -28,13 +28,6 @@ pub fn router() -> Router<AppState> {
 }
 
 const PROVIDER_NOT_FOUND: &str = "Provider not found";
-
-/// Checks that `dependent_id` is a family member the signed-in subscriber manages: 403 for
-/// anyone else's member, 404 for an id nobody has (the family rules of
-/// [`crate::routes::family::require_family_member`]).
-pub async fn require_dependent(state: &AppState, caller: Caller, dependent_id: i64) -> ApiResult<()> {
-    crate::routes::family::require_family_member(state, caller, dependent_id).await
-}
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -76,12 +69,12 @@ async fn clinic_profile(
     snapshot: &Snapshot,
     organisation_id: i64,
     ordinal: usize,
-    caller: Option<Caller>,
+    viewer: Option<i64>,
 ) -> ApiResult<Value> {
     let description = store::catalogue::location_description(&state.pool, snapshot.location(ordinal).id)
         .await?
         .unwrap_or_default();
-    let favorite = is_favourite(state, caller, Entity::Location, snapshot.location(ordinal).id).await?;
+    let favorite = is_favourite(state, viewer, Entity::Location, snapshot.location(ordinal).id).await?;
     let location = snapshot.location(ordinal);
     let organisation = snapshot.organisation_of(ordinal);
     let clinicians: Vec<Value> = snapshot
@@ -165,21 +158,20 @@ async fn provider(
 ) -> ApiResult<axum::Json<Value>> {
     let snapshot = state.snapshot()?;
     let ordinal = organisation_location(&snapshot, id, query.location_id)?;
-    let profile = clinic_profile(&state, &snapshot, id, ordinal, caller).await?;
+    let profile = clinic_profile(&state, &snapshot, id, ordinal, caller.map(|caller| caller.member_id)).await?;
     Ok(axum::Json(profile))
 }
 
 async fn dependent_provider(
     State(state): State<AppState>,
-    caller: Caller,
-    Path((dependent_id, id)): Path<(i64, i64)>,
+    family: FamilyMemberOfCaller,
+    Path((_, id)): Path<(i64, i64)>,
     Query(query): Query<ProviderQuery>,
 ) -> ApiResult<axum::Json<Value>> {
-    require_dependent(&state, caller, dependent_id).await?;
     let snapshot = state.snapshot()?;
     let ordinal = organisation_location(&snapshot, id, query.location_id)?;
     // The heart is the signed-in subscriber's, not the dependent's.
-    let profile = clinic_profile(&state, &snapshot, id, ordinal, Some(caller)).await?;
+    let profile = clinic_profile(&state, &snapshot, id, ordinal, Some(family.subscriber.id)).await?;
     Ok(axum::Json(profile))
 }
 
@@ -198,7 +190,13 @@ async fn doctor(
     let description = store::catalogue::clinician_description(&state.pool, clinician.id)
         .await?
         .unwrap_or_default();
-    let favorite = is_favourite(&state, caller, Entity::Provider, clinician.id).await?;
+    let favorite = is_favourite(
+        &state,
+        caller.map(|caller| caller.member_id),
+        Entity::Provider,
+        clinician.id,
+    )
+    .await?;
     let clinics: Vec<Value> = snapshot
         .locations_of(ordinal)
         .iter()

@@ -11,11 +11,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use store::waitlist::{Joined, NewEntry};
 
-use crate::app::AppState;
-use crate::auth::MaybeCaller;
+use crate::access::ClientIp;
+use crate::access::{MaybeCaller, please_log_in};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
-use crate::limits::{Bucket, ClientIp};
+use crate::limits::Bucket;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/member/app/join/wait/list", post(join_waitlist))
@@ -72,7 +73,7 @@ async fn join_waitlist(
         Some(caller) => {
             let contact = store::waitlist::member_contact(&state.pool, caller.member_id)
                 .await?
-                .ok_or_else(|| ApiError::Unauthorized("Please log in to continue".into()))?;
+                .ok_or_else(please_log_in)?;
             let Some(email) = contact.email else {
                 return Err(ApiError::bad_request(
                     "no_email",
@@ -126,7 +127,7 @@ async fn join_waitlist(
     });
     if member_id.is_none() {
         // A visitor can put any address on a list that later writes to it.
-        state.limits.hit(&state, Bucket::Client(&client)).await?;
+        state.limits.hit(&state.pool, Bucket::Client(&client)).await?;
     }
     let entry = NewEntry {
         location_id: body.location,

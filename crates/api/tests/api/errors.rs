@@ -149,3 +149,95 @@ async fn answers_are_compressed_when_asked() {
         .unwrap();
     assert_eq!(response.headers().get("content-encoding").unwrap(), "gzip");
 }
+
+/// The error table and the OpenAPI document name the same codes: each code of the table is
+/// documented on an error answer, and each code the document gives an error answer (in a
+/// `code` schema, or in backticks with an underscore in the answer's description) is in the table.
+#[test]
+fn the_openapi_document_and_the_error_table_name_the_same_codes() {
+    use std::collections::BTreeSet;
+
+    let document: serde_json::Value = serde_json::from_str(api::routes::health::OPENAPI).unwrap();
+    let table: BTreeSet<&str> = api::error_codes::ALL.iter().map(|entry| entry.code).collect();
+    let mut documented = BTreeSet::new();
+    let mut error_text = String::new();
+    collect_error_codes(&document, false, &mut documented, &mut error_text);
+    for code in &table {
+        let whole_word = error_text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| word == *code);
+        assert!(
+            whole_word,
+            "`{code}` is in the error table but no error answer documents it"
+        );
+    }
+    let undocumented: Vec<_> = documented
+        .iter()
+        .filter(|code| !table.contains(code.as_str()))
+        .collect();
+    assert!(
+        undocumented.is_empty(),
+        "documented but not in the error table: {undocumented:?}"
+    );
+}
+
+/// Walks the document; `in_error` is true under a 4xx/5xx response or an error schema.
+fn collect_error_codes(
+    value: &serde_json::Value,
+    in_error: bool,
+    codes: &mut std::collections::BTreeSet<String>,
+    text: &mut String,
+) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                let child_in_error = in_error
+                    || key.starts_with('4')
+                    || key.starts_with('5')
+                    || ["Error", "FieldError", "EnrolmentRefusal", "EligibilityError"].contains(&key.as_str());
+                if child_in_error && key == "code" {
+                    for code in child.get("enum").and_then(Value::as_array).into_iter().flatten() {
+                        codes.extend(code.as_str().map(str::to_owned));
+                    }
+                    codes.extend(child.get("const").and_then(Value::as_str).map(str::to_owned));
+                }
+                if child_in_error
+                    && key == "description"
+                    && let Some(description) = child.as_str()
+                {
+                    text.push_str(description);
+                    text.push('\n');
+                    codes.extend(
+                        description
+                            .split('`')
+                            .skip(1)
+                            .step_by(2)
+                            .filter(|word| {
+                                word.contains('_') && word.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+                            })
+                            .map(str::to_owned),
+                    );
+                }
+                if child_in_error
+                    && let Value::String(code) = child
+                    && key == "const"
+                {
+                    text.push_str(code);
+                    text.push('\n');
+                }
+                collect_error_codes(child, child_in_error, codes, text);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                if in_error && let Some(word) = item.as_str() {
+                    text.push_str(word);
+                    text.push('\n');
+                }
+                collect_error_codes(item, in_error, codes, text);
+            }
+        }
+        _ => {}
+    }
+}

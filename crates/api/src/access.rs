@@ -1,0 +1,185 @@
+//! Who a request is from: the caller named by the access token, the signed-in member's row, a
+//! family member the caller manages, and the client address rate limits key on. Every access
+//! rule of the API lives here.
+
+use std::net::SocketAddr;
+
+use axum::extract::path::ErrorKind;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use domain::Relation;
+use store::family::FamilyMember;
+use store::members::Member;
+
+use crate::auth::TOKEN_HEADER;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Path;
+use crate::state::AppState;
+
+pub const ONLY_PRIMARY: &str = "Only the primary account holder can manage family members";
+pub const NOT_YOURS: &str = "You may only act on your own family members";
+pub const NO_DEPENDENT: &str = "No Dependent ID was found";
+
+/// The signed-in member, when the request carries a valid token.
+#[derive(Debug, Clone, Copy)]
+pub struct Caller {
+    pub member_id: i64,
+    /// The subscriber who switched to this member's account, when the token is theirs.
+    pub actor: Option<i64>,
+}
+
+/// An optional caller: no header is fine, a bad header is a 401.
+pub struct MaybeCaller(pub Option<Caller>);
+
+impl FromRequestParts<AppState> for MaybeCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let Some(header) = parts.headers.get(TOKEN_HEADER) else {
+            return Ok(Self(None));
+        };
+        let token = header
+            .to_str()
+            .map_err(|_| ApiError::Unauthorized("Invalid access token".into()))?
+            .trim();
+        if token.is_empty() {
+            return Ok(Self(None));
+        }
+        let invalid = || ApiError::Unauthorized("Invalid access token".into());
+        let claims = state.tokens.verify(token).ok_or_else(invalid)?;
+        let member_id = claims.sub.parse::<i64>().map_err(|_| invalid())?;
+        let actor = match claims.act {
+            Some(actor) => Some(actor.sub.parse::<i64>().map_err(|_| invalid())?),
+            None => None,
+        };
+        Ok(Self(Some(Caller { member_id, actor })))
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        MaybeCaller::from_request_parts(parts, state)
+            .await?
+            .0
+            .ok_or_else(please_log_in)
+    }
+}
+
+/// The signed-in member's row, for calls that act on the caller's own record; 401 when the
+/// token names an account that no longer exists.
+pub struct SignedInMember {
+    pub caller: Caller,
+    pub member: Member,
+}
+
+impl FromRequestParts<AppState> for SignedInMember {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        let member = signed_in_member(state, caller).await?;
+        Ok(Self { caller, member })
+    }
+}
+
+/// The member the access token names; 401 when the account no longer exists. For calls that
+/// load the member only on some paths (an optional caller, errors that repeat their text).
+pub async fn signed_in_member(state: &AppState, caller: Caller) -> ApiResult<Member> {
+    store::members::find(&state.pool, caller.member_id)
+        .await?
+        .ok_or_else(please_log_in)
+}
+
+/// The 401 of a request whose token is missing or names no account.
+pub fn please_log_in() -> ApiError {
+    ApiError::Unauthorized("Please log in to continue".into())
+}
+
+/// The signed-in subscriber, when they may manage a family: acting as themselves (not switched
+/// to a family member's account), relation Self, managed by nobody. 403 otherwise.
+pub async fn family_head(state: &AppState, caller: Caller) -> ApiResult<Member> {
+    if caller.actor.is_some() {
+        return Err(ApiError::Forbidden(ONLY_PRIMARY.into()));
+    }
+    let member = signed_in_member(state, caller).await?;
+    if member.subscriber_relation != Relation::SelfSubscriber.as_str() || member.subscriber_id.is_some() {
+        return Err(ApiError::Forbidden(ONLY_PRIMARY.into()));
+    }
+    Ok(member)
+}
+
+/// The subscriber and one of their family members, named by the route's first path parameter
+/// (`{dependent_id}`): 403 unless the caller heads a family (see [`family_head`]) and the
+/// member is theirs, 404 for an id nobody has.
+pub struct FamilyMemberOfCaller {
+    pub subscriber: Member,
+    pub relative: FamilyMember,
+}
+
+impl FromRequestParts<AppState> for FamilyMemberOfCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        let member_id = first_path_id(parts, state).await?;
+        family_member_of(state, caller, member_id).await
+    }
+}
+
+/// The rules of [`FamilyMemberOfCaller`] for a member id that is not the route's first path
+/// parameter (switching accounts).
+pub async fn family_member_of(state: &AppState, caller: Caller, member_id: i64) -> ApiResult<FamilyMemberOfCaller> {
+    let subscriber = family_head(state, caller).await?;
+    let relative = store::family::find(&state.pool, member_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))?;
+    if relative.subscriber_id != Some(subscriber.id) {
+        return Err(ApiError::Forbidden(NOT_YOURS.into()));
+    }
+    Ok(FamilyMemberOfCaller { subscriber, relative })
+}
+
+/// The route's first path parameter as an id. A route with a second parameter is read as a
+/// pair, so a malformed id gets the message the route's own `Path` extractor would give.
+async fn first_path_id(parts: &mut Parts, state: &AppState) -> ApiResult<i64> {
+    match axum::extract::Path::<i64>::from_request_parts(parts, state).await {
+        Ok(axum::extract::Path(id)) => Ok(id),
+        Err(PathRejection::FailedToDeserializePathParams(error))
+            if matches!(error.kind(), ErrorKind::WrongNumberOfParameters { .. }) =>
+        {
+            let Path((id, _)) = Path::<(i64, i64)>::from_request_parts(parts, state).await?;
+            Ok(id)
+        }
+        Err(rejection) => Err(ApiError::bad_request("invalid_path", rejection.body_text())),
+    }
+}
+
+/// The client's address: the peer, or the first entry of the configured proxy header.
+#[derive(Debug, Clone)]
+pub struct ClientIp(pub String);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if let Some(header) = &state.config.client_ip_header
+            && let Some(first) = parts
+                .headers
+                .get(header.as_str())
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| value.split(',').next())
+                .map(str::trim)
+                .filter(|value| !value.is_empty())
+        {
+            return Ok(Self(first.chars().take(64).collect()));
+        }
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or_else(|| "unknown".to_owned(), |ConnectInfo(address)| address.ip().to_string());
+        Ok(Self(peer))
+    }
+}

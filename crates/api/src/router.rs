@@ -1,0 +1,88 @@
+//! The HTTP router: every feature's routes, the layers around them, and the SPA fallback.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use tower_http::compression::CompressionLayer;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::error::ApiError;
+use crate::routes;
+use crate::state::AppState;
+
+/// Path prefixes that belong to the API; anything else is the SPA.
+const API_PREFIXES: [&str; 5] = ["/member/", "/market/", "/dpcproviders/", "/health", "/openapi.json"];
+
+pub fn router(state: AppState) -> Router {
+    let web_dist = state.config.web_dist.clone();
+    let body_limit = state.config.body_limit;
+    let api = feature_routes().with_state(state);
+    api.fallback_service(spa(web_dist))
+        // Enforced by the body extractors, so an oversized body gets our JSON 413.
+        .layer(axum::extract::DefaultBodyLimit::max(body_limit))
+        .layer(CompressionLayer::new())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(30),
+        ))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(|_| {
+            ApiError::Internal(anyhow::anyhow!("a handler panicked")).into_response()
+        }))
+        .layer(TraceLayer::new_for_http())
+}
+
+/// The built SPA with history-mode fallback to `index.html`; unknown API paths get a JSON 404.
+fn spa(web_dist: PathBuf) -> Router {
+    let index = web_dist.join("index.html");
+    let files = ServeDir::new(&web_dist).fallback(ServeFile::new(index));
+    Router::new().fallback_service(tower::service_fn(move |request: axum::extract::Request| {
+        let files = files.clone();
+        async move {
+            let path = request.uri().path().to_owned();
+            if API_PREFIXES.iter().any(|prefix| path.starts_with(prefix)) {
+                return Ok::<Response, std::convert::Infallible>(not_found_api(request.uri()));
+            }
+            let mut files = files;
+            match tower::Service::call(&mut files, request).await {
+                Ok(response) if response.status() == StatusCode::NOT_FOUND => Ok(web_app_missing()),
+                Ok(response) => Ok(response.into_response()),
+                Err(error) => Ok(ApiError::Internal(anyhow::anyhow!("serving the web app: {error}")).into_response()),
+            }
+        }
+    }))
+}
+
+fn not_found_api(uri: &Uri) -> Response {
+    ApiError::NotFound(format!("No route for {}", uri.path())).into_response()
+}
+
+fn web_app_missing() -> Response {
+    let page = "<!doctype html><title>Nearcare</title><p>The web app is not built yet: run <code>npm run build</code> in <code>web/</code>.</p>";
+    (StatusCode::NOT_FOUND, axum::response::Html(page)).into_response()
+}
+
+/// Every feature's routes. The route modules are siblings that never import each other.
+fn feature_routes() -> Router<AppState> {
+    Router::new()
+        .merge(routes::health::router())
+        .merge(routes::market::router())
+        .merge(routes::geo::router())
+        .merge(routes::profiles::router())
+        .merge(routes::catalogue::router())
+        .merge(routes::signup::router())
+        .merge(routes::login::router())
+        .merge(routes::passwords::router())
+        .merge(routes::verification::router())
+        .merge(routes::eligibility::router())
+        .merge(routes::members::router())
+        .merge(routes::enrolment::router())
+        .merge(routes::family::router())
+        .merge(routes::waitlist::router())
+        .merge(routes::favourites::router())
+        .merge(routes::analytics::router())
+}

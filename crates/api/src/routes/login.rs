@@ -1,0 +1,124 @@
+//! Login with email and password, or with a one-time magic link. A login with an unknown
+//! email still verifies a (dummy) hash; failed logins are rate limited per email and per
+//! client address, and only failures count.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::post;
+use domain::accounts::{Email, ValidationError};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::tokens::Purpose;
+
+use crate::access::ClientIp;
+use crate::auth::LinkToken;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+use crate::forms::{EmailBody, TokenBody, parse_email};
+use crate::limits::Bucket;
+use crate::services::accounts::{
+    CHECK_YOUR_EMAIL, INVALID_CREDENTIALS, MAGIC_LINK_EXPIRED, VERIFICATION_PENDING, login_answer, send_link_if_member,
+};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/member/app/login", post(login))
+        .route("/member/app/request/magic/link", post(request_magic_link))
+        .route("/member/app/login/magic/link", post(login_with_magic_link))
+}
+
+#[derive(Default, Deserialize)]
+pub struct LoginBody {
+    email: Option<String>,
+    password: Option<String>,
+}
+
+/// Email and password. Only failures count towards the limits.
+async fn login(
+    State(state): State<AppState>,
+    ClientIp(client): ClientIp,
+    Json(body): Json<LoginBody>,
+) -> ApiResult<axum::Json<Value>> {
+    let email = parse_email(body.email.as_deref())?;
+    let password = body.password.unwrap_or_default();
+    if password.is_empty() {
+        return Err(ApiError::invalid_field("password", ValidationError::PasswordRequired));
+    }
+    state.limits.check(&state.pool, Bucket::Client(&client)).await?;
+    state
+        .limits
+        .check(&state.pool, Bucket::LoginEmail(email.as_str()))
+        .await?;
+    let member = store::members::find_by_email(&state.pool, email.as_str()).await?;
+    let stored = member.as_ref().and_then(|member| member.password_hash.as_deref());
+    let matches = state.passwords.verify(&password, stored).await?;
+    let Some(member) = member.filter(|_| matches) else {
+        state.limits.record(&state.pool, Bucket::Client(&client)).await?;
+        state
+            .limits
+            .record(&state.pool, Bucket::LoginEmail(email.as_str()))
+            .await?;
+        return Err(ApiError::detailed(
+            StatusCode::UNAUTHORIZED,
+            "invalid_credentials",
+            INVALID_CREDENTIALS,
+            json!({}),
+        ));
+    };
+    if member.email_verified_at.is_none() {
+        return Err(ApiError::detailed(
+            StatusCode::FORBIDDEN,
+            "email_not_verified",
+            VERIFICATION_PENDING,
+            json!({}),
+        ));
+    }
+    Ok(axum::Json(login_answer(&state, &member).await?))
+}
+
+/// Emails a one-time login link (15 minutes) when the account exists.
+async fn request_magic_link(
+    State(state): State<AppState>,
+    ClientIp(client): ClientIp,
+    Json(body): Json<EmailBody>,
+) -> ApiResult<axum::Json<Value>> {
+    let email = parse_email(body.email.as_deref())?;
+    state.limits.hit(&state.pool, Bucket::Client(&client)).await?;
+    state.limits.hit(&state.pool, Bucket::LinkEmail(email.as_str())).await?;
+    send_link_if_member(&state, &email, Purpose::MagicLink).await?;
+    Ok(axum::Json(json!({ "message": CHECK_YOUR_EMAIL })))
+}
+
+/// Logs in with a magic link's token (once). Opening the link also proves the email.
+async fn login_with_magic_link(
+    State(state): State<AppState>,
+    Json(body): Json<TokenBody>,
+) -> ApiResult<axum::Json<Value>> {
+    let expired = || {
+        ApiError::detailed(
+            StatusCode::FORBIDDEN,
+            "magic_link_expired",
+            MAGIC_LINK_EXPIRED,
+            json!({}),
+        )
+    };
+    let hash = LinkToken::hash_of(body.token.as_deref().unwrap_or_default()).ok_or_else(expired)?;
+    let mut transaction = state.pool.begin().await?;
+    let token = store::tokens::consume(&mut transaction, &hash, &[Purpose::MagicLink])
+        .await?
+        .ok_or_else(expired)?;
+    let member = store::members::find(&state.pool, token.member_id)
+        .await?
+        .ok_or_else(expired)?;
+    if let Some(sent) = body.email.as_deref().filter(|email| !email.trim().is_empty()) {
+        let same = Email::parse(sent).is_ok_and(|sent| member.email.as_deref() == Some(sent.as_str()));
+        if !same {
+            return Err(expired());
+        }
+    }
+    store::members::mark_email_verified(&mut transaction, member.id).await?;
+    transaction.commit().await?;
+    Ok(axum::Json(login_answer(&state, &member).await?))
+}

@@ -1,0 +1,275 @@
+//! Confirming eligibility: one implementation for a member checking themselves and for a
+//! subscriber checking a family member. The details are checked against the coverage lookup;
+//! a confirmed member is activated, sponsored by their employer (or the subscriber's) and
+//! moved on to choosing a provider or enrolled. Each route writes its own answer.
+
+use axum::http::StatusCode;
+use chrono::{NaiveDate, Utc};
+use domain::Relation;
+use domain::accounts::{Enrolment, MembershipStatus};
+use store::StoreError;
+use store::members::{ConfirmedEligibility, EmployerSummary, Member};
+
+use crate::coverage::{Coverage, EligibilityOutcome, EligibilityQuery, Person};
+use crate::error::ApiResult;
+use crate::limits::Bucket;
+use crate::state::AppState;
+
+/// Whose eligibility is checked.
+pub enum Applicant<'a> {
+    /// The signed-in member, from their stored details. `subscriber`: the subscriber's own
+    /// details, sent after a first attempt failed, to find the member among their family.
+    Myself {
+        member: &'a Member,
+        subscriber: Option<Person>,
+    },
+    /// A family member, checked under the subscriber's member id and payer.
+    FamilyMember {
+        subscriber: &'a Member,
+        relative: Applied<'a>,
+    },
+}
+
+/// What the check reads of the member checked.
+#[derive(Clone)]
+pub struct Applied<'a> {
+    pub id: i64,
+    pub first_name: &'a str,
+    pub last_name: &'a str,
+    pub dob: Option<NaiveDate>,
+    pub member_id: Option<&'a str>,
+    pub plan_id: Option<&'a str>,
+    pub relation: Relation,
+    pub location_id: Option<i64>,
+    pub subscription: Option<(MembershipStatus, NaiveDate)>,
+}
+
+/// A confirmed eligibility: the member as saved, the coverage found, and the employer that
+/// sponsors them when the check found one.
+pub struct Confirmation {
+    pub member: Member,
+    pub coverage: Coverage,
+    pub employer: Option<EmployerSummary>,
+}
+
+/// Why a check did not confirm the member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotConfirmed {
+    /// Nobody with these details is covered (or the details are incomplete).
+    WrongData,
+    /// Covered, but under another plan.
+    NotOnPlan,
+    /// The check could not run; eligibility is now pending.
+    Unavailable,
+    /// Another account already holds this insured person.
+    MemberExists,
+}
+
+pub const WRONG_DATA: &str = "We were unable to verify eligibility. Please enter subscriber information and resubmit.";
+pub const MEMBER_EXISTS: &str = "Member already exists";
+pub const NOT_ON_PLAN: &str = "Oops! It seems that you are not eligible on this plan.";
+pub const CHECK_DOWN: &str =
+    "We could not reach the eligibility service. Your information is saved; please try again later.";
+
+impl NotConfirmed {
+    /// The status of the answer: the member's own check answers it, a family member's check
+    /// reports it in a 200.
+    pub fn status(self) -> StatusCode {
+        match self {
+            Self::WrongData | Self::MemberExists => StatusCode::BAD_REQUEST,
+            Self::NotOnPlan => StatusCode::UNAUTHORIZED,
+            Self::Unavailable => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::WrongData => "eligibility_not_verified",
+            Self::NotOnPlan => "not_eligible_on_plan",
+            Self::Unavailable => "eligibility_unavailable",
+            Self::MemberExists => "member_exists",
+        }
+    }
+
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::WrongData => WRONG_DATA,
+            Self::NotOnPlan => NOT_ON_PLAN,
+            Self::Unavailable => CHECK_DOWN,
+            Self::MemberExists => MEMBER_EXISTS,
+        }
+    }
+
+    /// Whether the check could not reach the eligibility service (the SPA's `chcDown`).
+    pub fn chc_down(self) -> bool {
+        self == Self::Unavailable
+    }
+}
+
+/// Checks the applicant and, when the roster confirms them, saves the confirmation.
+pub async fn confirm(state: &AppState, applicant: Applicant<'_>) -> ApiResult<Result<Confirmation, NotConfirmed>> {
+    let (applied, query) = match &applicant {
+        Applicant::Myself { member, subscriber } => {
+            let applied = own_details(member);
+            let query = query_for(&applied, member.payer_id.clone(), member.subscriber_member_id.clone());
+            if query.is_some() {
+                state.limits.hit(&state.pool, Bucket::Eligibility(member.id)).await?;
+            }
+            let query = query.map(|query| EligibilityQuery {
+                subscriber: subscriber.clone(),
+                ..query
+            });
+            (applied, query)
+        }
+        Applicant::FamilyMember { subscriber, relative } => {
+            // Every attempt counts against the subscriber, also one that cannot be checked yet:
+            // a subscriber who has not confirmed their own membership has no member id to check
+            // family members under.
+            state
+                .limits
+                .hit(&state.pool, Bucket::Eligibility(subscriber.id))
+                .await?;
+            let query = subscriber.member_id.clone().and_then(|subscriber_member_id| {
+                query_for(relative, subscriber.payer_id.clone(), Some(subscriber_member_id))
+            });
+            (relative.clone(), query)
+        }
+    };
+    let Some(query) = query else {
+        return Ok(Err(NotConfirmed::WrongData));
+    };
+    let coverage = match state.eligibility.check(&query).await {
+        EligibilityOutcome::Confirmed(coverage) => coverage,
+        EligibilityOutcome::WrongData => return Ok(Err(NotConfirmed::WrongData)),
+        EligibilityOutcome::NotOnPlan => return Ok(Err(NotConfirmed::NotOnPlan)),
+        EligibilityOutcome::Unavailable => {
+            store::members::mark_eligibility_pending(&state.pool, applied.id).await?;
+            return Ok(Err(NotConfirmed::Unavailable));
+        }
+    };
+    if store::members::insured_person_taken(&state.pool, &coverage.payer_id, &coverage.member_id, applied.id).await? {
+        return Ok(Err(NotConfirmed::MemberExists));
+    }
+    let sponsor = match &applicant {
+        Applicant::Myself { member, .. } => own_sponsor(state, member, &coverage).await?,
+        Applicant::FamilyMember { subscriber, .. } => Sponsor {
+            employer_id: subscriber.employer_id,
+            company_name: subscriber.company_name.clone(),
+            subscriber_id: Some(subscriber.id),
+            employer: None,
+        },
+    };
+    let enrolment = Enrolment::after_confirmation(
+        applied.location_id.is_some(),
+        applied.subscription,
+        Utc::now().date_naive(),
+    );
+    let confirmed = ConfirmedEligibility {
+        payer_id: coverage.payer_id.clone(),
+        member_id: coverage.member_id.clone(),
+        plan_id: coverage.plan_id.clone(),
+        group_id: Some(coverage.group_number.clone()),
+        employer_id: sponsor.employer_id,
+        company_name: sponsor.company_name,
+        subscriber_id: sponsor.subscriber_id,
+        next_step: enrolment.next_step.as_str(),
+        subscription_status: enrolment.subscription.map(|(status, _)| status.as_str()),
+        subscription_expire: enrolment.subscription.map(|(_, expire)| expire),
+    };
+    let mut connection = state.pool.acquire().await?;
+    let member = match store::members::confirm_eligibility(&mut connection, applied.id, &confirmed).await {
+        Ok(member) => member,
+        Err(StoreError::AlreadyExists(_)) => return Ok(Err(NotConfirmed::MemberExists)),
+        Err(error) => return Err(error.into()),
+    };
+    Ok(Ok(Confirmation {
+        member,
+        coverage,
+        employer: sponsor.employer,
+    }))
+}
+
+/// Who a confirmed member is recorded under.
+struct Sponsor {
+    employer_id: Option<i64>,
+    company_name: Option<String>,
+    subscriber_id: Option<i64>,
+    /// The employer, when the member checked themselves.
+    employer: Option<EmployerSummary>,
+}
+
+/// A member checking themselves: their employer, else the employer of the roster's group; a
+/// spouse or dependent is linked to their subscriber's account when it is confirmed.
+async fn own_sponsor(state: &AppState, member: &Member, coverage: &Coverage) -> ApiResult<Sponsor> {
+    let employer_id = match member.employer_id {
+        Some(id) => Some(id),
+        None => store::roster::employer_of_group(&state.pool, &coverage.payer_id, &coverage.group_number).await?,
+    };
+    let employer = match employer_id {
+        Some(id) => store::members::employer(&state.pool, id).await?,
+        None => None,
+    };
+    let subscriber_id = match coverage.relation {
+        Relation::SelfSubscriber => None,
+        Relation::Spouse | Relation::Dependent => {
+            store::members::find_confirmed_subscriber(&state.pool, &coverage.payer_id, &coverage.subscriber_member_id)
+                .await?
+                .filter(|id| *id != member.id)
+        }
+    };
+    Ok(Sponsor {
+        employer_id: employer.as_ref().map(|employer| employer.id),
+        company_name: employer.as_ref().map(|employer| employer.company_name.clone()),
+        subscriber_id,
+        employer,
+    })
+}
+
+fn own_details(member: &Member) -> Applied<'_> {
+    Applied {
+        id: member.id,
+        first_name: &member.first_name,
+        last_name: &member.last_name,
+        dob: member.dob,
+        member_id: member.member_id.as_deref(),
+        plan_id: member.plan_id.as_deref(),
+        relation: Relation::parse(&member.subscriber_relation).unwrap_or(Relation::SelfSubscriber),
+        location_id: member.location_id,
+        subscription: stored_subscription(member.subscription_status.as_deref(), member.subscription_expire),
+    }
+}
+
+/// A stored subscription status with its expiry, when both are set.
+pub fn stored_subscription(status: Option<&str>, expire: Option<NaiveDate>) -> Option<(MembershipStatus, NaiveDate)> {
+    match (status, expire) {
+        (Some(status), Some(expire)) => MembershipStatus::parse(status).map(|status| (status, expire)),
+        _ => None,
+    }
+}
+
+/// The lookup for these details; `None` when they are too incomplete to check.
+fn query_for(
+    applied: &Applied<'_>,
+    payer_id: Option<String>,
+    subscriber_member_id: Option<String>,
+) -> Option<EligibilityQuery> {
+    let (Some(dob), Some(member_id)) = (applied.dob, applied.member_id) else {
+        return None;
+    };
+    if applied.first_name.is_empty() || applied.last_name.is_empty() {
+        return None;
+    }
+    Some(EligibilityQuery {
+        person: Person {
+            first_name: applied.first_name.to_owned(),
+            last_name: applied.last_name.to_owned(),
+            dob,
+            member_id: member_id.to_owned(),
+        },
+        payer_id,
+        plan_id: applied.plan_id.map(str::to_owned),
+        relation: applied.relation,
+        subscriber_member_id,
+        subscriber: None,
+    })
+}

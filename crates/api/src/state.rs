@@ -1,0 +1,39 @@
+//! The application state every handler receives: pools, the snapshot handle, caches and the
+//! services built at start-up. It imports only the leaf modules that build its parts.
+
+use std::sync::Arc;
+
+use gazetteer::Gazetteer;
+use search::{Snapshot, SnapshotHandle};
+use store::PgPool;
+
+use crate::auth::Tokens;
+use crate::config::Config;
+use crate::coverage::Eligibility;
+use crate::error::ApiError;
+use crate::geocoding::Geocoder;
+use crate::limits::RateLimits;
+use crate::mail::Mailer;
+use crate::passwords::PasswordHasher;
+
+/// Everything a handler may need, cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: PgPool,
+    pub snapshots: SnapshotHandle,
+    pub gazetteer: Arc<Gazetteer>,
+    pub geocoder: Geocoder,
+    pub tokens: Arc<Tokens>,
+    pub config: Arc<Config>,
+    pub passwords: PasswordHasher,
+    pub eligibility: Arc<dyn Eligibility>,
+    pub mailer: Mailer,
+    pub limits: RateLimits,
+}
+
+impl AppState {
+    /// The snapshot serving this request.
+    pub fn snapshot(&self) -> Result<Arc<Snapshot>, ApiError> {
+        self.snapshots.load().ok_or(ApiError::Unavailable)
+    }
+}
