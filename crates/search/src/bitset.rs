@@ -147,31 +147,29 @@ impl Bitset {
                 let used = end - position * 64;
                 remaining &= if used >= 64 { u64::MAX } else { (1u64 << used) - 1 };
             }
-            std::iter::from_fn(move || {
-                if remaining == 0 {
-                    return None;
-                }
-                let bit = remaining.trailing_zeros() as usize;
-                remaining &= remaining - 1;
-                Some(position * 64 + bit)
-            })
+            word_members(position, remaining)
         })
     }
 
     /// Iterates members in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(position, word)| {
-            let mut remaining = *word;
-            std::iter::from_fn(move || {
-                if remaining == 0 {
-                    return None;
-                }
-                let bit = remaining.trailing_zeros() as usize;
-                remaining &= remaining - 1;
-                Some(position * 64 + bit)
-            })
-        })
+        self.words
+            .iter()
+            .enumerate()
+            .flat_map(|(position, word)| word_members(position, *word))
     }
+}
+
+/// The ordinals of the set bits of `word`, the word at `position`, in increasing order.
+fn word_members(position: usize, mut remaining: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if remaining == 0 {
+            return None;
+        }
+        let bit = remaining.trailing_zeros() as usize;
+        remaining &= remaining - 1;
+        Some(position * 64 + bit)
+    })
 }
 
 #[cfg(test)]
