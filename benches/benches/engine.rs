@@ -7,8 +7,7 @@ use benches::{input, narrow_filters, origins, sizes, viewport};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use domain::{DistanceSlider, SearchFilters};
 use gazetteer::Gazetteer;
-use search::query::PinFilters;
-use search::{SearchRequest, Snapshot};
+use search::{PinFilters, SearchRequest, Snapshot};
 
 fn bench_queries(criterion: &mut Criterion) {
     let gazetteer = Gazetteer::embedded();

@@ -9,8 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use domain::{DistanceSlider, LatLng, SearchFilters};
 use gazetteer::Gazetteer;
 use indicatif::{ProgressBar, ProgressStyle};
-use search::query::{DEFAULT_PAGE_SIZE, PinFilters};
-use search::{Bounds, SearchRequest, Snapshot};
+use search::{Bounds, DEFAULT_PAGE_SIZE, PinFilters, SearchRequest, Snapshot};
 
 #[derive(Parser)]
 #[command(

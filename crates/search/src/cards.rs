@@ -4,22 +4,13 @@
 //! of a search request's CPU under load (string escaping and float formatting). A card's text
 //! depends only on the snapshot, apart from its distance and the caller's favourite flag, so
 //! each card is rendered once, on first use, and an answer is then mostly copies. The cache
-//! belongs to one [`Snapshot`]: a patched snapshot starts with an empty one.
+//! belongs to one snapshot: a patched snapshot starts with an empty one.
+//!
+//! Imports only `answer` (the types it writes); the snapshot owns a [`CardCache`].
 
 use std::sync::OnceLock;
 
-use crate::query::{MarketItem, SearchResponse, round_miles};
-use crate::snapshot::Snapshot;
-
-/// Which rendered card a [`MarketItem`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CardKey {
-    /// A clinic card, by location ordinal.
-    Clinic(u32),
-    /// A clinician seen at a location, by the position of that pairing in the snapshot's
-    /// location-to-clinicians lists.
-    Clinician(u32),
-}
+use crate::answer::{CardKey, Coordinates, MarketItem, SearchResponse, round_miles};
 
 /// A card's JSON with the value of `"distance"` cut out and without the trailing
 /// `,"favorite":false}`: `text[..distance_at]` ends with `"distance":`.
@@ -90,10 +81,11 @@ impl std::fmt::Debug for CardCache {
     }
 }
 
-impl Snapshot {
+impl CardCache {
     /// The JSON of a search answer, equal to serde's rendering of it (favourite flags and
-    /// distances as the items carry them), written mostly from cached cards.
-    pub fn search_json(&self, answer: &SearchResponse<'_>) -> Vec<u8> {
+    /// distances as the items carry them), written mostly from cached cards. The answer must
+    /// come from the snapshot that owns this cache.
+    pub(crate) fn write_answer(&self, answer: &SearchResponse<'_>) -> Vec<u8> {
         let cards = answer.clinics.len() + answer.clinicians.len();
         let mut out = Vec::with_capacity(256 + cards * 640);
         out.extend_from_slice(b"{\"clinics\":");
@@ -106,7 +98,7 @@ impl Snapshot {
             total_pages: u32,
             current_page: u32,
             total_results: usize,
-            origin: &'a crate::query::Coordinates,
+            origin: &'a Coordinates,
             radius_miles: f64,
         }
         let rest = Rest {
@@ -129,8 +121,8 @@ impl Snapshot {
                 out.push(b',');
             }
             let slot = match item.card {
-                CardKey::Clinic(ordinal) => &self.cards.clinics[ordinal as usize],
-                CardKey::Clinician(link) => &self.cards.clinicians[link as usize],
+                CardKey::Clinic(ordinal) => &self.clinics[ordinal as usize],
+                CardKey::Clinician(link) => &self.clinicians[link as usize],
             };
             slot.get_or_init(|| RenderedCard::render(item)).write(item, out);
         }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use arc_swap::ArcSwapOption;
 
-use crate::Snapshot;
+use crate::snapshot::Snapshot;
 
 /// A shared, atomically replaceable snapshot.
 #[derive(Clone, Default)]

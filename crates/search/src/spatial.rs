@@ -1,22 +1,15 @@
-//! Geography of a snapshot.
-//!
-//! Physical locations are numbered in Morton (Z-order) of their Web Mercator position, so every
-//! map cell at every zoom level is a contiguous range of ordinals. Counting the matches in a
-//! cell is then a popcount over the filter bitset, and a radius count only looks at individual
-//! locations in the cells the circle's edge crosses. Nearest-first listing and box queries use
-//! rstar R-trees.
+//! Map geometry: Web Mercator and Morton codes, map cells and where a cell lies relative to a
+//! search circle or a map box (with rigorous haversine bounds), chords, and the rstar R-trees
+//! for nearest-first listing and box queries. Imports nothing from the crate; the Morton index
+//! (`morton`) walks cells with it.
 
 use domain::LatLng;
 use rstar::{AABB, PointDistance, RTree, RTreeObject};
-
-use crate::bitset::Bitset;
 
 /// Bits per axis of a Morton code: level 24 cells are about 2.4 m wide at the equator.
 pub const MORTON_LEVELS: u32 = 24;
 /// Web Mercator's latitude limit.
 const MAX_MERCATOR_LAT: f64 = 85.051_128_78;
-/// Below this many locations a partially covered cell is checked one location at a time.
-const SCAN_BELOW: usize = 128;
 
 /// Returns the Web Mercator position in the unit square (x east, y south).
 pub fn mercator(position: LatLng) -> (f64, f64) {
@@ -73,13 +66,13 @@ pub struct GeoRect {
 }
 
 impl Cell {
-    fn code_range(self) -> (u64, u64) {
+    pub(crate) fn code_range(self) -> (u64, u64) {
         let shift = 2 * (MORTON_LEVELS - self.level);
         let prefix = interleave(self.x, self.y);
         (prefix << shift, (prefix + 1) << shift)
     }
 
-    fn children(self) -> [Cell; 4] {
+    pub(crate) fn children(self) -> [Cell; 4] {
         let (level, x, y) = (self.level + 1, self.x * 2, self.y * 2);
         // Morton order of the children: (0,0), (1,0), (0,1), (1,1).
         [
@@ -95,7 +88,7 @@ impl Cell {
     }
 
     /// Returns the cell's extent in unit-square Mercator coordinates.
-    fn unit_rect(self) -> (f64, f64, f64, f64) {
+    pub(crate) fn unit_rect(self) -> (f64, f64, f64, f64) {
         let size = 1.0 / f64::from(1u32 << self.level);
         let x0 = f64::from(self.x) * size;
         let y0 = f64::from(self.y) * size;
@@ -125,21 +118,21 @@ fn longitude_gap(a: f64, b: f64) -> f64 {
 
 /// Where a cell lies relative to a circle or a box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Coverage {
+pub(crate) enum Coverage {
     Inside,
     Outside,
     Partial,
 }
 
 /// A search circle, with what every cell test needs computed once.
-struct Circle {
+pub(crate) struct Circle {
     origin: LatLng,
     cos_origin: f64,
     radius_haversine: f64,
 }
 
 impl Circle {
-    fn new(origin: LatLng, radius_miles: f64) -> Self {
+    pub(crate) fn new(origin: LatLng, radius_miles: f64) -> Self {
         Self {
             origin,
             cos_origin: origin.lat.to_radians().cos(),
@@ -147,7 +140,7 @@ impl Circle {
         }
     }
 
-    fn coverage(&self, cell: Cell) -> Coverage {
+    pub(crate) fn coverage(&self, cell: Cell) -> Coverage {
         let (west, _, east, _) = cell.unit_rect();
         let (north, cos_north) = row_edge(cell.level, cell.y);
         let (south, cos_south) = row_edge(cell.level, cell.y + 1);
@@ -233,16 +226,6 @@ fn coverage(rect: GeoRect, (cos_south, cos_north): (f64, f64), circle: &Circle) 
     }
 }
 
-/// One cluster of an area-pins answer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CellCount {
-    pub cell: Cell,
-    pub count: usize,
-    pub new_patients: usize,
-    /// Mean position of the cell's counted locations.
-    pub centroid: LatLng,
-}
-
 /// A box in both coordinate systems: degrees for per-location tests, the Mercator unit square
 /// for cells. Longitudes do not wrap: a box over the antimeridian is two of these.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -254,7 +237,9 @@ pub struct MapBox {
 }
 
 impl MapBox {
-    fn unit_rect(self) -> (f64, f64, f64, f64) {
+    /// Returns the box's extent in unit-square Mercator coordinates: (x0, y0) is its
+    /// north-west corner, (x1, y1) its south-east one.
+    pub(crate) fn unit_rect(self) -> (f64, f64, f64, f64) {
         let (x0, y0) = mercator(LatLng {
             lat: self.north,
             lng: self.west,
@@ -275,7 +260,7 @@ impl MapBox {
 
     /// Where a cell lies relative to the box. Cells on the Mercator square's edge hold clamped
     /// positions and are always checked one location at a time.
-    fn coverage(self, cell: Cell) -> Coverage {
+    pub(crate) fn coverage(self, cell: Cell) -> Coverage {
         let (bx0, by0, bx1, by1) = self.unit_rect();
         let (cx0, cy0, cx1, cy1) = cell.unit_rect();
         if cx1 < bx0 || cx0 > bx1 || cy1 < by0 || cy0 > by1 {
@@ -291,32 +276,6 @@ impl MapBox {
     }
 }
 
-/// What a quadtree walk hands its visitor.
-enum Visit {
-    /// A cell entirely inside: the ordinal range of its locations.
-    Inside(usize, usize),
-    /// A location of a small cell on the edge, to be checked on its own.
-    Edge(usize),
-}
-
-/// Counts gathered over part of the map.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct AreaStats {
-    pub count: usize,
-    pub new_patients: usize,
-    pub lat_sum: f64,
-    pub lng_sum: f64,
-}
-
-/// The Morton-ordered view of the physical locations.
-pub struct MortonIndex {
-    codes: Vec<u64>,
-    positions: Vec<LatLng>,
-    units: Vec<[f64; 3]>,
-    lat_prefix: Vec<f64>,
-    lng_prefix: Vec<f64>,
-}
-
 /// The squared chord that bounds a radius, with a hair of slack so rounding never drops a
 /// location that the great-circle distance puts on the edge.
 pub fn chord_limit(radius_miles: f64) -> f64 {
@@ -329,296 +288,33 @@ pub fn chord_2(a: &[f64; 3], b: &[f64; 3]) -> f64 {
     (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)
 }
 
-impl MortonIndex {
-    /// Builds the index from positions already sorted by Morton code.
-    pub fn new(positions: Vec<LatLng>) -> Self {
-        let codes: Vec<u64> = positions.iter().map(|p| morton_code(*p)).collect();
-        debug_assert!(codes.windows(2).all(|pair| pair[0] <= pair[1]));
-        let units = positions.iter().map(|p| p.unit_vector()).collect();
-        let mut lat_prefix = Vec::with_capacity(positions.len() + 1);
-        let mut lng_prefix = Vec::with_capacity(positions.len() + 1);
-        let (mut lat_sum, mut lng_sum) = (0.0, 0.0);
-        lat_prefix.push(0.0);
-        lng_prefix.push(0.0);
-        for position in &positions {
-            lat_sum += position.lat;
-            lng_sum += position.lng;
-            lat_prefix.push(lat_sum);
-            lng_prefix.push(lng_sum);
-        }
-        Self {
-            codes,
-            positions,
-            units,
-            lat_prefix,
-            lng_prefix,
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.codes.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.codes.is_empty()
-    }
-
-    pub fn position(&self, ordinal: usize) -> LatLng {
-        self.positions[ordinal]
-    }
-
-    pub fn unit(&self, ordinal: usize) -> &[f64; 3] {
-        &self.units[ordinal]
-    }
-
-    fn range_within(&self, cell: Cell, start: usize, end: usize) -> (usize, usize) {
-        let (low, high) = cell.code_range();
-        let slice = &self.codes[start..end];
-        let first = slice.partition_point(|code| *code < low);
-        let last = first + slice[first..].partition_point(|code| *code < high);
-        (start + first, start + last)
-    }
-
-    /// Walks the quadtree: `classify` says where a cell lies; `visit` gets the ordinal ranges
-    /// of cells inside and, one by one, the ordinals of small cells on the edge.
-    fn walk(&self, classify: impl Fn(Cell) -> Coverage, mut visit: impl FnMut(Visit)) {
-        let mut stack = vec![(Cell { level: 0, x: 0, y: 0 }, 0, self.codes.len())];
-        while let Some((cell, start, end)) = stack.pop() {
-            if start == end {
-                continue;
-            }
-            match classify(cell) {
-                Coverage::Outside => {}
-                Coverage::Inside => visit(Visit::Inside(start, end)),
-                Coverage::Partial if end - start <= SCAN_BELOW || cell.level == MORTON_LEVELS => {
-                    (start..end).for_each(|ordinal| visit(Visit::Edge(ordinal)));
-                }
-                Coverage::Partial => {
-                    let mut child_start = start;
-                    for child in cell.children() {
-                        let (first, last) = self.range_within(child, child_start, end);
-                        stack.push((child, first, last));
-                        child_start = last;
-                    }
-                }
-            }
-        }
-    }
-
-    /// Counts the members of `filter` within `radius_miles` of `origin`, and gathers them too
-    /// while there are at most `cap` (one walk serves both).
-    pub fn count_and_gather_within(
-        &self,
-        origin: LatLng,
-        radius_miles: f64,
-        filter: &Bitset,
-        cap: usize,
-    ) -> (usize, Option<Vec<usize>>) {
-        let circle = Circle::new(origin, radius_miles);
-        let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
-        let mut total = 0;
-        let mut gathered = Some(Vec::new());
-        self.walk(
-            |cell| circle.coverage(cell),
-            |visit| match visit {
-                Visit::Inside(start, end) => {
-                    let count = filter.count_range(start, end);
-                    total += count;
-                    match &mut gathered {
-                        Some(found) if found.len() + count <= cap => found.extend(filter.iter_range(start, end)),
-                        _ => gathered = None,
-                    }
-                }
-                Visit::Edge(ordinal) => {
-                    if filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit {
-                        total += 1;
-                        match &mut gathered {
-                            Some(found) if found.len() < cap => found.push(ordinal),
-                            _ => gathered = None,
-                        }
-                    }
-                }
-            },
-        );
-        (total, gathered)
-    }
-
-    /// Counts the members of `filter` in a box.
-    pub fn count_in_box(&self, map_box: MapBox, filter: &Bitset) -> usize {
-        let mut total = 0;
-        self.walk(
-            |cell| map_box.coverage(cell),
-            |visit| match visit {
-                Visit::Inside(start, end) => total += filter.count_range(start, end),
-                Visit::Edge(ordinal) => {
-                    total += usize::from(filter.contains(ordinal) && map_box.contains(self.positions[ordinal]));
-                }
-            },
-        );
-        total
-    }
-
-    fn stats_of_range(&self, start: usize, end: usize, filter: &Bitset, new_patients: &Bitset) -> AreaStats {
-        let count = filter.count_range(start, end);
-        let new_patients = filter.count_range_and(new_patients, start, end);
-        // A cluster marker needs a representative position, not an exact mean: large ranges
-        // use the mean of all their locations (prefix sums), small ones the filtered mean.
-        let (lat_sum, lng_sum) = if count == end - start || end - start > 64 {
-            let scale = count as f64 / (end - start) as f64;
-            (
-                (self.lat_prefix[end] - self.lat_prefix[start]) * scale,
-                (self.lng_prefix[end] - self.lng_prefix[start]) * scale,
-            )
-        } else {
-            filter.iter_range(start, end).fold((0.0, 0.0), |(lat, lng), ordinal| {
-                (lat + self.positions[ordinal].lat, lng + self.positions[ordinal].lng)
-            })
-        };
-        AreaStats {
-            count,
-            new_patients,
-            lat_sum,
-            lng_sum,
-        }
-    }
-
-    /// Counts the members of `filter` in each non-empty cell of `level` that meets the box.
-    pub fn cell_counts(
-        &self,
-        level: u32,
-        map_box: MapBox,
-        filter: &Bitset,
-        new_patients: &Bitset,
-        out: &mut Vec<CellCount>,
-    ) {
-        let (x0, y0, x1, y1) = map_box.unit_rect();
-        let mut stack = vec![(Cell { level: 0, x: 0, y: 0 }, 0, self.codes.len())];
-        while let Some((cell, start, end)) = stack.pop() {
-            if start == end {
-                continue;
-            }
-            let (cx0, cy0, cx1, cy1) = cell.unit_rect();
-            if cx1 < x0 || cx0 > x1 || cy1 < y0 || cy0 > y1 {
-                continue;
-            }
-            if cell.level < level {
-                let mut child_start = start;
-                for child in cell.children() {
-                    let (first, last) = self.range_within(child, child_start, end);
-                    stack.push((child, first, last));
-                    child_start = last;
-                }
-                continue;
-            }
-            let stats = if map_box.coverage(cell) == Coverage::Inside {
-                self.stats_of_range(start, end, filter, new_patients)
-            } else {
-                self.stats_in_box(cell, start, end, map_box, filter, new_patients)
-            };
-            if stats.count == 0 {
-                continue;
-            }
-            let count = stats.count as f64;
-            let centroid = LatLng {
-                lat: stats.lat_sum / count,
-                lng: stats.lng_sum / count,
-            };
-            out.push(CellCount {
-                cell,
-                count: stats.count,
-                new_patients: stats.new_patients,
-                centroid,
-            });
-        }
-    }
-
-    /// The members of `filter` in the part of a cell that the box covers.
-    fn stats_in_box(
-        &self,
-        cell: Cell,
-        start: usize,
-        end: usize,
-        map_box: MapBox,
-        filter: &Bitset,
-        new_patients: &Bitset,
-    ) -> AreaStats {
-        let mut stats = AreaStats::default();
-        let mut stack = vec![(cell, start, end)];
-        while let Some((cell, start, end)) = stack.pop() {
-            if start == end {
-                continue;
-            }
-            match map_box.coverage(cell) {
-                Coverage::Outside => {}
-                Coverage::Inside => {
-                    let inner = self.stats_of_range(start, end, filter, new_patients);
-                    stats.count += inner.count;
-                    stats.new_patients += inner.new_patients;
-                    stats.lat_sum += inner.lat_sum;
-                    stats.lng_sum += inner.lng_sum;
-                }
-                Coverage::Partial if end - start <= SCAN_BELOW || cell.level == MORTON_LEVELS => {
-                    for ordinal in start..end {
-                        let position = self.positions[ordinal];
-                        if filter.contains(ordinal) && map_box.contains(position) {
-                            stats.count += 1;
-                            stats.new_patients += usize::from(new_patients.contains(ordinal));
-                            stats.lat_sum += position.lat;
-                            stats.lng_sum += position.lng;
-                        }
-                    }
-                }
-                Coverage::Partial => {
-                    let mut child_start = start;
-                    for child in cell.children() {
-                        let (first, last) = self.range_within(child, child_start, end);
-                        stack.push((child, first, last));
-                        child_start = last;
-                    }
-                }
-            }
-        }
-        stats
-    }
-}
-
-/// A point in the 3-D nearest-neighbour tree: a unit vector and its ordinal.
+/// A point of an R-tree: its coordinates and the ordinal of its location.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SpherePoint {
-    pub unit: [f64; 3],
+pub struct TreePoint<const N: usize> {
+    pub coordinates: [f64; N],
     pub ordinal: u32,
 }
 
-impl RTreeObject for SpherePoint {
-    type Envelope = AABB<[f64; 3]>;
+/// A point in the 3-D nearest-neighbour tree: a unit vector, where squared distance is the
+/// squared chord.
+pub type SpherePoint = TreePoint<3>;
+/// A point in the 2-D box tree: (lng, lat).
+pub type MapPoint = TreePoint<2>;
+
+impl<const N: usize> RTreeObject for TreePoint<N> {
+    type Envelope = AABB<[f64; N]>;
     fn envelope(&self) -> Self::Envelope {
-        AABB::from_point(self.unit)
+        AABB::from_point(self.coordinates)
     }
 }
 
-impl PointDistance for SpherePoint {
-    fn distance_2(&self, point: &[f64; 3]) -> f64 {
-        (self.unit[0] - point[0]).powi(2) + (self.unit[1] - point[1]).powi(2) + (self.unit[2] - point[2]).powi(2)
-    }
-}
-
-/// A point in the 2-D box tree: (lng, lat) and its ordinal.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MapPoint {
-    pub lng_lat: [f64; 2],
-    pub ordinal: u32,
-}
-
-impl RTreeObject for MapPoint {
-    type Envelope = AABB<[f64; 2]>;
-    fn envelope(&self) -> Self::Envelope {
-        AABB::from_point(self.lng_lat)
-    }
-}
-
-impl PointDistance for MapPoint {
-    fn distance_2(&self, point: &[f64; 2]) -> f64 {
-        (self.lng_lat[0] - point[0]).powi(2) + (self.lng_lat[1] - point[1]).powi(2)
+impl<const N: usize> PointDistance for TreePoint<N> {
+    fn distance_2(&self, point: &[f64; N]) -> f64 {
+        // Summed left to right from the first axis, as chord_2 does.
+        self.coordinates
+            .iter()
+            .zip(point)
+            .fold(0.0, |sum, (a, b)| sum + (a - b).powi(2))
     }
 }
 
@@ -635,7 +331,7 @@ impl SpatialTrees {
                 .iter()
                 .enumerate()
                 .map(|(ordinal, p)| SpherePoint {
-                    unit: p.unit_vector(),
+                    coordinates: p.unit_vector(),
                     ordinal: ordinal as u32,
                 })
                 .collect(),
@@ -645,7 +341,7 @@ impl SpatialTrees {
                 .iter()
                 .enumerate()
                 .map(|(ordinal, p)| MapPoint {
-                    lng_lat: [p.lng, p.lat],
+                    coordinates: [p.lng, p.lat],
                     ordinal: ordinal as u32,
                 })
                 .collect(),

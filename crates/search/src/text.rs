@@ -12,8 +12,8 @@ use tantivy::tokenizer::{
 };
 use tantivy::{DocId, Index, IndexReader, ReloadPolicy, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term};
 
-use crate::SearchError;
 use crate::bitset::Bitset;
+use crate::error::SearchError;
 
 const TOKENIZER: &str = "names";
 /// Words in a name query; more are refused rather than silently dropped.

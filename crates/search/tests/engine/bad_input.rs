@@ -1,8 +1,7 @@
 //! Bad requests get clear client errors, never a panic.
 
 use domain::{LatLng, SearchFilters};
-use search::query::PinFilters;
-use search::{Bounds, SearchError, SearchRequest};
+use search::{Bounds, PinFilters, SearchError, SearchRequest};
 
 use crate::fixture::{fixture, gazetteer};
 

@@ -2,8 +2,7 @@
 
 use domain::SearchFilters;
 use proptest::prelude::*;
-use search::Bounds;
-use search::query::PinFilters;
+use search::{Bounds, PinFilters};
 
 use crate::brute::Brute;
 use crate::fixture::fixture;
@@ -83,7 +82,7 @@ proptest! {
         let fixture = fixture();
         let expected = Brute::new(fixture).in_box(bounds, &filters);
         let answer = fixture.snapshot.pins(bounds, &pin_filters).unwrap();
-        if expected.len() > search::query::MAX_PINS {
+        if expected.len() > search::MAX_PINS {
             prop_assert!(answer.over_limit && answer.pins.is_empty());
         } else {
             prop_assert!(!answer.over_limit);
@@ -101,7 +100,7 @@ proptest! {
         let sum: usize = answer.areas.iter().map(|area| area.count).sum();
         prop_assert_eq!(sum, expected.len());
         prop_assert_eq!(answer.total, expected.len());
-        prop_assert!(answer.areas.len() as f64 <= search::query::MAX_AREA_CELLS * 2.0);
+        prop_assert!(answer.areas.len() as f64 <= search::MAX_AREA_CELLS * 2.0);
         for area in &answer.areas {
             prop_assert!(area.count > 0 && area.new_patients <= area.count);
             let b = &area.bounds;
@@ -120,7 +119,7 @@ fn a_crowded_box_says_it_is_over_the_limit() {
         se_lat: -90.0,
     };
     let answer = fixture.snapshot.pins(whole_world, &PinFilters::default()).unwrap();
-    assert!(answer.over_limit && answer.pins.is_empty() && answer.limit == search::query::MAX_PINS);
+    assert!(answer.over_limit && answer.pins.is_empty() && answer.limit == search::MAX_PINS);
     let areas = fixture
         .snapshot
         .area_pins(whole_world, 3, &PinFilters::default())
@@ -129,4 +128,32 @@ fn a_crowded_box_says_it_is_over_the_limit() {
         areas.areas.len() < 300,
         "a zoomed-out map gets a few hundred clusters, not thousands of pins"
     );
+}
+
+#[test]
+fn pins_flag_the_callers_favourite_locations_and_nothing_else() {
+    let fixture = fixture();
+    let clinic = fixture.input.locations.iter().find(|l| !l.is_virtual).unwrap();
+    let around = Bounds {
+        nw_lng: clinic.lng - 0.5,
+        nw_lat: clinic.lat + 0.5,
+        se_lng: clinic.lng + 0.5,
+        se_lat: clinic.lat - 0.5,
+    };
+    let signed_out = fixture.snapshot.pins(around, &PinFilters::default()).unwrap();
+    assert!(!signed_out.over_limit && signed_out.pins.iter().all(|pin| !pin.favorite));
+    let favourites = search::Favourites {
+        location_ids: [clinic.id].into(),
+        clinician_ids: Default::default(),
+    };
+
+    let flagged = fixture
+        .snapshot
+        .pins_for(around, &PinFilters::default(), Some(&favourites))
+        .unwrap();
+    assert_eq!(flagged.pins.len(), signed_out.pins.len(), "flags do not filter");
+    assert!(flagged.pins.iter().any(|pin| pin.location_id == clinic.id));
+    for pin in &flagged.pins {
+        assert_eq!(pin.favorite, pin.location_id == clinic.id);
+    }
 }

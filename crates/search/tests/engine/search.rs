@@ -400,7 +400,7 @@ fn clinicians_are_bounded_nearest_first_and_honour_clinician_filters() {
         .snapshot
         .search(&request(origin, filters, 1), gazetteer())
         .unwrap();
-    assert!(!answer.clinicians.is_empty() && answer.clinicians.len() <= search::query::MAX_CLINICIANS);
+    assert!(!answer.clinicians.is_empty() && answer.clinicians.len() <= search::MAX_CLINICIANS);
     assert!(
         answer
             .clinicians

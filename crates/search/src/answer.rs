@@ -1,0 +1,207 @@
+//! The serialisable answers of the engine: search cards and pages, pins, area pins and name
+//! suggestions, with how they are written to JSON. Plain data: this module imports nothing
+//! from the crate, so `cards` and every query can depend on it.
+
+use domain::{CareModalities, LatLng};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Coordinates {
+    pub lat: f64,
+    pub lng: f64,
+}
+
+impl From<LatLng> for Coordinates {
+    fn from(position: LatLng) -> Self {
+        Self {
+            lat: position.lat,
+            lng: position.lng,
+        }
+    }
+}
+
+/// A location's services, serialised as `[{"serviceTypeCode": ".."}]` straight from the row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Services<'a>(pub &'a [String]);
+
+impl Serialize for Services<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        struct Service<'a>(&'a str);
+        impl Serialize for Service<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry("serviceTypeCode", self.0)?;
+                map.end()
+            }
+        }
+        let mut sequence = serializer.serialize_seq(Some(self.0.len()))?;
+        for code in self.0 {
+            sequence.serialize_element(&Service(code))?;
+        }
+        sequence.end()
+    }
+}
+
+/// Distances are written to a ten-thousandth of a mile (about half a foot): the SPA shows two
+/// decimals, and full precision made every card some fifteen bytes longer.
+pub fn round_miles(miles: f64) -> f64 {
+    (miles * 10_000.0).round() / 10_000.0
+}
+
+fn serialize_miles<S: serde::Serializer>(miles: &Option<f64>, serializer: S) -> Result<S::Ok, S::Error> {
+    match miles {
+        Some(miles) => serializer.serialize_f64(round_miles(*miles)),
+        None => serializer.serialize_none(),
+    }
+}
+
+/// A card's name: a clinic's, or a clinician's first and last name, joined only when written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardName<'a> {
+    Place(&'a str),
+    Person { first: &'a str, last: &'a str },
+}
+
+impl std::fmt::Display for CardName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Place(name) => f.write_str(name),
+            Self::Person { first, last } => write!(f, "{first} {last}"),
+        }
+    }
+}
+
+impl Serialize for CardName<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Place(name) => serializer.serialize_str(name),
+            Self::Person { .. } => serializer.collect_str(self),
+        }
+    }
+}
+
+/// Which rendered card a [`MarketItem`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardKey {
+    /// A clinic card, by location ordinal.
+    Clinic(u32),
+    /// A clinician seen at a location, by the position of that pairing in the snapshot's
+    /// location-to-clinicians lists.
+    Clinician(u32),
+}
+
+/// A card of the marketplace: a clinic location or a clinician. It borrows from the snapshot,
+/// so a page of cards costs no copying; serialise it while the snapshot is held.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MarketItem<'a> {
+    /// "location" for clinics, "provider" for clinicians.
+    pub entity: &'static str,
+    /// The organisation id for a location, the clinician id for a clinician.
+    pub id: i64,
+    pub location_id: i64,
+    pub location_name: &'a str,
+    pub name: CardName<'a>,
+    pub organization_name: &'a str,
+    pub credentials: &'a str,
+    pub address: &'a str,
+    pub city: &'a str,
+    pub state: &'a str,
+    pub zip_code: &'a str,
+    pub logo: &'a str,
+    pub coordinates: Coordinates,
+    /// Miles from the search origin; absent for virtual locations.
+    #[serde(serialize_with = "serialize_miles")]
+    pub distance: Option<f64>,
+    pub gender: Option<&'static str>,
+    pub new_patients: bool,
+    pub is_virtual_location: bool,
+    pub home_care: bool,
+    pub care_modality: CareModalities,
+    pub speciality: &'a str,
+    pub works_at: Option<&'a str>,
+    pub category: &'a str,
+    pub services: Services<'a>,
+    /// Whether the signed-in caller marked it as a favourite.
+    pub favorite: bool,
+    /// The pre-rendered card this item is written from (see `Snapshot::search_json`).
+    #[serde(skip)]
+    pub card: CardKey,
+}
+
+/// A search answer: a page of clinics and the nearest matching clinicians.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResponse<'a> {
+    pub clinics: Vec<MarketItem<'a>>,
+    pub clinicians: Vec<MarketItem<'a>>,
+    pub total_pages: u32,
+    pub current_page: u32,
+    pub total_results: usize,
+    /// Where distances are measured from.
+    pub origin: Coordinates,
+    pub radius_miles: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pin {
+    pub id: i64,
+    pub location_id: i64,
+    pub name: String,
+    pub coordinates: Coordinates,
+    pub new_patients: bool,
+    /// Whether the signed-in caller marked the location as a favourite.
+    pub favorite: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PinsResponse {
+    pub pins: Vec<Pin>,
+    /// True when more than `limit` locations match: `pins` is then empty and the client should
+    /// ask for area pins.
+    pub over_limit: bool,
+    pub limit: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CellBounds {
+    pub nw_lng: f64,
+    pub nw_lat: f64,
+    pub se_lng: f64,
+    pub se_lat: f64,
+}
+
+/// A cluster of locations in one grid cell.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AreaPin {
+    pub coordinates: Coordinates,
+    pub count: usize,
+    pub new_patients: usize,
+    pub bounds: CellBounds,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AreaPinsResponse {
+    pub areas: Vec<AreaPin>,
+    pub total: usize,
+    /// The grid level the cells come from (a Web Mercator zoom).
+    pub cell_level: u32,
+}
+
+/// A name suggestion from the catalogue.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NameSuggestion {
+    pub id: i64,
+    pub location_id: i64,
+    pub name: String,
+    pub location_name: String,
+    pub city: String,
+    pub state: String,
+}

@@ -1,0 +1,302 @@
+//! The Morton-ordered index of the physical locations. Every map cell at every zoom is a
+//! contiguous range of ordinals, so counting a filter's matches in a cell is a popcount, and a
+//! radius or box count measures only the locations of small cells on its edge. Imports
+//! `spatial` (cells, coverage, chords) and `bitset`.
+
+use domain::LatLng;
+
+use crate::bitset::Bitset;
+use crate::spatial::{Cell, Circle, Coverage, MORTON_LEVELS, MapBox, chord_2, chord_limit, morton_code};
+
+/// Below this many locations a partially covered cell is checked one location at a time.
+const SCAN_BELOW: usize = 128;
+
+/// One cluster of an area-pins answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellCount {
+    pub cell: Cell,
+    pub count: usize,
+    pub new_patients: usize,
+    /// Mean position of the cell's counted locations.
+    pub centroid: LatLng,
+}
+
+/// What a quadtree walk hands its visitor.
+enum Visit {
+    /// A cell entirely inside: the ordinal range of its locations.
+    Inside(usize, usize),
+    /// A location of a small cell on the edge, to be checked on its own.
+    Edge(usize),
+}
+
+/// Counts gathered over part of the map.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AreaStats {
+    pub count: usize,
+    pub new_patients: usize,
+    pub lat_sum: f64,
+    pub lng_sum: f64,
+}
+
+/// The Morton-ordered view of the physical locations.
+pub struct MortonIndex {
+    codes: Vec<u64>,
+    positions: Vec<LatLng>,
+    units: Vec<[f64; 3]>,
+    lat_prefix: Vec<f64>,
+    lng_prefix: Vec<f64>,
+}
+
+impl MortonIndex {
+    /// Builds the index from positions already sorted by Morton code.
+    pub fn new(positions: Vec<LatLng>) -> Self {
+        let codes: Vec<u64> = positions.iter().map(|p| morton_code(*p)).collect();
+        debug_assert!(codes.windows(2).all(|pair| pair[0] <= pair[1]));
+        let units = positions.iter().map(|p| p.unit_vector()).collect();
+        let mut lat_prefix = Vec::with_capacity(positions.len() + 1);
+        let mut lng_prefix = Vec::with_capacity(positions.len() + 1);
+        let (mut lat_sum, mut lng_sum) = (0.0, 0.0);
+        lat_prefix.push(0.0);
+        lng_prefix.push(0.0);
+        for position in &positions {
+            lat_sum += position.lat;
+            lng_sum += position.lng;
+            lat_prefix.push(lat_sum);
+            lng_prefix.push(lng_sum);
+        }
+        Self {
+            codes,
+            positions,
+            units,
+            lat_prefix,
+            lng_prefix,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+
+    pub fn position(&self, ordinal: usize) -> LatLng {
+        self.positions[ordinal]
+    }
+
+    pub fn unit(&self, ordinal: usize) -> &[f64; 3] {
+        &self.units[ordinal]
+    }
+
+    fn range_within(&self, cell: Cell, start: usize, end: usize) -> (usize, usize) {
+        let (low, high) = cell.code_range();
+        let slice = &self.codes[start..end];
+        let first = slice.partition_point(|code| *code < low);
+        let last = first + slice[first..].partition_point(|code| *code < high);
+        (start + first, start + last)
+    }
+
+    /// Pushes the four children of a cell whose locations are `start..end`, each with its
+    /// own range of ordinals.
+    fn push_children(&self, stack: &mut Vec<(Cell, usize, usize)>, cell: Cell, start: usize, end: usize) {
+        let mut child_start = start;
+        for child in cell.children() {
+            let (first, last) = self.range_within(child, child_start, end);
+            stack.push((child, first, last));
+            child_start = last;
+        }
+    }
+
+    /// Walks the whole quadtree (see [`Self::walk_from`]).
+    fn walk(&self, classify: impl Fn(Cell) -> Coverage, visit: impl FnMut(Visit)) {
+        self.walk_from(Cell { level: 0, x: 0, y: 0 }, 0, self.codes.len(), classify, visit);
+    }
+
+    /// Walks the quadtree below `root`, whose locations are `start..end`: `classify` says where
+    /// a cell lies; `visit` gets the ordinal ranges of cells inside and, one by one, the
+    /// ordinals of small cells on the edge.
+    fn walk_from(
+        &self,
+        root: Cell,
+        start: usize,
+        end: usize,
+        classify: impl Fn(Cell) -> Coverage,
+        mut visit: impl FnMut(Visit),
+    ) {
+        let mut stack = vec![(root, start, end)];
+        while let Some((cell, start, end)) = stack.pop() {
+            if start == end {
+                continue;
+            }
+            match classify(cell) {
+                Coverage::Outside => {}
+                Coverage::Inside => visit(Visit::Inside(start, end)),
+                Coverage::Partial if end - start <= SCAN_BELOW || cell.level == MORTON_LEVELS => {
+                    (start..end).for_each(|ordinal| visit(Visit::Edge(ordinal)));
+                }
+                Coverage::Partial => self.push_children(&mut stack, cell, start, end),
+            }
+        }
+    }
+
+    /// Counts the members of `filter` within `radius_miles` of `origin`, and gathers them too
+    /// while there are at most `cap` (one walk serves both).
+    pub fn count_and_gather_within(
+        &self,
+        origin: LatLng,
+        radius_miles: f64,
+        filter: &Bitset,
+        cap: usize,
+    ) -> (usize, Option<Vec<usize>>) {
+        let circle = Circle::new(origin, radius_miles);
+        let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
+        let mut total = 0;
+        let mut gathered = Some(Vec::new());
+        self.walk(
+            |cell| circle.coverage(cell),
+            |visit| match visit {
+                Visit::Inside(start, end) => {
+                    let count = filter.count_range(start, end);
+                    total += count;
+                    match &mut gathered {
+                        Some(found) if found.len() + count <= cap => found.extend(filter.iter_range(start, end)),
+                        _ => gathered = None,
+                    }
+                }
+                Visit::Edge(ordinal) => {
+                    if filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit {
+                        total += 1;
+                        match &mut gathered {
+                            Some(found) if found.len() < cap => found.push(ordinal),
+                            _ => gathered = None,
+                        }
+                    }
+                }
+            },
+        );
+        (total, gathered)
+    }
+
+    /// Counts the members of `filter` in a box.
+    pub fn count_in_box(&self, map_box: MapBox, filter: &Bitset) -> usize {
+        let mut total = 0;
+        self.walk(
+            |cell| map_box.coverage(cell),
+            |visit| match visit {
+                Visit::Inside(start, end) => total += filter.count_range(start, end),
+                Visit::Edge(ordinal) => {
+                    total += usize::from(filter.contains(ordinal) && map_box.contains(self.positions[ordinal]));
+                }
+            },
+        );
+        total
+    }
+
+    fn stats_of_range(&self, start: usize, end: usize, filter: &Bitset, new_patients: &Bitset) -> AreaStats {
+        let count = filter.count_range(start, end);
+        let new_patients = filter.count_range_and(new_patients, start, end);
+        // A cluster marker needs a representative position, not an exact mean: large ranges
+        // use the mean of all their locations (prefix sums), small ones the filtered mean.
+        let (lat_sum, lng_sum) = if count == end - start || end - start > 64 {
+            let scale = count as f64 / (end - start) as f64;
+            (
+                (self.lat_prefix[end] - self.lat_prefix[start]) * scale,
+                (self.lng_prefix[end] - self.lng_prefix[start]) * scale,
+            )
+        } else {
+            filter.iter_range(start, end).fold((0.0, 0.0), |(lat, lng), ordinal| {
+                (lat + self.positions[ordinal].lat, lng + self.positions[ordinal].lng)
+            })
+        };
+        AreaStats {
+            count,
+            new_patients,
+            lat_sum,
+            lng_sum,
+        }
+    }
+
+    /// Counts the members of `filter` in each non-empty cell of `level` that meets the box.
+    pub fn cell_counts(
+        &self,
+        level: u32,
+        map_box: MapBox,
+        filter: &Bitset,
+        new_patients: &Bitset,
+        out: &mut Vec<CellCount>,
+    ) {
+        let (x0, y0, x1, y1) = map_box.unit_rect();
+        let mut stack = vec![(Cell { level: 0, x: 0, y: 0 }, 0, self.codes.len())];
+        while let Some((cell, start, end)) = stack.pop() {
+            if start == end {
+                continue;
+            }
+            let (cx0, cy0, cx1, cy1) = cell.unit_rect();
+            if cx1 < x0 || cx0 > x1 || cy1 < y0 || cy0 > y1 {
+                continue;
+            }
+            if cell.level < level {
+                self.push_children(&mut stack, cell, start, end);
+                continue;
+            }
+            let stats = if map_box.coverage(cell) == Coverage::Inside {
+                self.stats_of_range(start, end, filter, new_patients)
+            } else {
+                self.stats_in_box(cell, start, end, map_box, filter, new_patients)
+            };
+            if stats.count == 0 {
+                continue;
+            }
+            let count = stats.count as f64;
+            let centroid = LatLng {
+                lat: stats.lat_sum / count,
+                lng: stats.lng_sum / count,
+            };
+            out.push(CellCount {
+                cell,
+                count: stats.count,
+                new_patients: stats.new_patients,
+                centroid,
+            });
+        }
+    }
+
+    /// The members of `filter` in the part of a cell that the box covers.
+    fn stats_in_box(
+        &self,
+        cell: Cell,
+        start: usize,
+        end: usize,
+        map_box: MapBox,
+        filter: &Bitset,
+        new_patients: &Bitset,
+    ) -> AreaStats {
+        let mut stats = AreaStats::default();
+        self.walk_from(
+            cell,
+            start,
+            end,
+            |cell| map_box.coverage(cell),
+            |visit| match visit {
+                Visit::Inside(start, end) => {
+                    let inner = self.stats_of_range(start, end, filter, new_patients);
+                    stats.count += inner.count;
+                    stats.new_patients += inner.new_patients;
+                    stats.lat_sum += inner.lat_sum;
+                    stats.lng_sum += inner.lng_sum;
+                }
+                Visit::Edge(ordinal) => {
+                    let position = self.positions[ordinal];
+                    if filter.contains(ordinal) && map_box.contains(position) {
+                        stats.count += 1;
+                        stats.new_patients += usize::from(new_patients.contains(ordinal));
+                        stats.lat_sum += position.lat;
+                        stats.lng_sum += position.lng;
+                    }
+                }
+            },
+        );
+        stats
+    }
+}

@@ -1,0 +1,224 @@
+//! Pins and area pins: the matching physical locations in a map box, one by one or clustered
+//! per grid cell, with the caller's favourite flag on pins. Imports `plan` (filters),
+//! `answer`, `snapshot`, `spatial`, `morton`, `bitset` and `error`.
+
+use domain::{LatLng, SearchFilters};
+use serde::Deserialize;
+
+use crate::answer::{AreaPin, AreaPinsResponse, CellBounds, Coordinates, Pin, PinsResponse};
+use crate::bitset::Bitset;
+use crate::error::SearchError;
+use crate::morton::CellCount;
+use crate::plan::Favourites;
+use crate::snapshot::Snapshot;
+use crate::spatial::{MORTON_LEVELS, MapBox};
+
+/// A pins answer lists at most this many; past it, the client asks for area pins instead.
+pub const MAX_PINS: usize = 2_000;
+/// Area-pin answers are cut to at most this many cells by coarsening the grid.
+pub const MAX_AREA_CELLS: f64 = 4_096.0;
+/// Highest map zoom accepted.
+pub const MAX_ZOOM: u32 = 22;
+
+/// A map box: north-west and south-east corners. A box whose west edge is east of its east
+/// edge crosses the antimeridian.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bounds {
+    pub nw_lng: f64,
+    pub nw_lat: f64,
+    pub se_lng: f64,
+    pub se_lat: f64,
+}
+
+impl Bounds {
+    pub fn validate(self) -> Result<Self, SearchError> {
+        let values = [self.nw_lng, self.nw_lat, self.se_lng, self.se_lat];
+        if values.iter().any(|value| !value.is_finite()) {
+            return Err(SearchError::InvalidBounds(
+                "every corner must be a finite number".into(),
+            ));
+        }
+        if self.nw_lat.abs() > 90.0 || self.se_lat.abs() > 90.0 {
+            return Err(SearchError::InvalidBounds("latitudes must be within -90 and 90".into()));
+        }
+        if self.nw_lng.abs() > 180.0 || self.se_lng.abs() > 180.0 {
+            return Err(SearchError::InvalidBounds(
+                "longitudes must be within -180 and 180".into(),
+            ));
+        }
+        if self.nw_lat < self.se_lat {
+            return Err(SearchError::InvalidBounds("nwLat must not be south of seLat".into()));
+        }
+        Ok(self)
+    }
+
+    /// The box as one or two boxes that do not wrap (two when it crosses the antimeridian).
+    pub fn map_boxes(self) -> Vec<MapBox> {
+        let (south, north) = (self.se_lat, self.nw_lat);
+        if self.nw_lng <= self.se_lng {
+            vec![MapBox {
+                west: self.nw_lng,
+                south,
+                east: self.se_lng,
+                north,
+            }]
+        } else {
+            vec![
+                MapBox {
+                    west: self.nw_lng,
+                    south,
+                    east: 180.0,
+                    north,
+                },
+                MapBox {
+                    west: -180.0,
+                    south,
+                    east: self.se_lng,
+                    north,
+                },
+            ]
+        }
+    }
+
+    pub fn contains(self, position: LatLng) -> bool {
+        self.map_boxes().iter().any(|map_box| map_box.contains(position))
+    }
+}
+
+/// The filters pins and area pins honour.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PinFilters {
+    pub new_patients: bool,
+    pub service_types: Vec<String>,
+    pub employer: Option<String>,
+    pub company_alias: Option<String>,
+}
+
+impl Snapshot {
+    fn pin_filter(&self, filters: &PinFilters) -> Result<Bitset, SearchError> {
+        let search_filters = SearchFilters {
+            new_patients: filters.new_patients,
+            service_types: filters.service_types.clone(),
+            employer: filters.employer.clone(),
+            ..SearchFilters::default()
+        };
+        Ok(self
+            .compile(&search_filters, filters.company_alias.as_deref())?
+            .locations)
+    }
+
+    /// Lists every matching physical location in a box for someone signed out, or says there
+    /// are too many.
+    pub fn pins(&self, bounds: Bounds, filters: &PinFilters) -> Result<PinsResponse, SearchError> {
+        self.pins_for(bounds, filters, None)
+    }
+
+    /// Lists every matching physical location in a box, or says there are too many;
+    /// `favourites` are the signed-in caller's, which flag pins.
+    pub fn pins_for(
+        &self,
+        bounds: Bounds,
+        filters: &PinFilters,
+        favourites: Option<&Favourites>,
+    ) -> Result<PinsResponse, SearchError> {
+        let bounds = bounds.validate()?;
+        let mut filter = self.pin_filter(filters)?;
+        filter.intersect_with(&self.core.tables.physical);
+        // Counting is popcounts over Morton cells, so a crowded box costs no pin at all.
+        let boxes = bounds.map_boxes();
+        let count: usize = boxes
+            .iter()
+            .map(|map_box| self.core.tables.morton.count_in_box(*map_box, &filter))
+            .sum();
+        if count > MAX_PINS {
+            return Ok(PinsResponse {
+                pins: Vec::new(),
+                over_limit: true,
+                limit: MAX_PINS,
+            });
+        }
+        let mut pins = Vec::with_capacity(count);
+        for map_box in boxes {
+            let envelope = rstar::AABB::from_corners([map_box.west, map_box.south], [map_box.east, map_box.north]);
+            for point in self.core.tables.trees.map.locate_in_envelope(envelope) {
+                let ordinal = point.ordinal as usize;
+                if !filter.contains(ordinal) {
+                    continue;
+                }
+                let location = self.location(ordinal);
+                pins.push(Pin {
+                    id: self.organisation_of(ordinal).id,
+                    location_id: location.id,
+                    name: location.name.clone(),
+                    coordinates: Coordinates {
+                        lat: location.lat,
+                        lng: location.lng,
+                    },
+                    new_patients: location.accepting_new_patients,
+                    favorite: favourites.is_some_and(|favourites| favourites.location_ids.contains(&location.id)),
+                });
+            }
+        }
+        Ok(PinsResponse {
+            pins,
+            over_limit: false,
+            limit: MAX_PINS,
+        })
+    }
+
+    /// Clusters the matching physical locations in a box on a grid fitted to the zoom.
+    pub fn area_pins(&self, bounds: Bounds, zoom: u32, filters: &PinFilters) -> Result<AreaPinsResponse, SearchError> {
+        let bounds = bounds.validate()?;
+        if zoom > MAX_ZOOM {
+            return Err(SearchError::InvalidParameter(format!(
+                "zoom must be between 0 and {MAX_ZOOM}"
+            )));
+        }
+        let mut filter = self.pin_filter(filters)?;
+        filter.intersect_with(&self.core.tables.physical);
+        let boxes = bounds.map_boxes();
+        let unit_area: f64 = boxes
+            .iter()
+            .map(|map_box| {
+                let (x0, y0, x1, y1) = map_box.unit_rect();
+                (x1 - x0).max(1e-9) * (y1 - y0).max(1e-9)
+            })
+            .sum();
+        // Cells of a quarter tile at this zoom, coarsened while the box would need too many.
+        let mut level = (zoom + 2).min(MORTON_LEVELS);
+        while level > 0 && unit_area * 4f64.powi(level as i32) > MAX_AREA_CELLS {
+            level -= 1;
+        }
+        let mut cells: Vec<CellCount> = Vec::new();
+        for map_box in boxes {
+            self.core
+                .tables
+                .morton
+                .cell_counts(level, map_box, &filter, &self.bits.accepting, &mut cells);
+        }
+        let total = cells.iter().map(|cell| cell.count).sum();
+        let areas = cells
+            .into_iter()
+            .map(|cell| {
+                let rect = cell.cell.geo_rect();
+                AreaPin {
+                    coordinates: cell.centroid.into(),
+                    count: cell.count,
+                    new_patients: cell.new_patients,
+                    bounds: CellBounds {
+                        nw_lng: rect.west,
+                        nw_lat: rect.north,
+                        se_lng: rect.east,
+                        se_lat: rect.south,
+                    },
+                }
+            })
+            .collect();
+        Ok(AreaPinsResponse {
+            areas,
+            total,
+            cell_level: level,
+        })
+    }
+}

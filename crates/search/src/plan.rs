@@ -1,0 +1,270 @@
+//! Filter planning: turns a request's `SearchFilters` (and company alias) into the bitset of
+//! admissible locations, the clinician rule and the text query, and resolves the origin; also
+//! the caller's `Favourites`. Imports `snapshot`, `bitset`, `text` and `error`; the queries
+//! (`search`, `pins`, `lists`) build on it.
+
+use std::collections::HashSet;
+
+use domain::{Gender, LatLng, PEDIATRICS_SERVICE_TYPE, SearchFilters, ZipCode};
+use gazetteer::Gazetteer;
+
+use crate::bitset::Bitset;
+use crate::error::SearchError;
+use crate::snapshot::Snapshot;
+use crate::text::{Fields, TextQuery};
+
+/// Values accepted in each list filter.
+pub const MAX_LIST_VALUES: usize = 50;
+
+/// The signed-in caller's favourite clinic locations and clinicians, by id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Favourites {
+    pub location_ids: HashSet<i64>,
+    pub clinician_ids: HashSet<i64>,
+}
+
+/// What a clinician must satisfy to be listed (and, through them, a location to match).
+#[derive(Debug, Default)]
+pub(crate) struct ClinicianRule {
+    credentials: Option<HashSet<u16>>,
+    specialities: Option<HashSet<u16>>,
+    genders: Option<HashSet<Gender>>,
+}
+
+impl ClinicianRule {
+    fn category_count(&self) -> usize {
+        usize::from(self.credentials.is_some())
+            + usize::from(self.specialities.is_some())
+            + usize::from(self.genders.is_some())
+    }
+
+    pub(crate) fn accepts(&self, snapshot: &Snapshot, clinician: usize) -> bool {
+        let core = &snapshot.core;
+        self.credentials
+            .as_ref()
+            .is_none_or(|set| set.contains(&core.tables.clinician_credential[clinician]))
+            && self
+                .specialities
+                .as_ref()
+                .is_none_or(|set| set.contains(&core.tables.clinician_speciality[clinician]))
+            && self
+                .genders
+                .as_ref()
+                .is_none_or(|set| set.contains(&snapshot.clinician(clinician).gender))
+    }
+}
+
+/// A compiled filter: the bitset of admissible locations plus what the clinicians list needs.
+pub(crate) struct CompiledFilter {
+    pub(crate) locations: Bitset,
+    pub(crate) rule: ClinicianRule,
+    pub(crate) text: Option<TextQuery>,
+}
+
+fn check_list(name: &str, values: &[String]) -> Result<(), SearchError> {
+    if values.len() > MAX_LIST_VALUES {
+        return Err(SearchError::InvalidFilter(format!(
+            "{name} accepts at most {MAX_LIST_VALUES} values"
+        )));
+    }
+    if values.iter().any(|value| value.len() > 200) {
+        return Err(SearchError::InvalidFilter(format!(
+            "{name} values must be at most 200 characters"
+        )));
+    }
+    Ok(())
+}
+
+impl Snapshot {
+    /// Resolves the search origin: lat/lng, else the userZipCode centroid, else the zipCode
+    /// centroid.
+    pub fn resolve_origin(
+        &self,
+        origin: Option<LatLng>,
+        filters: &SearchFilters,
+        gazetteer: &Gazetteer,
+    ) -> Result<LatLng, SearchError> {
+        if let Some(origin) = origin {
+            return Ok(origin);
+        }
+        for zip_text in [&filters.user_zip_code, &filters.zip_code].into_iter().flatten() {
+            if zip_text.trim().is_empty() {
+                continue;
+            }
+            let zip = ZipCode::parse(zip_text).ok_or_else(|| {
+                SearchError::InvalidFilter(format!("{zip_text:?} is not a ZIP code (12345 or 12345-6789)"))
+            })?;
+            let place = gazetteer
+                .zip(zip)
+                .ok_or_else(|| SearchError::UnknownZipCode(zip.to_string()))?;
+            return Ok(place.position);
+        }
+        Err(SearchError::NoOrigin)
+    }
+
+    /// The locations a company alias and an employer name allow together; `None` when
+    /// neither restricts.
+    pub(crate) fn organisation_restriction(
+        &self,
+        employer: Option<&str>,
+        alias: Option<&str>,
+    ) -> Result<Option<Bitset>, SearchError> {
+        let mut restriction: Option<Bitset> = None;
+        if let Some(alias) = alias.map(str::trim).filter(|alias| !alias.is_empty()) {
+            let employer = self
+                .employer_by_alias(alias)
+                .ok_or_else(|| SearchError::InvalidFilter(format!("unknown company alias {alias:?}")))?;
+            if let Some(network) = self.employer_network(employer) {
+                restriction = Some(network.clone());
+            }
+        }
+        // An unknown employer name is an inactive employer with no network: no restriction.
+        if let Some(employer) = employer.and_then(|name| self.employer_by_name(name))
+            && let Some(network) = self.employer_network(employer)
+        {
+            match &mut restriction {
+                Some(existing) => existing.intersect_with(network),
+                None => restriction = Some(network.clone()),
+            }
+        }
+        Ok(restriction)
+    }
+
+    /// Compiles the filters of a search (and a company alias) into what the queries use.
+    pub(crate) fn compile(&self, filters: &SearchFilters, alias: Option<&str>) -> Result<CompiledFilter, SearchError> {
+        check_list("selectedCredentials", &filters.selected_credentials)?;
+        check_list("selectedSpecialities", &filters.selected_specialities)?;
+        check_list("selectedGenders", &filters.selected_genders)?;
+        check_list(
+            "selectedGroupAndOrganizations",
+            &filters.selected_group_and_organizations,
+        )?;
+        check_list("serviceTypes", &filters.service_types)?;
+        let len = self.location_count();
+        let mut locations = Bitset::full(len);
+        if filters.new_patients {
+            locations.intersect_with(&self.bits.accepting);
+        }
+        let mut service_types: Vec<&str> = filters.service_types.iter().map(|code| code.trim()).collect();
+        if filters.pediatrics {
+            service_types.push(PEDIATRICS_SERVICE_TYPE);
+        }
+        for code in service_types {
+            match self.bits.service_types.get(code) {
+                Some(bits) => locations.intersect_with(bits),
+                None => locations = Bitset::empty(len),
+            }
+        }
+        if let Some(restriction) = self.organisation_restriction(filters.employer.as_deref(), alias)? {
+            locations.intersect_with(&restriction);
+        }
+        if !filters.selected_group_and_organizations.is_empty() {
+            let mut chosen = Bitset::empty(len);
+            for name in &filters.selected_group_and_organizations {
+                for organisation in self.organisations_named(name) {
+                    for location in self.core.tables.organisation_locations.get(*organisation as usize) {
+                        chosen.insert(*location as usize);
+                    }
+                }
+            }
+            locations.intersect_with(&chosen);
+        }
+
+        let rule = self.clinician_rule(filters)?;
+        match rule.category_count() {
+            0 => {}
+            1 => {
+                let mut with_clinician = Bitset::empty(len);
+                let sources: Vec<&Bitset> = if let Some(set) = &rule.credentials {
+                    set.iter()
+                        .map(|code| &self.core.tables.credential_locations[*code as usize])
+                        .collect()
+                } else if let Some(set) = &rule.specialities {
+                    set.iter()
+                        .map(|code| &self.core.tables.speciality_locations[*code as usize])
+                        .collect()
+                } else {
+                    rule.genders
+                        .iter()
+                        .flatten()
+                        .map(|gender| &self.core.tables.gender_locations[usize::from(*gender == Gender::M)])
+                        .collect()
+                };
+                for source in sources {
+                    with_clinician.union_with(source);
+                }
+                locations.intersect_with(&with_clinician);
+            }
+            _ => {
+                // Several clinician filters must hold for the same clinician.
+                let mut with_clinician = Bitset::empty(len);
+                for clinician in 0..self.clinician_count() {
+                    if rule.accepts(self, clinician) {
+                        for location in self.locations_of(clinician) {
+                            with_clinician.insert(*location as usize);
+                        }
+                    }
+                }
+                locations.intersect_with(&with_clinician);
+            }
+        }
+
+        let text = match &filters.search_by_name {
+            Some(text) => TextQuery::parse(text)?,
+            None => None,
+        };
+        if let Some(text) = &text {
+            locations.intersect_with(&*self.core.location_text.matches(text, Fields::All)?);
+        }
+        Ok(CompiledFilter { locations, rule, text })
+    }
+
+    fn clinician_rule(&self, filters: &SearchFilters) -> Result<ClinicianRule, SearchError> {
+        let codes = |values: &[String], names: &[String]| -> Option<HashSet<u16>> {
+            (!values.is_empty()).then(|| {
+                values
+                    .iter()
+                    .filter_map(|value| names.iter().position(|name| name.eq_ignore_ascii_case(value.trim())))
+                    .map(|code| code as u16)
+                    .collect()
+            })
+        };
+        let genders = if filters.selected_genders.is_empty() {
+            None
+        } else {
+            let parsed = filters
+                .selected_genders
+                .iter()
+                .map(|gender| {
+                    Gender::parse(gender).ok_or_else(|| {
+                        SearchError::InvalidFilter(format!("selectedGenders accepts F and M, not {gender:?}"))
+                    })
+                })
+                .collect::<Result<HashSet<_>, _>>()?;
+            Some(parsed)
+        };
+        Ok(ClinicianRule {
+            credentials: codes(&filters.selected_credentials, &self.core.tables.credential_names),
+            specialities: codes(&filters.selected_specialities, &self.core.tables.speciality_names),
+            genders,
+        })
+    }
+
+    /// The state of the origin (from the request's ZIP codes, else the nearest ZIP), whose
+    /// virtual locations a search lists.
+    pub(crate) fn origin_state(
+        &self,
+        filters: &SearchFilters,
+        origin: LatLng,
+        gazetteer: &Gazetteer,
+    ) -> Option<String> {
+        let from_zip = filters
+            .user_zip_code
+            .iter()
+            .chain(&filters.zip_code)
+            .filter_map(|zip| ZipCode::parse(zip))
+            .find_map(|zip| gazetteer.zip(zip))
+            .map(|place| place.state.clone());
+        from_zip.or_else(|| gazetteer.nearest_zip(origin).map(|place| place.state.clone()))
+    }
+}

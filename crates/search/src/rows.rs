@@ -1,0 +1,337 @@
+//! The rows a snapshot is built from, and the tables derived from them: ordinals (Morton
+//! order), id maps, relation lists, dictionaries of credentials and specialities, per-location
+//! summaries and the spatial indexes. Imports `bitset`, `spatial` and `morton`; `snapshot`
+//! assembles these into a snapshot.
+
+use std::collections::HashMap;
+
+use domain::{Clinician, Employer, Gender, LatLng, Location, Organisation};
+use serde::{Deserialize, Serialize};
+
+use crate::bitset::Bitset;
+use crate::morton::MortonIndex;
+use crate::spatial::{SpatialTrees, morton_code};
+
+/// The rows a snapshot is built from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SnapshotInput {
+    pub organisations: Vec<Organisation>,
+    pub locations: Vec<Location>,
+    pub clinicians: Vec<Clinician>,
+    pub employers: Vec<Employer>,
+    /// Microseconds since the Unix epoch of the newest catalogue change included.
+    pub watermark_micros: i64,
+}
+
+/// Lists of ordinals per entity, in compressed sparse row form.
+#[derive(Debug, Default)]
+pub(crate) struct Lists {
+    offsets: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Lists {
+    pub(crate) fn from_pairs(owners: usize, pairs: &[(u32, u32)]) -> Self {
+        let mut counts = vec![0u32; owners + 1];
+        for (owner, _) in pairs {
+            counts[*owner as usize + 1] += 1;
+        }
+        for position in 1..counts.len() {
+            counts[position] += counts[position - 1];
+        }
+        let offsets = counts.clone();
+        let mut items = vec![0u32; pairs.len()];
+        let mut cursor = counts;
+        for (owner, item) in pairs {
+            items[cursor[*owner as usize] as usize] = *item;
+            cursor[*owner as usize] += 1;
+        }
+        Self { offsets, items }
+    }
+
+    pub(crate) fn get(&self, owner: usize) -> &[u32] {
+        &self.items[self.offsets[owner] as usize..self.offsets[owner + 1] as usize]
+    }
+
+    /// The position of the pairing (`owner`, `item`) among all pairs.
+    pub(crate) fn pair_position(&self, owner: usize, item: u32) -> Option<u32> {
+        let at = self.get(owner).iter().position(|candidate| *candidate == item)?;
+        Some(self.offsets[owner] + at as u32)
+    }
+
+    pub(crate) fn pair_count(&self) -> usize {
+        self.items.len()
+    }
+}
+
+/// Case-folded characters of a name, for comparing without allocating.
+pub(crate) fn folded(name: &str) -> impl Iterator<Item = char> + '_ {
+    name.chars().flat_map(char::to_lowercase)
+}
+
+/// Orders locations: physical ones by Morton code (then id), virtual ones after, by id.
+pub(crate) fn sort_into_ordinal_order(locations: &mut [Location]) {
+    locations.sort_by_cached_key(|location| {
+        let code = if location.is_virtual {
+            u64::MAX
+        } else {
+            morton_code(LatLng {
+                lat: location.lat,
+                lng: location.lng,
+            })
+        };
+        (location.is_virtual, code, location.id)
+    });
+}
+
+/// The texts a location is found by: its place names, and the names of the people there.
+pub(crate) fn location_text(input: &SnapshotInput, tables: &Tables, ordinal: usize) -> (String, String) {
+    let location = &input.locations[ordinal];
+    let organisation = &input.organisations[tables.location_organisation[ordinal] as usize];
+    let primary = format!("{} {} {}", location.name, location.location_name, organisation.name);
+    let people: Vec<String> = tables
+        .location_clinicians
+        .get(ordinal)
+        .iter()
+        .map(|c| input.clinicians[*c as usize].display_name())
+        .collect();
+    (primary, people.join(" "))
+}
+
+/// Everything derived from the rows, shared by build and open.
+pub(crate) struct Tables {
+    /// Ordinals `0..physical_len` are physical locations in Morton order; the rest are virtual.
+    pub(crate) physical_len: usize,
+    pub(crate) location_organisation: Vec<u32>,
+    pub(crate) location_clinicians: Lists,
+    pub(crate) clinician_locations: Lists,
+    pub(crate) organisation_locations: Lists,
+    pub(crate) location_by_id: HashMap<i64, u32>,
+    pub(crate) clinician_by_id: HashMap<i64, u32>,
+    pub(crate) organisation_by_id: HashMap<i64, u32>,
+    /// Organisation ordinals sorted by case-folded name, for name filters.
+    pub(crate) organisations_by_name: Vec<u32>,
+    pub(crate) employer_by_alias: HashMap<String, u32>,
+    /// Lower-cased company names with employer positions, sorted for prefix matching.
+    pub(crate) employer_names: Vec<(String, u32)>,
+    pub(crate) clinician_credential: Vec<u16>,
+    pub(crate) clinician_speciality: Vec<u16>,
+    pub(crate) credential_names: Vec<String>,
+    pub(crate) speciality_names: Vec<String>,
+    /// Per location: its clinicians' credentials ("MD, NP") as an index into `credential_sets`.
+    pub(crate) location_credential_set: Vec<u32>,
+    pub(crate) credential_sets: Vec<String>,
+    /// Per location: the most common speciality code, or `NO_SPECIALITY`.
+    pub(crate) location_speciality: Vec<u16>,
+    /// Per credential / speciality / gender: the locations with such a clinician.
+    pub(crate) credential_locations: Vec<Bitset>,
+    pub(crate) speciality_locations: Vec<Bitset>,
+    pub(crate) gender_locations: [Bitset; 2],
+    pub(crate) physical: Bitset,
+    /// Virtual locations serving each state, sorted by name.
+    pub(crate) virtual_by_state: HashMap<String, Vec<u32>>,
+    pub(crate) morton: MortonIndex,
+    pub(crate) trees: SpatialTrees,
+}
+
+impl Tables {
+    pub(crate) fn new(input: &SnapshotInput) -> Self {
+        let locations = &input.locations;
+        let location_count = locations.len();
+        let physical_len = locations.iter().take_while(|location| !location.is_virtual).count();
+        let organisation_by_id: HashMap<i64, u32> = input
+            .organisations
+            .iter()
+            .enumerate()
+            .map(|(ordinal, organisation)| (organisation.id, ordinal as u32))
+            .collect();
+        // Sorted ordinals rather than a map of lower-cased copies: a million locations bring
+        // hundreds of thousands of organisations, and the names are already in the rows.
+        let mut organisations_by_name: Vec<u32> = (0..input.organisations.len() as u32).collect();
+        organisations_by_name.sort_by(|a, b| {
+            folded(&input.organisations[*a as usize].name).cmp(folded(&input.organisations[*b as usize].name))
+        });
+        // A location whose organisation is missing is attached to the first one rather than
+        // dropped; the database's foreign key makes this unreachable in practice.
+        let location_organisation: Vec<u32> = locations
+            .iter()
+            .map(|location| organisation_by_id.get(&location.organisation_id).copied().unwrap_or(0))
+            .collect();
+        let location_by_id: HashMap<i64, u32> = locations
+            .iter()
+            .enumerate()
+            .map(|(ordinal, location)| (location.id, ordinal as u32))
+            .collect();
+        let clinician_by_id: HashMap<i64, u32> = input
+            .clinicians
+            .iter()
+            .enumerate()
+            .map(|(ordinal, clinician)| (clinician.id, ordinal as u32))
+            .collect();
+
+        let mut clinician_location_pairs = Vec::new();
+        for (clinician_ordinal, clinician) in input.clinicians.iter().enumerate() {
+            for location_id in &clinician.location_ids {
+                if let Some(location_ordinal) = location_by_id.get(location_id) {
+                    clinician_location_pairs.push((clinician_ordinal as u32, *location_ordinal));
+                }
+            }
+        }
+        let clinician_locations = Lists::from_pairs(input.clinicians.len(), &clinician_location_pairs);
+        let location_clinician_pairs: Vec<(u32, u32)> =
+            clinician_location_pairs.iter().map(|(c, l)| (*l, *c)).collect();
+        let location_clinicians = Lists::from_pairs(location_count, &location_clinician_pairs);
+        let organisation_location_pairs: Vec<(u32, u32)> = location_organisation
+            .iter()
+            .enumerate()
+            .map(|(location, organisation)| (*organisation, location as u32))
+            .collect();
+        let organisation_locations = Lists::from_pairs(input.organisations.len().max(1), &organisation_location_pairs);
+
+        let (clinician_credential, credential_names) =
+            dictionary(input.clinicians.iter().map(|c| c.credentials.as_str()));
+        let (clinician_speciality, speciality_names) =
+            dictionary(input.clinicians.iter().map(|c| c.speciality.as_str()));
+        let mut credential_locations = vec![Bitset::empty(location_count); credential_names.len()];
+        let mut speciality_locations = vec![Bitset::empty(location_count); speciality_names.len()];
+        let mut gender_locations = [Bitset::empty(location_count), Bitset::empty(location_count)];
+        for (clinician_ordinal, clinician) in input.clinicians.iter().enumerate() {
+            for location in clinician_locations.get(clinician_ordinal) {
+                let location = *location as usize;
+                credential_locations[clinician_credential[clinician_ordinal] as usize].insert(location);
+                speciality_locations[clinician_speciality[clinician_ordinal] as usize].insert(location);
+                gender_locations[usize::from(clinician.gender == Gender::M)].insert(location);
+            }
+        }
+
+        let employer_by_alias = input
+            .employers
+            .iter()
+            .enumerate()
+            .filter_map(|(position, employer)| {
+                employer
+                    .alias
+                    .as_ref()
+                    .map(|alias| (alias.to_lowercase(), position as u32))
+            })
+            .collect();
+        let mut employer_names: Vec<(String, u32)> = input
+            .employers
+            .iter()
+            .enumerate()
+            .map(|(position, employer)| (employer.company_name.to_lowercase(), position as u32))
+            .collect();
+        employer_names.sort();
+
+        let physical_positions: Vec<LatLng> = locations[..physical_len]
+            .iter()
+            .map(|l| LatLng { lat: l.lat, lng: l.lng })
+            .collect();
+        let trees = SpatialTrees::build(&physical_positions);
+        let morton = MortonIndex::new(physical_positions);
+        let (location_credential_set, credential_sets, location_speciality) =
+            location_summaries(location_count, &location_clinicians, input, &clinician_speciality);
+        let physical = Bitset::from_fn(location_count, |ordinal| ordinal < physical_len);
+        let mut virtual_by_state: HashMap<String, Vec<u32>> = HashMap::new();
+        for (ordinal, location) in locations.iter().enumerate().skip(physical_len) {
+            for state in &location.virtual_states {
+                virtual_by_state.entry(state.clone()).or_default().push(ordinal as u32);
+            }
+        }
+        for ordinals in virtual_by_state.values_mut() {
+            ordinals.sort_by(|a, b| {
+                locations[*a as usize]
+                    .name
+                    .cmp(&locations[*b as usize].name)
+                    .then(a.cmp(b))
+            });
+        }
+        Self {
+            physical_len,
+            location_organisation,
+            location_clinicians,
+            clinician_locations,
+            organisation_locations,
+            location_by_id,
+            clinician_by_id,
+            organisation_by_id,
+            organisations_by_name,
+            employer_by_alias,
+            employer_names,
+            clinician_credential,
+            clinician_speciality,
+            credential_names,
+            speciality_names,
+            location_credential_set,
+            credential_sets,
+            location_speciality,
+            credential_locations,
+            speciality_locations,
+            gender_locations,
+            physical,
+            virtual_by_state,
+            morton,
+            trees,
+        }
+    }
+}
+
+/// Marks a location with no clinician, hence no speciality.
+pub(crate) const NO_SPECIALITY: u16 = u16::MAX;
+
+/// What a card shows of a location's clinicians, computed once: the credentials (interned,
+/// since a handful of combinations cover everyone) and the most common speciality.
+fn location_summaries(
+    location_count: usize,
+    location_clinicians: &Lists,
+    input: &SnapshotInput,
+    clinician_speciality: &[u16],
+) -> (Vec<u32>, Vec<String>, Vec<u16>) {
+    let mut set_codes: HashMap<String, u32> = HashMap::new();
+    let mut sets = Vec::new();
+    let mut location_sets = Vec::with_capacity(location_count);
+    let mut specialities = Vec::with_capacity(location_count);
+    for ordinal in 0..location_count {
+        let clinicians = location_clinicians.get(ordinal);
+        let mut credentials: Vec<&str> = clinicians
+            .iter()
+            .map(|c| input.clinicians[*c as usize].credentials.as_str())
+            .collect();
+        credentials.sort_unstable();
+        credentials.dedup();
+        let joined = credentials.join(", ");
+        let code = *set_codes.entry(joined.clone()).or_insert_with(|| {
+            sets.push(joined);
+            (sets.len() - 1) as u32
+        });
+        location_sets.push(code);
+        let mut counts: HashMap<u16, usize> = HashMap::new();
+        for clinician in clinicians {
+            *counts.entry(clinician_speciality[*clinician as usize]).or_default() += 1;
+        }
+        let most_common = counts
+            .into_iter()
+            .max_by_key(|(speciality, count)| (*count, std::cmp::Reverse(*speciality)))
+            .map_or(NO_SPECIALITY, |(speciality, _)| speciality);
+        specialities.push(most_common);
+    }
+    (location_sets, sets, specialities)
+}
+
+/// Assigns small integer codes to distinct strings (sorted), returning the codes per row.
+fn dictionary<'a>(values: impl Iterator<Item = &'a str> + Clone) -> (Vec<u16>, Vec<String>) {
+    let mut names: Vec<String> = values
+        .clone()
+        .map(str::to_owned)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    names.truncate(u16::MAX as usize);
+    let code_of: HashMap<&str, u16> = names
+        .iter()
+        .enumerate()
+        .map(|(code, name)| (name.as_str(), code as u16))
+        .collect();
+    let codes = values.map(|value| code_of.get(value).copied().unwrap_or(0)).collect();
+    (codes, names)
+}

@@ -1,0 +1,384 @@
+//! The marketplace search: counting within the radius, nearest-first ranking, paging, the
+//! clinician list, the cards of an answer and their JSON (through the snapshot's card cache).
+//! Imports `plan` (filters), `answer` (what it returns), `snapshot`, `spatial`, `text`,
+//! `bitset` and `error`.
+
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+
+use domain::{LatLng, MAX_SEARCH_MILES, SearchFilters, haversine_miles};
+use gazetteer::Gazetteer;
+
+use crate::answer::{CardKey, CardName, Coordinates, MarketItem, SearchResponse, Services};
+use crate::bitset::Bitset;
+use crate::error::SearchError;
+use crate::plan::{CompiledFilter, Favourites};
+use crate::snapshot::Snapshot;
+use crate::spatial::{chord_2, chord_limit};
+use crate::text::Fields;
+
+/// The category shown on clinic cards.
+const LOCATION_CATEGORY: &str = "Direct Primary Care";
+
+/// The page size the marketplace uses.
+pub const DEFAULT_PAGE_SIZE: u32 = 6;
+/// The largest page a caller may ask for.
+pub const MAX_PAGE_SIZE: u32 = 50;
+/// Pages beyond this are refused; nobody pages 10,000 deep on purpose.
+pub const MAX_PAGE: u32 = 10_000;
+/// The clinicians array of a search answer holds at most this many (4 local pages of 6): a
+/// smaller answer for every search; people narrow with filters rather than page further.
+pub const MAX_CLINICIANS: usize = 24;
+/// Locations walked, nearest first, to fill the clinicians array.
+const CLINICIAN_SCAN_LOCATIONS: usize = 600;
+/// Up to this many matches within the radius are gathered from the Morton cells and sorted;
+/// more are walked nearest-first through the R-tree.
+const GATHER_MATCHES_BELOW: usize = 2_048;
+
+/// A marketplace search.
+#[derive(Debug, Clone, Default)]
+pub struct SearchRequest {
+    pub filters: SearchFilters,
+    pub origin: Option<LatLng>,
+    /// The custom company URL alias, restricting results to that employer's network.
+    pub company_alias: Option<String>,
+    /// 1-based.
+    pub page: u32,
+    pub limit: u32,
+}
+
+/// Where the clinician list looks: the matching places (nearest first, `ranked` when already
+/// sorted) and, for the favourites filter, the only clinicians it may show.
+struct Scan<'a> {
+    places: &'a Bitset,
+    ranked: Option<&'a Ranked>,
+    only: Option<&'a HashSet<i64>>,
+}
+
+/// Gathered matches, put in nearest-first order only as far as they are read: a page of six
+/// and the few dozen clinics the clinician list looks at need a fraction of a full sort.
+struct Ranked {
+    sorted: RefCell<Vec<usize>>,
+    pending: RefCell<BinaryHeap<Reverse<(u64, usize)>>>,
+}
+
+impl Ranked {
+    /// The match at `position` in nearest-first order (ties by ordinal).
+    fn get(&self, position: usize) -> Option<usize> {
+        let mut sorted = self.sorted.borrow_mut();
+        while sorted.len() <= position {
+            let Reverse((_, ordinal)) = self.pending.borrow_mut().pop()?;
+            sorted.push(ordinal);
+        }
+        Some(sorted[position])
+    }
+}
+
+impl Snapshot {
+    /// Runs a marketplace search for someone signed out.
+    pub fn search(&self, request: &SearchRequest, gazetteer: &Gazetteer) -> Result<SearchResponse<'_>, SearchError> {
+        self.search_for(request, gazetteer, None)
+    }
+
+    /// Runs a marketplace search; `favourites` are the signed-in caller's, which flag cards and
+    /// are all the `favorites` filter lets through (nothing, signed out).
+    pub fn search_for(
+        &self,
+        request: &SearchRequest,
+        gazetteer: &Gazetteer,
+        favourites: Option<&Favourites>,
+    ) -> Result<SearchResponse<'_>, SearchError> {
+        if request.page == 0 || request.page > MAX_PAGE {
+            return Err(SearchError::InvalidParameter(format!(
+                "page must be between 1 and {MAX_PAGE}"
+            )));
+        }
+        if request.limit == 0 || request.limit > MAX_PAGE_SIZE {
+            return Err(SearchError::InvalidParameter(format!(
+                "limit must be between 1 and {MAX_PAGE_SIZE}"
+            )));
+        }
+        let origin = self.resolve_origin(request.origin, &request.filters, gazetteer)?;
+        let radius = request.filters.search_distance.radius_miles().min(MAX_SEARCH_MILES);
+        let mut filter = self.compile(&request.filters, request.company_alias.as_deref())?;
+        let no_favourites = Favourites::default();
+        let favourites_only = request.filters.favorites.then(|| favourites.unwrap_or(&no_favourites));
+        // Favourite clinicians are found wherever they work, not only at favourite clinics.
+        let clinician_places = favourites_only.map(|favourites| {
+            let everywhere = filter.locations.clone();
+            let mut chosen = Bitset::empty(self.location_count());
+            for ordinal in favourites
+                .location_ids
+                .iter()
+                .filter_map(|id| self.location_ordinal(*id))
+            {
+                chosen.insert(ordinal);
+            }
+            filter.locations.intersect_with(&chosen);
+            everywhere
+        });
+        let (physical_total, gathered) =
+            self.core
+                .tables
+                .morton
+                .count_and_gather_within(origin, radius, &filter.locations, GATHER_MATCHES_BELOW);
+        let ranked = gathered.map(|found| self.rank_by_distance(origin, found));
+        let origin_state = self.origin_state(&request.filters, origin, gazetteer);
+        // Listed by name, after every physical location.
+        let virtual_matches: Vec<usize> = origin_state
+            .and_then(|state| self.core.tables.virtual_by_state.get(&state))
+            .into_iter()
+            .flatten()
+            .map(|ordinal| *ordinal as usize)
+            .filter(|ordinal| filter.locations.contains(*ordinal))
+            .collect();
+
+        let total = physical_total + virtual_matches.len();
+        let limit = request.limit as usize;
+        let offset = (request.page as usize - 1) * limit;
+        let wanted_physical = (offset + limit).min(physical_total);
+        let nearest: Vec<(usize, f64)> = if wanted_physical > offset {
+            self.nearest_iter(origin, radius, &filter.locations, ranked.as_ref())
+                .take(wanted_physical)
+                .collect()
+        } else {
+            Vec::new()
+        };
+
+        let mut clinics: Vec<MarketItem<'_>> = nearest
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .map(|(ordinal, distance)| self.location_item(*ordinal, Some(*distance)))
+            .collect();
+        if clinics.len() < limit {
+            let virtual_offset = offset.saturating_sub(physical_total);
+            clinics.extend(
+                virtual_matches
+                    .iter()
+                    .skip(virtual_offset)
+                    .take(limit - clinics.len())
+                    .map(|ordinal| self.location_item(*ordinal, None)),
+            );
+        }
+        let scan = match &clinician_places {
+            Some(places) => Scan {
+                places,
+                ranked: None,
+                only: favourites_only.map(|favourites| &favourites.clinician_ids),
+            },
+            None => Scan {
+                places: &filter.locations,
+                ranked: ranked.as_ref(),
+                only: None,
+            },
+        };
+        let mut clinicians = self.nearest_clinicians(origin, radius, &filter, scan, &virtual_matches)?;
+        if let Some(favourites) = favourites {
+            for clinic in &mut clinics {
+                clinic.favorite = favourites.location_ids.contains(&clinic.location_id);
+            }
+            for clinician in &mut clinicians {
+                clinician.favorite = favourites.clinician_ids.contains(&clinician.id);
+            }
+        }
+        let total_pages = total.div_ceil(limit) as u32;
+        Ok(SearchResponse {
+            clinics,
+            clinicians,
+            total_pages,
+            current_page: request.page,
+            total_results: total,
+            origin: origin.into(),
+            radius_miles: radius,
+        })
+    }
+
+    /// Orders gathered matches nearest first (by chord, which orders like great-circle distance).
+    fn rank_by_distance(&self, origin: LatLng, found: Vec<usize>) -> Ranked {
+        let morton = &self.core.tables.morton;
+        let origin_unit = origin.unit_vector();
+        // A squared chord is never negative, and non-negative floats order like their bits.
+        let by_chord: Vec<Reverse<(u64, usize)>> = found
+            .into_iter()
+            .map(|ordinal| Reverse((chord_2(morton.unit(ordinal), &origin_unit).to_bits(), ordinal)))
+            .collect();
+        Ranked {
+            sorted: RefCell::new(Vec::new()),
+            pending: RefCell::new(BinaryHeap::from(by_chord)),
+        }
+    }
+
+    /// Physical matches within `radius`, nearest first, with distances in miles: the ranked
+    /// matches when the circle held few enough to gather, else a lazy walk of the 3-D R-tree
+    /// (matches are then dense, so the walk soon finds what it needs).
+    fn nearest_iter<'a>(
+        &'a self,
+        origin: LatLng,
+        radius: f64,
+        filter: &'a Bitset,
+        ranked: Option<&'a Ranked>,
+    ) -> impl Iterator<Item = (usize, f64)> + 'a {
+        self.nearest_ordinals(origin, radius, filter, ranked)
+            .map(move |ordinal| (ordinal, self.miles_to(origin, ordinal)))
+    }
+
+    fn miles_to(&self, origin: LatLng, ordinal: usize) -> f64 {
+        haversine_miles(origin, self.core.tables.morton.position(ordinal))
+    }
+
+    /// [`Self::nearest_iter`] without the distances.
+    fn nearest_ordinals<'a>(
+        &'a self,
+        origin: LatLng,
+        radius: f64,
+        filter: &'a Bitset,
+        ranked: Option<&'a Ranked>,
+    ) -> Box<dyn Iterator<Item = usize> + 'a> {
+        if let Some(ranked) = ranked {
+            return Box::new((0..).map_while(|position| ranked.get(position)));
+        }
+        let limit = chord_limit(radius);
+        let walk = self
+            .core
+            .tables
+            .trees
+            .sphere
+            .nearest_neighbor_iter_with_distance_2(origin.unit_vector())
+            .take_while(move |(_, distance_2)| *distance_2 <= limit)
+            .map(|(point, _)| point.ordinal as usize)
+            .filter(|ordinal| filter.contains(*ordinal));
+        Box::new(walk)
+    }
+
+    fn nearest_clinicians(
+        &self,
+        origin: LatLng,
+        radius: f64,
+        filter: &CompiledFilter,
+        scan: Scan<'_>,
+        virtual_matches: &[usize],
+    ) -> Result<Vec<MarketItem<'_>>, SearchError> {
+        let (clinician_names, place_names) = match &filter.text {
+            Some(text) => (
+                Some(self.core.clinician_text.matches(text, Fields::Primary)?),
+                Some(self.core.location_text.matches(text, Fields::Primary)?),
+            ),
+            None => (None, None),
+        };
+        let mut items: Vec<MarketItem<'_>> = Vec::with_capacity(MAX_CLINICIANS);
+        let located = self
+            .nearest_ordinals(origin, radius, scan.places, scan.ranked)
+            .take(CLINICIAN_SCAN_LOCATIONS)
+            .map(|ordinal| (ordinal, true));
+        let virtual_located = virtual_matches.iter().map(|ordinal| (*ordinal, false));
+        'locations: for (location, physical) in located.chain(virtual_located) {
+            for clinician in self.clinicians_at(location) {
+                let clinician = *clinician as usize;
+                let name_ok = match (&clinician_names, &place_names) {
+                    (Some(names), Some(places)) => names.contains(clinician) || places.contains(location),
+                    _ => true,
+                };
+                let id = self.clinician(clinician).id;
+                let chosen = scan.only.is_none_or(|only| only.contains(&id));
+                // A clinician seen at a nearer clinic is listed there already; the list is short.
+                let listed = items.iter().any(|item| item.id == id);
+                if name_ok && chosen && !listed && filter.rule.accepts(self, clinician) {
+                    // Measured only for clinics that list someone.
+                    let distance = physical.then(|| self.miles_to(origin, location));
+                    items.push(self.clinician_item(clinician, location, distance));
+                    if items.len() == MAX_CLINICIANS {
+                        break 'locations;
+                    }
+                }
+            }
+        }
+        Ok(items)
+    }
+
+    /// Builds the card of a location.
+    pub fn location_item(&self, ordinal: usize, distance: Option<f64>) -> MarketItem<'_> {
+        let location = self.location(ordinal);
+        MarketItem {
+            entity: "location",
+            id: self.organisation_of(ordinal).id,
+            location_id: location.id,
+            location_name: &location.location_name,
+            name: CardName::Place(&location.name),
+            organization_name: &self.organisation_of(ordinal).name,
+            credentials: self.location_credentials(ordinal),
+            address: &location.address1,
+            city: &location.city,
+            state: &location.state,
+            zip_code: &location.zip,
+            logo: &location.logo,
+            coordinates: Coordinates {
+                lat: location.lat,
+                lng: location.lng,
+            },
+            distance,
+            gender: None,
+            new_patients: location.accepting_new_patients,
+            is_virtual_location: location.is_virtual,
+            home_care: location.home_care,
+            care_modality: location.modalities.as_displayed(location.is_virtual),
+            speciality: self.location_speciality(ordinal),
+            works_at: None,
+            category: LOCATION_CATEGORY,
+            services: Services(&location.service_type_codes),
+            favorite: false,
+            card: CardKey::Clinic(ordinal as u32),
+        }
+    }
+
+    /// Builds the card of a clinician seen at a location.
+    pub fn clinician_item(
+        &self,
+        clinician_ordinal: usize,
+        location_ordinal: usize,
+        distance: Option<f64>,
+    ) -> MarketItem<'_> {
+        let clinician = self.clinician(clinician_ordinal);
+        let location = self.location(location_ordinal);
+        MarketItem {
+            entity: "provider",
+            id: clinician.id,
+            location_id: location.id,
+            location_name: &location.location_name,
+            name: CardName::Person {
+                first: &clinician.first_name,
+                last: &clinician.last_name,
+            },
+            organization_name: &self.organisation_of(location_ordinal).name,
+            credentials: &clinician.credentials,
+            address: &location.address1,
+            city: &location.city,
+            state: &location.state,
+            zip_code: &location.zip,
+            logo: &clinician.logo,
+            coordinates: Coordinates {
+                lat: location.lat,
+                lng: location.lng,
+            },
+            distance,
+            gender: Some(clinician.gender.as_str()),
+            new_patients: clinician.accepting_new_patients && location.accepting_new_patients,
+            is_virtual_location: location.is_virtual,
+            home_care: location.home_care,
+            care_modality: location.modalities.as_displayed(location.is_virtual),
+            speciality: &clinician.speciality,
+            works_at: Some(&location.name),
+            category: &clinician.category,
+            services: Services(&location.service_type_codes),
+            favorite: false,
+            card: CardKey::Clinician(self.clinician_link(location_ordinal, clinician_ordinal)),
+        }
+    }
+
+    /// The JSON of a search answer, equal to serde's rendering of it (favourite flags and
+    /// distances as the items carry them), written mostly from this snapshot's cached cards.
+    pub fn search_json(&self, answer: &SearchResponse<'_>) -> Vec<u8> {
+        self.cards.write_answer(answer)
+    }
+}
