@@ -192,8 +192,12 @@ export function accountStatus(status: string | null | undefined): StatusDisplay 
   return { label: 'Eligibility, not confirmed', tone: 'none' };
 }
 
-/** The membership card: Pending (amber), Active (green), Inactive (red), else 'Error' (gray). */
+/**
+ * The membership card: Pending (amber), Active (green), Inactive (red), 'Not enrolled' (gray)
+ * while there is no membership (no provider chosen or eligibility not confirmed), else 'Error'.
+ */
 export function membershipCardStatus(status: string | null | undefined): StatusDisplay {
+  if (status === null || status === undefined) return { label: 'Not enrolled', tone: 'none' };
   if (status === 'pending') return { label: 'Pending', tone: 'pending' };
   if (status === 'active') return { label: 'Active', tone: 'active' };
   if (status === 'inactive') return { label: 'Inactive', tone: 'inactive' };

@@ -5,6 +5,7 @@ import { FormActions } from '@/components/forms/form-actions';
 import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { Stepper } from '@/components/ui/stepper';
+import { stepsDone } from '@/lib/enrolment-steps';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { payerOptions } from '@/lib/insurance';
@@ -84,7 +85,17 @@ function AddFamilyForm({ member, revise, reviseError, from }: { member: Member |
 
   return (
     <div className={styles.page}>
-      <Stepper steps={ADD_FAMILY_STEPS} current={3} label="Enrolment steps" />
+      <Stepper
+        steps={ADD_FAMILY_STEPS}
+        current={3}
+        done={stepsDone(ADD_FAMILY_STEPS, {
+          providerChosen: member?.locationId != null,
+          accountCreated: member !== null,
+          eligibilityConfirmed: member?.eligibility?.status === 'active',
+          membershipActive: member?.subscription?.status === 'active',
+        })}
+        label="Enrolment steps"
+      />
       <header className={styles.header}>
         <h1>{flow.reviseMode ? 'Confirm eligibility' : 'Add a family member'}</h1>
         <p className={styles.muted}>

@@ -6,7 +6,6 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
-import { Stepper } from '@/components/ui/stepper';
 import { errorText } from '@/lib/api-client';
 import { queryKeys } from '@/api/query-keys';
 import { personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
@@ -14,7 +13,7 @@ import { redirectTarget, selectedProvider } from '@/lib/storage';
 import { formatPhone, MESSAGES, PHONE_INPUT_MAX_LENGTH, phoneError, requiredError } from '@/lib/validation';
 import { useUpdatePersonalInfo } from '@/api/account/personal-info';
 import { redirectPath } from '../utils/eligibility-form';
-import { STEPS_WITH_PROVIDER, STEPS_WITHOUT_PROVIDER } from './confirm-plan-page';
+import { EnrolmentStepper } from './confirm-plan-page';
 import { useTokenFromQuery } from './use-token-from-query';
 import styles from './eligibility.module.css';
 
@@ -58,7 +57,7 @@ function ConfirmInfoForm({ member }: { member: Member | null }) {
 
   return (
     <div className={`${styles.page} ${styles.narrow}`}>
-      <Stepper steps={hasProvider ? STEPS_WITH_PROVIDER : STEPS_WITHOUT_PROVIDER} current={3} label="Enrolment steps" />
+      <EnrolmentStepper member={member} hasProvider={hasProvider} current={3} />
       <header className={styles.header}>
         <h1>Confirm your information</h1>
         <p className={styles.muted}>Tell us how to reach you and a representative will contact you to finish your enrolment.</p>

@@ -6,7 +6,8 @@ import { Stepper } from '@/components/ui/stepper';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { useMemberInfo, type Member } from '@/lib/member';
-import { redirectTarget, selectedProvider } from '@/lib/storage';
+import { stepsDone } from '@/lib/enrolment-steps';
+import { redirectTarget, selectedProvider, storedEmployer } from '@/lib/storage';
 import { useClinicProfile } from '@/api/market/get-clinic-profile';
 import type { SubscriberInfo } from '@/api/eligibility/types';
 import { ELIGIBILITY_TEXTS, redirectPath } from '../utils/eligibility-form';
@@ -24,6 +25,19 @@ import styles from './eligibility.module.css';
 
 export const STEPS_WITH_PROVIDER = ['Select Provider', 'Create account', 'Verify your eligibility', 'Schedule your first visit'];
 export const STEPS_WITHOUT_PROVIDER = ['Personalize your search', 'Select Provider', 'Verify your eligibility', 'Schedule your first visit'];
+
+/** The 4-step header of the eligibility pages: a step is ticked only when it is true for the member. */
+export function EnrolmentStepper({ member, hasProvider, current }: { member: Member | null; hasProvider: boolean; current: number }) {
+  const steps = hasProvider ? STEPS_WITH_PROVIDER : STEPS_WITHOUT_PROVIDER;
+  const done = stepsDone(steps, {
+    employerChosen: Boolean(member?.companyName ?? member?.employerId ?? storedEmployer.get()),
+    accountCreated: member !== null && member.emailVerified !== false,
+    providerChosen: hasProvider,
+    eligibilityConfirmed: member?.eligibility?.status === 'active',
+    membershipActive: member?.subscription?.status === 'active',
+  });
+  return <Stepper steps={steps} current={current} done={done} label="Enrolment steps" />;
+}
 
 /** /confirm-plan-information (2.3): the member confirms insurance eligibility against the roster. */
 export function ConfirmPlanPage() {
@@ -84,7 +98,7 @@ function ConfirmPlanForm({ member, loadError }: { member: Member | null; loadErr
 
   return (
     <div className={styles.page} ref={topRef}>
-      <Stepper steps={hasProvider ? STEPS_WITH_PROVIDER : STEPS_WITHOUT_PROVIDER} current={2} label="Enrolment steps" />
+      <EnrolmentStepper member={member} hasProvider={hasProvider} current={2} />
       <header className={styles.header}>
         <h1>Verify your eligibility</h1>
         <p className={styles.muted}>Enter your details exactly as they appear on your insurance card.</p>

@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import type { FamilyMember } from '@/lib/member';
 import { memberFixture } from '@/test/fixtures';
 import { mockFetch, renderRoutes, signIn } from '@/test/render';
-import { backTarget, membershipAction, membershipSteps, swiperLayout } from '../utils/membership-rules';
+import { backTarget, membershipAction, membershipProgress, membershipSteps, swiperLayout } from '../utils/membership-rules';
 import { MembershipPage } from './membership-page';
 
 function familyOf(count: number): FamilyMember[] {
@@ -29,6 +29,16 @@ describe('membership rules', () => {
     expect(membershipSteps(false, null, 1)).toEqual(['Create account', 'Select Provider', 'Verify your eligibility', 'Activate membership']);
     expect(membershipSteps(false, 'yes', 1)).toContain('Add Family Member');
     expect(membershipSteps(false, 'no', 2)).toContain('Add Family Member');
+  });
+
+  it('ticks only the steps that are true: no provider or eligibility yet means only the account', () => {
+    const steps = membershipSteps(false, null, 1);
+    const none = { emailVerified: true, locationId: null, location: null, eligibility: null, subscription: null };
+    expect(membershipProgress(steps, none, 1)).toEqual({ done: [true, false, false, false], current: 1 });
+    const eligibleOnly = { ...none, eligibility: { status: 'active' as const } };
+    expect(membershipProgress(steps, eligibleOnly, 1)).toEqual({ done: [true, false, true, false], current: 1 });
+    const active = { ...eligibleOnly, locationId: 3, subscription: { status: 'active' as const, expire: null } };
+    expect(membershipProgress(steps, active, 1)).toEqual({ done: [true, true, true, true], current: 4 });
   });
 
   it('goes back to /home or /account/details when stored, else the marketplace', () => {

@@ -14,7 +14,7 @@ import { errorText } from '@/lib/api-client';
 import { fullName, membershipCardStatus, useMemberInfo, type FamilyMember, type Member, type MemberLocation } from '@/lib/member';
 import { addFamilyChoice, redirectTarget, selectedProvider } from '@/lib/storage';
 import { MESSAGES } from '@/lib/validation';
-import { backTarget, membershipAction, membershipSteps, swiperLayout } from '../utils/membership-rules';
+import { backTarget, membershipAction, membershipProgress, membershipSteps, swiperLayout } from '../utils/membership-rules';
 import styles from './membership-page.module.css';
 
 export const MEMBERSHIP_TEXTS = {
@@ -72,6 +72,7 @@ function MembershipContent({ member }: { member: Member }) {
   const cards = membershipCards(member);
   const providerChosenFirst = selectedProvider.get() !== null;
   const steps = membershipSteps(providerChosenFirst, addFamilyChoice.get(), cards.length);
+  const progress = membershipProgress(steps, member, cards.length);
   const active = member.subscription?.status === 'active';
   const action = membershipAction(member);
   const back = backTarget(redirectTarget.get());
@@ -89,7 +90,7 @@ function MembershipContent({ member }: { member: Member }) {
             : 'Complete your intake visit with your provider, virtual or in person, to activate your membership and get 24x7 access to your provider.'}
         </p>
       </header>
-      <Stepper steps={steps} current={active ? steps.length : steps.length - 1} label="Membership steps" />
+      <Stepper steps={steps} current={progress.current} done={progress.done} label="Membership steps" />
 
       {member.location ? (
         <section className={styles.selected} aria-label="Selected provider">
@@ -130,7 +131,8 @@ function MembershipContent({ member }: { member: Member }) {
             <span className={styles.muted}>or dial {action.phone}</span>
           </div>
         ) : null}
-        {action.kind === 'wait' ? <p className={styles.note}>{MEMBERSHIP_TEXTS.clinicWillCall}</p> : null}
+        {action.kind === 'wait' && member.location ? <p className={styles.note}>{MEMBERSHIP_TEXTS.clinicWillCall}</p> : null}
+        {action.kind === 'wait' && !member.location ? <LinkButton to={paths.marketplace.path}>Find a provider</LinkButton> : null}
         <LinkButton variant="secondary" to={paths.accountDetails.path}>
           View my account
         </LinkButton>

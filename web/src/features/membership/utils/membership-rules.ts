@@ -1,3 +1,4 @@
+import { firstOpenStep, stepsDone } from '@/lib/enrolment-steps';
 import { portalLink, type Member } from '@/lib/member';
 
 /** The swiper shows only with more than 3 cards; 1020 px is its wide breakpoint (section 9). */
@@ -36,6 +37,25 @@ export function membershipSteps(providerChosenFirst: boolean, addFamily: 'yes' |
   if (addFamily === 'yes' || cardCount > 1) steps.push('Add Family Member');
   steps.push('Activate membership');
   return steps;
+}
+
+/** What the step ticks read from the member info. */
+export type ProgressFacts = Pick<Member, 'emailVerified' | 'locationId' | 'location' | 'eligibility' | 'subscription'>;
+
+/**
+ * Which steps are true for this member (a step is ticked only then) and the step to do next: the
+ * account once it exists with a verified email, the provider once one is chosen, eligibility once
+ * confirmed, family once there is more than one card, the last step once the membership is active.
+ */
+export function membershipProgress(steps: string[], member: ProgressFacts, cardCount: number): { done: boolean[]; current: number } {
+  const done = stepsDone(steps, {
+    accountCreated: member.emailVerified !== false,
+    providerChosen: member.locationId != null || member.location != null,
+    eligibilityConfirmed: member.eligibility?.status === 'active',
+    familyAdded: cardCount > 1,
+    membershipActive: member.subscription?.status === 'active',
+  });
+  return { done, current: firstOpenStep(done) };
 }
 
 /** The back arrow's target: /home or /account/details when stored as the redirect, otherwise /marketplace. */
