@@ -95,11 +95,11 @@ describe('favourites across features', () => {
     );
 
     const cards = screen.getByTestId('cards');
-    expect(within(cards).getByRole('button', { name: 'Add Mile High Direct Primary Care to favorites' }).getAttribute('aria-pressed')).toBe('false');
+    expect(within(cards).getByRole('button', { name: 'Add Mile High Direct Primary Care — Downtown to favorites' }).getAttribute('aria-pressed')).toBe('false');
 
     fireEvent.click(await screen.findByRole('button', { name: 'Add to favorites' }));
 
-    const cardHeart = await within(cards).findByRole('button', { name: 'Remove Mile High Direct Primary Care from favorites' });
+    const cardHeart = await within(cards).findByRole('button', { name: 'Remove Mile High Direct Primary Care — Downtown from favorites' });
     expect(cardHeart.getAttribute('aria-pressed')).toBe('true');
     expect(await screen.findByRole('button', { name: 'Favorite' })).toBeTruthy();
     const favoriteCalls = calls.filter((call) => call.url.pathname === '/member/app/market/favorite');

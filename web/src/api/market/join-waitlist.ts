@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import type { LatLng, SearchFilters } from './types';
+import { markWaitlistJoined } from './waitlist-joined';
 
 /** Where the member searched: recorded with every waitlist entry (the notify-me area for a clinic-less search). */
 export interface WaitlistSearch {
@@ -34,6 +35,12 @@ export function joinWaitlist(request: WaitlistRequest): Promise<WaitlistAnswer> 
   return apiRequest<WaitlistAnswer>('/member/app/join/wait/list', { method: 'POST', body: request });
 }
 
+/** Joins; a clinic's waitlist joined (or already joined) is remembered for its cards and profile. */
 export function useJoinWaitlist() {
-  return useMutation({ mutationFn: joinWaitlist });
+  return useMutation({
+    mutationFn: joinWaitlist,
+    onSuccess: (_answer, request) => {
+      if (request.location !== undefined) markWaitlistJoined(request.location);
+    },
+  });
 }

@@ -15,6 +15,8 @@ export interface ClinicProfile {
   careModality: CareModality;
   details: { description: string };
   favorite: boolean;
+  /** The signed-in member is on this clinic's waitlist (asked of the server; not sent yet). */
+  waitlisted?: boolean;
   contracted: boolean;
   contact: {
     phone: string;

@@ -37,6 +37,8 @@ export interface MarketItem {
   services: { serviceTypeCode: string }[];
   /** The signed-in member's favourite (sent only when true). */
   favorite?: boolean;
+  /** The signed-in member is on this clinic's waitlist (asked of the server; not sent yet). */
+  waitlisted?: boolean;
 }
 
 /** The filter drawer's values, sent as `search.filters`. */

@@ -54,18 +54,18 @@ describe('favourites', () => {
     const { calls } = mockFetch((url) => (url.pathname === '/member/app/market/favorite' ? answer : undefined));
     const { queryClient } = renderWithProviders(<Cards />);
     queryClient.setQueryData(searchMarketQueryOptions(params).queryKey, page());
-    const heart = (await screen.findByRole('button', { name: 'Add Mile High Direct Primary Care to favorites' })) as HTMLButtonElement;
+    const heart = (await screen.findByRole('button', { name: 'Add Mile High Direct Primary Care — Downtown to favorites' })) as HTMLButtonElement;
     expect(heart.getAttribute('aria-pressed')).toBe('false');
 
     // Refused: the heart stays as it was.
     fireEvent.click(heart);
     await waitFor(() => expect(calls).toHaveLength(1));
     await waitFor(() => expect(heart.disabled).toBe(false));
-    expect(screen.getByRole('button', { name: 'Add Mile High Direct Primary Care to favorites' }).getAttribute('aria-pressed')).toBe('false');
+    expect(screen.getByRole('button', { name: 'Add Mile High Direct Primary Care — Downtown to favorites' }).getAttribute('aria-pressed')).toBe('false');
 
     answer = { status: 200, body: { entity: 'location', id: 100, favorite: true } };
     fireEvent.click(heart);
-    const pressed = await screen.findByRole('button', { name: 'Remove Mile High Direct Primary Care from favorites' });
+    const pressed = await screen.findByRole('button', { name: 'Remove Mile High Direct Primary Care — Downtown from favorites' });
     expect(pressed.getAttribute('aria-pressed')).toBe('true');
     expect(bodyOf(calls[1]!)).toEqual({ entity: 'location', location: 100, favorite: true });
     const card = screen.getAllByTestId('result-card')[0]!;

@@ -15,13 +15,13 @@ function renderCard(item = clinicItem(), member: MemberCardState | null = null) 
 describe('ResultCard', () => {
   it('truncates the name at 20 characters and the address at 19', () => {
     renderCard();
-    expect(screen.getByRole('button', { name: 'Mile High Direct Pri...' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Mile High Direct Pri\.\.\. ?— ?Downtown$/ })).toBeTruthy();
     expect(screen.getByTestId('address').textContent).toBe('1600 Champa Street...');
   });
 
   it('keeps short names and addresses whole', () => {
     renderCard(clinicItem({ name: 'Short Clinic', address: '12 Main St' }));
-    expect(screen.getByRole('button', { name: 'Short Clinic' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Short Clinic ?— ?Downtown$/ })).toBeTruthy();
     expect(screen.getByTestId('address').textContent).toBe('12 Main St');
   });
 
@@ -72,13 +72,21 @@ describe('ResultCard', () => {
 
   it('offers Select for accepting clinics and Join the waitlist otherwise (signed out)', () => {
     const { onAction } = renderCard();
-    screen.getByRole('button', { name: 'Select' }).click();
+    screen.getByRole('button', { name: 'Select Mile High Direct Primary Care — Downtown' }).click();
     expect(onAction).toHaveBeenCalledWith(expect.objectContaining({ id: 10 }), expect.objectContaining({ kind: 'select' }));
   });
 
   it('offers View Details for clinicians', () => {
     renderCard(clinicianItem());
-    expect(screen.getAllByRole('button', { name: 'View Details' })).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'View details of Dr. Alexandra Montgomery-Smith' })).toHaveLength(1);
+  });
+
+  it('shows the location name whole beside a cut organisation name, and names the buttons after both', () => {
+    renderCard(clinicItem({ name: 'Front Range Direct Primary Care', locationName: 'Cherry Creek', newPatients: false }));
+    expect(screen.getByTestId('location-name').textContent).toBe('Cherry Creek');
+    expect(screen.getByRole('article', { name: 'Front Range Direct Primary Care — Cherry Creek' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Join the waitlist Front Range Direct Primary Care — Cherry Creek' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'View details of Front Range Direct Primary Care — Cherry Creek' })).toBeTruthy();
   });
 });
 
@@ -96,5 +104,10 @@ describe('cardAction', () => {
     expect(cardAction(accepting, { nextStep: 'complete', subscriptionStatus: 'active', locationId: 100 }).label).toBe('Active Membership');
     expect(cardAction(accepting, { nextStep: 'complete', subscriptionStatus: 'active', locationId: 999 }).label).toBe('Select');
     expect(cardAction(accepting, { nextStep: 'complete', subscriptionStatus: 'active', locationId: 100 }).disabled).toBe(true);
+  });
+
+  it('shows a joined waitlist as a state, not as the button again', () => {
+    expect(cardAction(closed, null, true)).toEqual({ kind: 'waitlisted', label: 'On the waitlist', disabled: true });
+    expect(cardAction(accepting, null, true).label).toBe('Select');
   });
 });

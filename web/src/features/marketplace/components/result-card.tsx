@@ -5,7 +5,7 @@ import { CareModalities } from '@/components/ui/care-modalities';
 import { LogoAvatar } from '@/components/ui/logo-avatar';
 import { formatMiles, genderLabel, truncate } from '@/lib/format';
 import type { MarketItem } from '@/api/market/types';
-import { entityLabel, type CardAction } from '../utils/card-action';
+import { actionName, cardTitle, entityLabel, type CardAction } from '../utils/card-action';
 import styles from './result-card.module.css';
 
 /** Card names are cut at 20 characters, addresses at 19. */
@@ -33,7 +33,7 @@ interface ResultCardProps {
 export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode, onHomeZipCode, onToggleFavorite, favoriteBusy = false, selecting = false }: ResultCardProps) {
   const label = entityLabel(item);
   const isProvider = item.entity === 'provider';
-  const title = isProvider ? item.name : item.name || item.locationName;
+  const { name, place: locationName, full: title } = cardTitle(item);
   const distance = formatMiles(item.distance);
   const gender = genderLabel(item.gender);
   const availability = item.newPatients ? 'Accepting new patients' : 'Not accepting new patients';
@@ -42,7 +42,7 @@ export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode,
   return (
     <article className={styles.card} aria-label={title} data-testid="result-card" data-entity={item.entity} data-location-id={item.locationId}>
       <div className={styles.top}>
-        <LogoAvatar name={title} logo={item.logo} shape={isProvider ? 'round' : 'square'} />
+        <LogoAvatar name={name} logo={item.logo} shape={isProvider ? 'round' : 'square'} />
         <div className={styles.heading}>
           <span className={styles.labels}>
             <span className={styles.label} style={{ color: label.color, borderColor: label.color }} data-testid="entity-label">
@@ -56,7 +56,16 @@ export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode,
           </span>
           <h3 className={styles.name} title={title}>
             <button type="button" className={styles.nameLink} onClick={() => onOpenDetails(item)}>
-              {truncate(title, CARD_NAME_MAX)}
+              {truncate(name, CARD_NAME_MAX)}
+              {/* The location name is never cut: it tells the locations of one organisation apart. */}
+              {locationName ? (
+                <>
+                  <span className="visually-hidden"> — </span>
+                  <span className={styles.place} data-testid="location-name">
+                    {locationName}
+                  </span>
+                </>
+              ) : null}
             </button>
           </h3>
           {item.credentials ? <p className={styles.credentials}>{item.credentials}</p> : null}
@@ -127,14 +136,15 @@ export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode,
 
       <div className={styles.actions}>
         {action.kind !== 'details' ? (
-          <Button variant="secondary" size="sm" onClick={() => onOpenDetails(item)}>
+          <Button variant="secondary" size="sm" aria-label={`View details of ${title}`} onClick={() => onOpenDetails(item)}>
             View Details
           </Button>
         ) : null}
         <Button
           size="sm"
-          variant={action.kind === 'waitlist' ? 'quiet' : 'primary'}
+          variant={action.kind === 'waitlist' || action.kind === 'waitlisted' ? 'quiet' : 'primary'}
           disabled={action.disabled || (selecting && action.kind === 'select')}
+          aria-label={actionName(action, title)}
           onClick={() => onAction(item, action)}
         >
           {action.label}

@@ -4,6 +4,7 @@ import { Pager } from '@/components/ui/pager';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs } from '@/components/ui/tabs';
 import type { MarketItem, SearchResponse } from '@/api/market/types';
+import { useWaitlistJoined } from '@/api/market/waitlist-joined';
 import { cardAction, type CardAction, type MemberCardState } from '../utils/card-action';
 import { activeFilterChips } from '../utils/filters';
 import { FIND_MORE_MAX_PAGES, PAGE_SIZE } from '../utils/search-constants';
@@ -48,6 +49,7 @@ export function pageContent(state: SearchState, data: SearchResponse) {
 
 export function ResultsPanel(props: ResultsPanelProps) {
   const { state, data, loading, failed, member, onTab, onPage } = props;
+  const waitlisted = useWaitlistJoined();
   const tabs = [
     { key: 'all' as const, label: 'All', count: data ? data.totalResults + data.clinicians.length : undefined },
     { key: 'clinics' as const, label: 'Clinics', count: data?.totalResults },
@@ -68,7 +70,7 @@ export function ResultsPanel(props: ResultsPanelProps) {
       <li key={`${item.entity}-${item.id}-${item.locationId}`}>
         <ResultCard
           item={item}
-          action={cardAction(item, member)}
+          action={cardAction(item, member, waitlisted(item))}
           onAction={props.onAction}
           onOpenDetails={props.onOpenDetails}
           userZipCode={state.userZipCode}

@@ -4,7 +4,7 @@ import type { MarketItem } from '@/api/market/types';
 /** The member state the card buttons depend on (null when signed out): the member acted on. */
 export type MemberCardState = Pick<MemberState, 'nextStep' | 'subscriptionStatus' | 'locationId'> & Partial<MemberState>;
 
-export type CardActionKind = 'confirm-eligibility' | 'pending-membership' | 'active-membership' | 'select' | 'waitlist' | 'details';
+export type CardActionKind = 'confirm-eligibility' | 'pending-membership' | 'active-membership' | 'select' | 'waitlist' | 'waitlisted' | 'details';
 
 export interface CardAction {
   kind: CardActionKind;
@@ -19,11 +19,15 @@ const ACTIONS: Record<CardActionKind, CardAction> = {
   'active-membership': { kind: 'active-membership', label: 'Active Membership', disabled: true },
   select: { kind: 'select', label: 'Select', disabled: false },
   waitlist: { kind: 'waitlist', label: 'Join the waitlist', disabled: false },
+  waitlisted: { kind: 'waitlisted', label: 'On the waitlist', disabled: true },
   details: { kind: 'details', label: 'View Details', disabled: false },
 };
 
-/** The card's main button, by entity and member state (spec: "Card button by state"). */
-export function cardAction(item: Pick<MarketItem, 'entity' | 'locationId' | 'newPatients'>, member: MemberCardState | null): CardAction {
+/**
+ * The card's main button, by entity and member state (spec: "Card button by state"); a full clinic
+ * whose waitlist the member (or visitor) joined says so instead of offering it again.
+ */
+export function cardAction(item: Pick<MarketItem, 'entity' | 'locationId' | 'newPatients'>, member: MemberCardState | null, waitlisted = false): CardAction {
   if (item.entity !== 'location') return ACTIONS.details;
   const isMemberLocation = member !== null && member.locationId === item.locationId;
   if (isMemberLocation) {
@@ -31,7 +35,25 @@ export function cardAction(item: Pick<MarketItem, 'entity' | 'locationId' | 'new
     if (member.subscriptionStatus === 'active') return ACTIONS['active-membership'];
     if (member.subscriptionStatus === 'pending') return ACTIONS['pending-membership'];
   }
-  return item.newPatients ? ACTIONS.select : ACTIONS.waitlist;
+  if (item.newPatients) return ACTIONS.select;
+  return waitlisted ? ACTIONS.waitlisted : ACTIONS.waitlist;
+}
+
+/**
+ * What tells a card apart, for its title and the accessible names of its buttons: a clinic
+ * location is its organisation and its location name ('Front Range Direct Primary Care — LoDo'),
+ * anything else its name.
+ */
+export function cardTitle(item: Pick<MarketItem, 'entity' | 'name' | 'locationName'>): { name: string; place: string | null; full: string } {
+  const name = (item.name || item.locationName || '').trim();
+  const location = (item.locationName ?? '').trim();
+  const place = item.entity === 'location' && location && location !== name ? location : null;
+  return { name, place, full: place ? `${name} — ${place}` : name };
+}
+
+/** A card button's accessible name says which card it acts on: 'Select Front Range Direct Primary Care — LoDo'. */
+export function actionName(action: CardAction, title: string): string {
+  return action.kind === 'details' ? `View details of ${title}` : `${action.label} ${title}`;
 }
 
 export interface EntityLabel {

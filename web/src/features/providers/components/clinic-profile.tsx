@@ -14,8 +14,10 @@ import { isApiError } from '@/lib/api-client';
 import { directionsUrl, genderLabel, withProtocol } from '@/lib/format';
 import { useMemberState } from '@/lib/member-state';
 import { useSignedIn } from '@/lib/session';
+import { serviceTypeName } from '@/lib/service-types';
 import { lastSearchOrigin, selectedProvider } from '@/lib/storage';
 import { useClinicProfile } from '@/api/market/get-clinic-profile';
+import { useWaitlistJoined } from '@/api/market/waitlist-joined';
 import type { ClinicProfile as ClinicProfileData } from '@/api/market/profile-types';
 import { clinicFooterAction } from '../utils/footer-action';
 import { ProfileToolbar } from './profile-toolbar';
@@ -26,6 +28,7 @@ const StaticMap = lazy(() => import('@/components/map/static-map'));
 type ClinicTab = 'info' | 'contact' | 'services' | 'providers';
 
 export const NOT_ACCEPTING_TEXT = 'This location is not accepting new patients at the moment';
+export const WAITLISTED_TEXT = "You're on the waitlist of this location: we'll email you when a spot opens.";
 
 interface ClinicProfileProps {
   organisationId: number;
@@ -233,7 +236,7 @@ function ServicesPanel({ clinic }: { clinic: ClinicProfileData }) {
         {clinic.services.map((service) => (
           <li key={service.serviceType}>
             <CheckIcon size={18} />
-            {service.serviceType}
+            {serviceTypeName(service.serviceType)}
           </li>
         ))}
       </ul>
@@ -282,7 +285,8 @@ function ClinicFooter({
   const member = useMemberState();
   const signedIn = useSignedIn();
   const navigate = useNavigate();
-  const kind = clinicFooterAction(clinic, member);
+  const waitlisted = useWaitlistJoined();
+  const kind = clinicFooterAction(clinic, member, waitlisted(clinic));
 
   function select() {
     const target = { providerId: clinic.id, locationId: clinic.locationId, name: clinic.companyName, locationName: clinic.locationName };
@@ -303,6 +307,17 @@ function ClinicFooter({
             Find another location
           </LinkButton>
           <Button onClick={() => onJoinWaitlist?.({ locationId: clinic.locationId, name: clinic.companyName })}>Join the waitlist</Button>
+        </>
+      ) : null}
+      {kind === 'waitlisted' ? (
+        <>
+          <p className={styles.footerText}>{WAITLISTED_TEXT}</p>
+          <LinkButton variant="secondary" to={paths.marketplace.path}>
+            Find another location
+          </LinkButton>
+          <Button disabled icon={<CheckIcon size={16} />}>
+            On the waitlist
+          </Button>
         </>
       ) : null}
       {kind === 'select' ? (
