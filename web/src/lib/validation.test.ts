@@ -102,7 +102,7 @@ describe('passwords', () => {
   });
 
   it('need the confirmation to match', () => {
-    expect(passwordMatchError('Abcdefgh!', 'Abcdefgh?')).toBe('Password must match');
+    expect(passwordMatchError('Abcdefgh!', 'Abcdefgh?')).toBe('Passwords do not match.');
     expect(passwordMatchError('Abcdefgh!', 'Abcdefgh!')).toBeNull();
   });
 

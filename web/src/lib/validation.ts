@@ -14,7 +14,7 @@ export const MESSAGES = {
   invalidDate: 'Invalid date format',
   passwordRequired: 'Password is required',
   passwordRules: 'Password does not meet the security requirements',
-  passwordMatch: 'Password must match',
+  passwordMatch: 'Passwords do not match.',
   passwordSameAsOld: 'For security reasons, your new password cannot be the same as your old one.',
   passwordInvalid: 'Invalid password',
   passwordsDoNotMatch: 'Passwords do not match.',

@@ -130,7 +130,7 @@ describe('account details', () => {
     expect(passwordFormErrors({ current: '', password: 'x', confirmation: 'y' }, true)).toEqual({
       current: 'Password is required',
       password: 'Password does not meet the security requirements',
-      confirmation: 'Password must match',
+      confirmation: 'Passwords do not match.',
     });
   });
 });

@@ -23,6 +23,14 @@ export const REMOVE_TEXTS = {
   warning: 'This action cannot be undone.',
 } as const;
 
+/**
+ * What a subscriber can do about a family member whose eligibility is not confirmed (refused by
+ * the roster, or not checked yet): revise the details and confirm again, or remove them.
+ */
+export function notConfirmedNote(person: Pick<FamilyMember, 'firstName' | 'lastName'>): string {
+  return `We could not confirm ${fullName(person)}'s eligibility yet. Choose Confirm Eligibility to revise their details as on the insurance card and try again, or Delete to remove them from your account.`;
+}
+
 /** The Family Members panel: the list, Add a family member, and Delete for a Self subscriber. */
 export function FamilyPanel({ member }: { member: Member }) {
   const queryClient = useQueryClient();
@@ -123,6 +131,11 @@ export function FamilyPanel({ member }: { member: Member }) {
                       ) : null}
                     </div>
                   </div>
+                  {isSubscriber && person.eligibility?.status !== 'active' ? (
+                    <p className={styles.familyNote} data-testid="family-eligibility-note">
+                      {notConfirmedNote(person)}
+                    </p>
+                  ) : null}
                   <DetailList
                     columns={2}
                     items={[

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
@@ -18,6 +18,7 @@ import { useSignup } from '@/api/auth/signup';
 import type { SignupResponse } from '@/api/auth/types';
 import { useValidateEmail } from '@/api/auth/validate-email';
 import { matchEmployer, type ChosenEmployer } from '../utils/employer-match';
+import { registerMissing } from '../utils/register-missing';
 import { EmployerPicker } from './employer-picker';
 import styles from './auth.module.css';
 
@@ -55,6 +56,7 @@ export function RegisterPage() {
   const [emailTouched, setEmailTouched] = useState(false);
   const [serverEmailError, setServerEmailError] = useState<{ email: string; message: string } | null>(null);
   const [terms, setTerms] = useState(false);
+  const missingId = useId();
   const [dialog, setDialog] = useState<RegisterDialog>(null);
   const [dialogMessage, setDialogMessage] = useState('');
   const [signedUp, setSignedUp] = useState<SignupResponse | null>(null);
@@ -77,6 +79,7 @@ export function RegisterPage() {
     emailError(email, { invalidMessage: MESSAGES.emailInvalidAlt }) ??
     (serverEmailError && serverEmailError.email === normaliseEmail(email) ? serverEmailError.message : null);
   const canContinue = employer !== null && emailMessage === null && terms && !busy;
+  const missing = registerMissing({ employer: employer !== null, email: emailMessage === null, terms });
 
   function goToLogin() {
     storedEmail.set(normaliseEmail(email));
@@ -191,14 +194,18 @@ export function RegisterPage() {
             <p className={styles.small}>{employer.companyName} does not offer the benefit yet; you can join the waiting list.</p>
           ) : null}
         </div>
-        <EmailField
-          label="Company E-mail"
-          autoComplete="email"
-          value={email}
-          onChange={setEmail}
-          onBlur={() => setEmailTouched(true)}
-          error={emailTouched || serverEmailError ? emailMessage : null}
-        />
+        {/* The slot keeps the message's room, so the message appearing when the email is left
+            (by a click on the terms box) does not move the box from under the pointer. */}
+        <div className={styles.emailSlot}>
+          <EmailField
+            label="Company E-mail"
+            autoComplete="email"
+            value={email}
+            onChange={setEmail}
+            onBlur={() => setEmailTouched(true)}
+            error={emailTouched || serverEmailError ? emailMessage : null}
+          />
+        </div>
         <CheckboxField
           checked={terms}
           onChange={setTerms}
@@ -215,9 +222,14 @@ export function RegisterPage() {
             </>
           }
         />
-        <Button type="submit" block disabled={!canContinue}>
+        <Button type="submit" block disabled={!canContinue} aria-describedby={missing && !busy ? missingId : undefined}>
           {busy ? 'Checking…' : 'Continue'}
         </Button>
+        {missing && !busy ? (
+          <p id={missingId} className={styles.small} data-testid="register-missing">
+            {missing}
+          </p>
+        ) : null}
       </form>
 
       <Dialog
