@@ -38,7 +38,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['e2e/**', 'build-plugins/**', 'tools/**', 'vite.config.ts', 'eslint.config.js'],
+    files: ['e2e/**', 'build-plugins/**', 'scripts/**', 'tools/**', 'vite.config.ts', 'eslint.config.js'],
     languageOptions: { globals: globals.node },
   },
   // Browser tests are Node scripts whose `page.evaluate` callbacks run in the page.

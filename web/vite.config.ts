@@ -19,6 +19,12 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
+    // dist/.vite/manifest.json: the first-load measure (scripts/first-load-size.mjs) and the prune
+    // step read it.
+    manifest: true,
+    // A rebuild under a running server keeps the previous build's hashed files, so open pages can
+    // still load their lazy chunks; scripts/prune-assets.mjs then deletes the ones older than it.
+    emptyOutDir: false,
     rolldownOptions: {
       output: {
         // Named vendor chunks: React and the router load first; Leaflet and the basemap only with a map.
@@ -26,7 +32,9 @@ export default defineConfig({
           groups: [
             { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'vendor-router', test: /node_modules[\\/]react-router[\\/]/ },
-            { name: 'vendor-tanstack', test: /node_modules[\\/]@tanstack[\\/]/ },
+            { name: 'vendor-tanstack', test: /node_modules[\\/]@tanstack[\\/](react-query|query-core)[\\/]/ },
+            // The virtualised lists (the filter drawer's, the solution listings) only.
+            { name: 'vendor-virtual', test: /node_modules[\\/]@tanstack[\\/](react-virtual|virtual-core)[\\/]/ },
             { name: 'vendor-leaflet', test: /node_modules[\\/](leaflet|topojson-client)[\\/]/ },
             // Only fetched when a map first reaches city zoom (components/map/basemap.ts).
             { name: 'county-lines', test: /virtual:county-lines/ },

@@ -5,8 +5,8 @@ import type { RouteMeta } from '@/components/layouts/route-meta';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { MarketplaceRoute } from './routes/marketplace';
-import { MemberMenuSlot } from './routes/member-menu';
 import { NotFoundRoute } from './routes/not-found';
+import { RouteErrorScreen } from './routes/route-error';
 import { RequireAuth } from './routes/require-auth';
 import { WelcomeRoute } from './routes/welcome';
 
@@ -21,6 +21,9 @@ const CategoryListingRoute = lazy(() => import('./routes/category-listing'));
 function lazyNamed<M extends Record<string, unknown>>(loader: () => Promise<M>, name: keyof M): ComponentType {
   return lazy(() => loader().then((module) => ({ default: module[name] as ComponentType })));
 }
+
+// The avatar menu (and the account code behind it) only downloads once a member header shows.
+const MemberMenuSlot = lazyNamed(() => import('./routes/member-menu'), 'MemberMenuSlot');
 
 const auth = () => import('./routes/auth');
 const LoginRoute = lazyNamed(auth, 'LoginRoute');
@@ -82,66 +85,82 @@ const protect = { protect: true };
 
 export const routes: RouteObject[] = [
   {
-    element: <AppShell memberMenu={<MemberMenuSlot />} />,
+    element: (
+      <AppShell
+        memberMenu={
+          <Suspense fallback={null}>
+            <MemberMenuSlot />
+          </Suspense>
+        }
+      />
+    ),
+    // The shell's own failures still get the app's screen rather than React Router's.
+    errorElement: <RouteErrorScreen />,
     children: [
-      redirect(paths.root.path, paths.marketplace.path, 'Marketplace'),
-      route(paths.welcome.path, WelcomeRoute, { name: 'Welcome' }),
-      route(paths.marketplace.path, MarketplaceRoute, { name: 'Marketplace' }),
-      route(paths.categoryListing.path, CategoryListingRoute, { name: 'Solutions' }),
-      route(paths.clinicProfile.path, ClinicProfileRoute, { name: 'Provider Details' }),
-      route(paths.clinicianProfile.path, ClinicianProfileRoute, { name: 'Clinician Details' }),
-      route(paths.vendorProfile.path, VendorProfileRoute, { name: 'Vendor Details' }),
-      route(paths.solutionDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
-      route(paths.marketItemDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
+      {
+        // A page that fails (a lazy chunk missing after a deploy) shows the error screen inside the shell.
+        errorElement: <RouteErrorScreen />,
+        children: [
+          redirect(paths.root.path, paths.marketplace.path, 'Marketplace'),
+          route(paths.welcome.path, WelcomeRoute, { name: 'Welcome' }),
+          route(paths.marketplace.path, MarketplaceRoute, { name: 'Marketplace' }),
+          route(paths.categoryListing.path, CategoryListingRoute, { name: 'Solutions' }),
+          route(paths.clinicProfile.path, ClinicProfileRoute, { name: 'Provider Details' }),
+          route(paths.clinicianProfile.path, ClinicianProfileRoute, { name: 'Clinician Details' }),
+          route(paths.vendorProfile.path, VendorProfileRoute, { name: 'Vendor Details' }),
+          route(paths.solutionDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
+          route(paths.marketItemDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
 
-      // Sign-in, sign-up and password links: public, without the headers.
-      route(paths.login.path, LoginRoute, { name: 'Login', auth: true }),
-      route(paths.register.path, RegisterRoute, { name: 'Register', auth: true }),
-      route(paths.verify.path, VerifyAccountRoute, { name: 'Verify Account', auth: true }),
-      route(paths.forgotPassword.path, ForgotPasswordRoute, { name: 'Forgot Password', auth: true }),
-      route(paths.expired.path, ExpiredRoute, { name: 'Link Expired', auth: true }),
-      route(paths.resetPassword.path, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
-      route(`${paths.resetPassword.path}/:token`, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
+          // Sign-in, sign-up and password links: public, without the headers.
+          route(paths.login.path, LoginRoute, { name: 'Login', auth: true }),
+          route(paths.register.path, RegisterRoute, { name: 'Register', auth: true }),
+          route(paths.verify.path, VerifyAccountRoute, { name: 'Verify Account', auth: true }),
+          route(paths.forgotPassword.path, ForgotPasswordRoute, { name: 'Forgot Password', auth: true }),
+          route(paths.expired.path, ExpiredRoute, { name: 'Link Expired', auth: true }),
+          route(paths.resetPassword.path, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
+          route(`${paths.resetPassword.path}/:token`, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
 
-      // Onboarding: they take a token query and work out the member themselves.
-      route(paths.confirmPlanInformation.path, ConfirmPlanInformationRoute, { name: 'Confirm Plan Information', onboarding: true }),
-      route(paths.confirmInfo.path, ConfirmInfoRoute, { name: 'Confirm Info', onboarding: true }),
-      route(paths.addFamilyMember.path, AddFamilyMemberRoute, { name: 'Add Family Member', onboarding: true }),
+          // Onboarding: they take a token query and work out the member themselves.
+          route(paths.confirmPlanInformation.path, ConfirmPlanInformationRoute, { name: 'Confirm Plan Information', onboarding: true }),
+          route(paths.confirmInfo.path, ConfirmInfoRoute, { name: 'Confirm Info', onboarding: true }),
+          route(paths.addFamilyMember.path, AddFamilyMemberRoute, { name: 'Add Family Member', onboarding: true }),
 
-      // Root layout group: login needed.
-      route(paths.home.path, HomeRoute, { name: 'Home' }, protect),
-      route(paths.membership.path, MembershipRoute, { name: 'Membership', hideSidebar: true }, protect),
-      route(paths.findCare.path, FindCareRoute, { name: 'Find Care' }, protect),
-      route(paths.findCareSearch.path, FindCareSearchRoute, { name: 'Find Care Search' }, protect),
-      route(paths.findCareFilters.path, FindCareFiltersRoute, { name: 'Find Care Search Filters' }, protect),
-      route(paths.contactUs.path, ContactUsRoute, { name: 'Contact Us' }, protect),
-      redirect(paths.auth.path, paths.authIndex.path, 'Auth'),
-      route(paths.authIndex.path, AuthIndexRoute, { name: 'Auth', auth: true }, protect),
-      route(paths.authAlert.path, AuthAlertRoute, { name: 'Alert', auth: true }, protect),
-      route(paths.confirmEmailPassword.path, ConfirmEmailRoute, { name: 'Confirm Email', auth: true }, protect),
-      route(paths.authChangePassword.path, AuthChangePasswordRoute, { name: 'Change Password', auth: true }, protect),
-      route(paths.personalInfo.path, PersonalInfoRoute, { name: 'Personal Info', auth: true }, protect),
-      route(paths.accountConfirm.path, AccountConfirmedRoute, { name: 'Account Confirmed', auth: true }, protect),
+          // Root layout group: login needed.
+          route(paths.home.path, HomeRoute, { name: 'Home' }, protect),
+          route(paths.membership.path, MembershipRoute, { name: 'Membership', hideSidebar: true }, protect),
+          route(paths.findCare.path, FindCareRoute, { name: 'Find Care' }, protect),
+          route(paths.findCareSearch.path, FindCareSearchRoute, { name: 'Find Care Search' }, protect),
+          route(paths.findCareFilters.path, FindCareFiltersRoute, { name: 'Find Care Search Filters' }, protect),
+          route(paths.contactUs.path, ContactUsRoute, { name: 'Contact Us' }, protect),
+          redirect(paths.auth.path, paths.authIndex.path, 'Auth'),
+          route(paths.authIndex.path, AuthIndexRoute, { name: 'Auth', auth: true }, protect),
+          route(paths.authAlert.path, AuthAlertRoute, { name: 'Alert', auth: true }, protect),
+          route(paths.confirmEmailPassword.path, ConfirmEmailRoute, { name: 'Confirm Email', auth: true }, protect),
+          route(paths.authChangePassword.path, AuthChangePasswordRoute, { name: 'Change Password', auth: true }, protect),
+          route(paths.personalInfo.path, PersonalInfoRoute, { name: 'Personal Info', auth: true }, protect),
+          route(paths.accountConfirm.path, AccountConfirmedRoute, { name: 'Account Confirmed', auth: true }, protect),
 
-      // Account group: login needed; /account opens the details.
-      redirect(paths.account.path, paths.accountDetails.path, 'Account'),
-      route(paths.accountDetails.path, AccountDetailsRoute, { name: 'Account Details' }, protect),
-      route(paths.accountAlert.path, AccountAlertRoute, { name: 'Account Alert' }, protect),
-      route(paths.accountPersonal.path, AccountPersonalRoute, { name: 'Personal' }, protect),
-      route(paths.accountPersonalEdit.path, AccountPersonalEditRoute, { name: 'Edit Personal', hideSidebar: true }, protect),
-      redirect(paths.familyMembers.path, paths.familyMembersMenu.path, 'Family Members'),
-      route(paths.familyMembersMenu.path, FamilyMembersMenuRoute, { name: 'Family Members' }, protect),
-      route(paths.familyMember.path, FamilyMemberRoute, { name: 'Family Member' }, protect),
-      route(paths.familyMemberAdd.path, FamilyMemberAddRoute, { name: 'Add Family Member', hideSidebar: true }, protect),
-      route(paths.familyMemberEdit.path, FamilyMemberEditRoute, { name: 'Edit Family Member', hideSidebar: true }, protect),
-      route(paths.accountSettings.path, AccountSettingsRoute, { name: 'Settings' }, protect),
-      route(paths.accountChangePassword.path, AccountChangePasswordRoute, { name: 'Change Password', hideSidebar: true }, protect),
-      route(paths.editSubscriber.path, EditSubscriberRoute, { name: 'Edit Subscriber', hideSidebar: true }, protect),
-      route(paths.editDependent.path, EditDependentRoute, { name: 'Edit Dependent', hideSidebar: true }, protect),
-      route(paths.editContact.path, EditContactRoute, { name: 'Edit Contact', hideSidebar: true }, protect),
+          // Account group: login needed; /account opens the details.
+          redirect(paths.account.path, paths.accountDetails.path, 'Account'),
+          route(paths.accountDetails.path, AccountDetailsRoute, { name: 'Account Details' }, protect),
+          route(paths.accountAlert.path, AccountAlertRoute, { name: 'Account Alert' }, protect),
+          route(paths.accountPersonal.path, AccountPersonalRoute, { name: 'Personal' }, protect),
+          route(paths.accountPersonalEdit.path, AccountPersonalEditRoute, { name: 'Edit Personal', hideSidebar: true }, protect),
+          redirect(paths.familyMembers.path, paths.familyMembersMenu.path, 'Family Members'),
+          route(paths.familyMembersMenu.path, FamilyMembersMenuRoute, { name: 'Family Members' }, protect),
+          route(paths.familyMember.path, FamilyMemberRoute, { name: 'Family Member' }, protect),
+          route(paths.familyMemberAdd.path, FamilyMemberAddRoute, { name: 'Add Family Member', hideSidebar: true }, protect),
+          route(paths.familyMemberEdit.path, FamilyMemberEditRoute, { name: 'Edit Family Member', hideSidebar: true }, protect),
+          route(paths.accountSettings.path, AccountSettingsRoute, { name: 'Settings' }, protect),
+          route(paths.accountChangePassword.path, AccountChangePasswordRoute, { name: 'Change Password', hideSidebar: true }, protect),
+          route(paths.editSubscriber.path, EditSubscriberRoute, { name: 'Edit Subscriber', hideSidebar: true }, protect),
+          route(paths.editDependent.path, EditDependentRoute, { name: 'Edit Dependent', hideSidebar: true }, protect),
+          route(paths.editContact.path, EditContactRoute, { name: 'Edit Contact', hideSidebar: true }, protect),
 
-      route(paths.notFound.path, NotFoundRoute, { name: 'Page Not Found' }),
-      { path: '*', element: <Navigate to={paths.notFound.path} replace />, handle: { name: 'Page Not Found' } },
+          route(paths.notFound.path, NotFoundRoute, { name: 'Page Not Found' }),
+          { path: '*', element: <Navigate to={paths.notFound.path} replace />, handle: { name: 'Page Not Found' } },
+        ],
+      },
     ],
   },
 ];

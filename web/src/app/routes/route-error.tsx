@@ -1,0 +1,33 @@
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Button } from '@/components/ui/button';
+import styles from './route-pages.module.css';
+
+/**
+ * Whether an error is a part of the app that could not be downloaded: a lazy chunk or its CSS
+ * answering 404 (a new version was deployed while the page was open) or the network failing.
+ */
+export function isChunkLoadError(error: unknown): boolean {
+  const message = error instanceof Error ? `${error.name} ${error.message}` : String(error);
+  return /dynamically imported module|Importing a module script failed|Unable to preload CSS|error loading dynamically|ChunkLoadError|Failed to fetch/i.test(message);
+}
+
+/**
+ * The routes' error screen, in place of React Router's: a part of the app that failed to load
+ * (usually a new version deployed while the page was open) or an unexpected error, with Reload.
+ */
+export function RouteErrorScreen() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error)) console.error('route error', error);
+  const chunk = isChunkLoadError(error);
+  return (
+    <div className={styles.center} role="alert" data-testid="app-error">
+      <h1>{chunk ? 'This page could not be loaded' : 'Something went wrong'}</h1>
+      <p className={styles.muted}>
+        {chunk
+          ? 'Nearcare may have been updated since you opened it, or the connection dropped. Reload to get the latest version.'
+          : 'An unexpected error stopped this page. Reload to try again.'}
+      </p>
+      <Button onClick={() => window.location.reload()}>Reload</Button>
+    </div>
+  );
+}
