@@ -7,6 +7,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { InsuredPerson } from '@/api/eligibility/types';
 import { queryKeys } from '@/api/query-keys';
 import { apiRequest } from '@/lib/api-client';
+import { actingSubscriberId } from '@/lib/session';
 import type { FamilyMember } from '@/lib/member';
 
 /** GET /member/app/family/members: the subscriber's family. */
@@ -20,8 +21,12 @@ export function familyMembersQueryOptions() {
   return queryOptions({ queryKey: queryKeys.family.list(), queryFn: ({ signal }) => getFamilyMembers(signal) });
 }
 
+/**
+ * The family list, asked only by the subscriber's own session: in a family member's account (a
+ * token acting for the subscriber) the server refuses family management with a 403.
+ */
 export function useFamilyMembers() {
-  return useQuery(familyMembersQueryOptions());
+  return useQuery({ ...familyMembersQueryOptions(), enabled: actingSubscriberId() === null });
 }
 
 /** GET /member/app/family/member/{id}: one family member's details. */

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Member } from '@/lib/member';
 import { memberFixture } from '@/test/fixtures';
 import { bodyOf, mockFetch, renderRoutes, signIn } from '@/test/render';
 import { AccountDetailsPage } from './account-details-page';
+import { hardNavigation } from '@/lib/hard-navigation';
 import { getAccessToken } from '@/lib/session';
 import { selectedDependent } from '@/lib/storage';
 import { familyUpdateBody } from '../utils/member-form-values';
@@ -183,7 +184,8 @@ function token(claims: Record<string, unknown>): string {
 describe('family', () => {
   const john = { id: 21, firstName: 'John', lastName: 'Doe', subscriberRelation: 'Spouse' as const, dob: '1984-09-30', gender: 'm', email: 'john@acme.example', phone: '303 555 0101', zipCode: null, memberId: '123-456790', location: null, subscription: { status: null } };
 
-  it('switches to a family member from the avatar menu: the token cookie, then /home', async () => {
+  it('switches to a family member from the avatar menu: the token cookie, then /home loaded afresh', async () => {
+    const assign = vi.spyOn(hardNavigation, 'assign').mockImplementation(() => {});
     const dependentToken = token({ sub: '21', act: { sub: '7' } });
     signIn(token({ sub: '7' }));
     const { calls } = mockFetch((url) => {
@@ -191,16 +193,20 @@ describe('family', () => {
       if (url.pathname === '/member/app/token/dependent/21') return { body: { accessToken: dependentToken, type: 'dpc-member', id: 21 } };
       return undefined;
     });
-    const { router } = renderRoutes({ '/': <MemberMenu />, '/home': <p>home page</p> }, '/');
+    renderRoutes({ '/': <MemberMenu />, '/home': <p>home page</p> }, '/');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toBe('JD'));
     fireEvent.click(screen.getByRole('button', { name: 'Account menu' }));
     fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Switch to John Doe' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/home'));
     expect(getAccessToken()).toBe(dependentToken);
     expect(calls.some((call) => call.url.pathname === '/member/app/token/dependent/21')).toBe(true);
+    // Nothing is asked again under the family member's token before the new page loads.
+    expect(calls.filter((call) => call.url.pathname === '/member/app/member/info')).toHaveLength(1);
+    assign.mockRestore();
   });
 
   it('switches back to the subscriber from a family member session', async () => {
+    const assign = vi.spyOn(hardNavigation, 'assign').mockImplementation(() => {});
     const ownToken = token({ sub: '7' });
     signIn(token({ sub: '21', act: { sub: '7' } }));
     mockFetch((url) => {
@@ -208,15 +214,16 @@ describe('family', () => {
       if (url.pathname === '/member/app/token/dependent/7') return { body: { accessToken: ownToken, type: 'dpc-member', id: 7 } };
       return undefined;
     });
-    const { router } = renderRoutes({ '/': <MemberMenu />, '/home': <p>home page</p> }, '/');
+    renderRoutes({ '/': <MemberMenu />, '/home': <p>home page</p> }, '/');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toBe('JD'));
     fireEvent.click(screen.getByRole('button', { name: 'Account menu' }));
     const menu = screen.getByRole('menu');
     expect(within(menu).getByText('Acting as')).toBeTruthy();
     expect(within(menu).queryByRole('menuitem', { name: 'Add a family member' })).toBeNull();
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'Switch back to my account' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/home'));
     expect(getAccessToken()).toBe(ownToken);
+    assign.mockRestore();
   });
 
   it("offers a family member without a provider the red Select Provider, acting on them", async () => {

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { UserIcon } from '@/components/icons/icons';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
+import { hardNavigation } from '@/lib/hard-navigation';
 import { fullName, useMemberInfo, type FamilyMember, type Member } from '@/lib/member';
 import { actingSubscriberId, setAccessToken, signOut } from '@/lib/session';
 import { redirectTarget, selectedDependent } from '@/lib/storage';
@@ -37,11 +37,11 @@ export function menuPeople(member: Member | undefined): MenuPerson[] {
 
 /**
  * Switches the session to another member of the family (GET /member/app/token/dependent/{id}):
- * the new token goes to the cookie, every cached answer is dropped and the app goes to /home.
+ * the new token goes to the cookie and /home is loaded afresh as that member. A full load, not a
+ * client navigation: every cached answer belongs to the member being left, and the page being
+ * left (the family panel) would refetch its calls under the new token and be refused (403).
  */
 export function useMemberSwitch() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const switchMember = useSwitchMember();
   return {
     pending: switchMember.isPending,
@@ -51,8 +51,7 @@ export function useMemberSwitch() {
         onSuccess: (answer: MemberToken) => {
           setAccessToken(answer.accessToken);
           selectedDependent.set(null);
-          void queryClient.resetQueries();
-          navigate(paths.home.path);
+          hardNavigation.assign(paths.home.path);
         },
       }),
   };

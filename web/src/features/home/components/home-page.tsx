@@ -25,18 +25,19 @@ export const HOME_FAILURE_TEXT = 'Sorry, something went wrong while fetching you
 export function HomePage() {
   const navigate = useNavigate();
   const member = useMemberInfo();
-  const [timedOut, setTimedOut] = useState(false);
 
   useEffect(() => {
     redirectTarget.set(paths.home.path);
-    const timer = window.setTimeout(() => setTimedOut(true), HOME_LOADING_MS);
-    return () => window.clearTimeout(timer);
   }, []);
 
   const loaded = member.data?.id !== undefined && member.data?.id !== null;
+  // The 3 seconds count from when loading starts, each time it starts, not from the page's first
+  // render: a member read again later (after a switch of account) gets its own wait.
   useEffect(() => {
-    if (timedOut && !loaded) navigate(paths.login.path, { replace: true, state: { message: HOME_FAILURE_TEXT } });
-  }, [timedOut, loaded, navigate]);
+    if (loaded) return;
+    const timer = window.setTimeout(() => navigate(paths.login.path, { replace: true, state: { message: HOME_FAILURE_TEXT } }), HOME_LOADING_MS);
+    return () => window.clearTimeout(timer);
+  }, [loaded, navigate]);
 
   if (!loaded) {
     return (
