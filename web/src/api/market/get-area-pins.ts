@@ -1,20 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { queryKeys } from '@/api/query-keys';
+import { pinQuery } from './pin-query';
 import type { AreaPinsResponse, Bounds, PinFilters } from './types';
 
 /** GET /member/app/market/location/areapins: clinic counts per map cell, for zoomed-out maps. */
 export function getAreaPins(bounds: Bounds, zoom: number, filters: PinFilters, signal?: AbortSignal): Promise<AreaPinsResponse> {
   return apiRequest<AreaPinsResponse>('/member/app/market/location/areapins', {
     signal,
-    query: {
-      ...bounds,
-      zoom,
-      newPatients: filters.newPatients ? true : undefined,
-      serviceTypes: filters.pediatrics ? 'BH' : undefined,
-      employer: filters.employer,
-      alias: filters.alias,
-    },
+    query: { ...pinQuery(bounds, filters), zoom },
   });
 }
 

@@ -1,19 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { queryKeys } from '@/api/query-keys';
+import { pinQuery } from './pin-query';
 import type { Bounds, PinFilters, PinsResponse } from './types';
 
 /** GET /member/app/market/location/pins: every clinic pin inside the map box (up to the limit). */
 export function getLocationPins(bounds: Bounds, filters: PinFilters, signal?: AbortSignal): Promise<PinsResponse> {
   return apiRequest<PinsResponse>('/member/app/market/location/pins', {
     signal,
-    query: {
-      ...bounds,
-      newPatients: filters.newPatients ? true : undefined,
-      serviceTypes: filters.pediatrics ? 'BH' : undefined,
-      employer: filters.employer,
-      alias: filters.alias,
-    },
+    query: pinQuery(bounds, filters),
   });
 }
 

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { queryKeys } from '@/api/query-keys';
-import type { SearchKeyParams } from './types';
-import type { SearchResponse } from './types';
+import { searchFiltersBody } from './search-filters-body';
+import type { SearchKeyParams, SearchResponse } from './types';
 
 /**
  * POST /member/app/market/search (or /member/app/family/member/{id}/market for a selected family
@@ -25,25 +25,7 @@ export function searchMarket(params: SearchKeyParams, signal?: AbortSignal): Pro
       company: params.alias,
       userZipCode: params.userZipCode,
     },
-    body: {
-      search: {
-        filters: {
-          searchByName: filters.searchByName.trim() || undefined,
-          newPatients: filters.newPatients,
-          pediatrics: filters.pediatrics,
-          selectedCredentials: filters.selectedCredentials,
-          selectedSpecialities: filters.selectedSpecialities,
-          selectedGenders: filters.selectedGenders,
-          selectedGroupAndOrganizations: filters.selectedGroupAndOrganizations,
-          searchDistance: filters.searchDistance,
-          serviceTypes: filters.pediatrics ? ['BH'] : [],
-          employer: params.employer ?? undefined,
-          userZipCode: params.userZipCode ?? undefined,
-          // Signed in only: keeps the member's favourite clinics and clinicians.
-          favorites: filters.favorites ? true : undefined,
-        },
-      },
-    },
+    body: { search: { filters: searchFiltersBody(filters, params.employer, params.userZipCode) } },
   });
 }
 

@@ -133,10 +133,12 @@ export interface SearchKeyParams {
   dependentId?: number | null;
 }
 
-/** Which filters the pins call honours (the rest apply to the list only). */
+/** What the pin calls are asked: the list's own question (filters, employer, alias, origin). */
 export interface PinFilters {
-  newPatients: boolean;
-  pediatrics: boolean;
+  filters: SearchFilters;
   employer: string | null;
   alias: string | null;
+  /** The search origin: the distance filter measures from it. */
+  origin: LatLng | null;
+  userZipCode: string | null;
 }

@@ -70,12 +70,8 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
   const [filtersOpen, setFiltersOpen] = useState(false);
   const view = useMapListView(isMobile);
 
-  const pinFilters: PinFilters = {
-    newPatients: state.filters.newPatients,
-    pediatrics: state.filters.pediatrics,
-    employer: employer?.companyName ?? null,
-    alias,
-  };
+  // The map asks the list's question: every filter, the employer, the alias and the origin.
+  const pinFilters: PinFilters = { filters: state.filters, employer: employer?.companyName ?? null, alias, origin: state.origin, userZipCode: state.userZipCode };
 
   return (
     <div className={styles.page}>
