@@ -59,6 +59,15 @@ export const lastSearchOrigin = {
   set: (origin: { lat: number; lng: number } | null) => write(window.sessionStorage, 'lastSearchOrigin', origin),
 };
 
+/**
+ * The member's last marketplace search as its query string (local storage, cleared by Sign Out):
+ * the marketplace opened without a search (Update My Provider, the menu) starts from it.
+ */
+export const lastMarketSearch = {
+  get: () => read<string>(window.localStorage, 'lastMarketSearch'),
+  set: (query: string | null) => write(window.localStorage, 'lastMarketSearch', query),
+};
+
 /** Session-scoped JSON values (the marketplace search state survives a trip to a profile). */
 export const sessionValue = {
   get: <T>(key: string) => read<T>(window.sessionStorage, key),

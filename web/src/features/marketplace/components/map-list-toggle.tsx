@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ListIcon, MapIcon } from '@/components/icons/icons';
 import { BottomBar } from '@/components/ui/bottom-bar';
 import { Button } from '@/components/ui/button';
@@ -6,12 +6,22 @@ import styles from './marketplace-page.module.css';
 
 type MobileView = 'list' | 'map';
 
-/** Which of the list and the map show: both on wide screens, one at a time on a phone. */
+/**
+ * Which of the list and the map show: both on wide screens, one at a time on a phone. The phone's
+ * choice is in the URL (`view=map`), so Back from the map returns to the list and a link keeps it.
+ */
 export function useMapListView(isMobile: boolean) {
-  const [mobileView, setMobileView] = useState<MobileView>('list');
+  const [params, setParams] = useSearchParams();
+  const mobileView: MobileView = params.get('view') === 'map' ? 'map' : 'list';
   return {
     mobileView,
-    toggle: () => setMobileView((view) => (view === 'list' ? 'map' : 'list')),
+    toggle: () =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        if (mobileView === 'list') next.set('view', 'map');
+        else next.delete('view');
+        return next;
+      }),
     showMap: !isMobile || mobileView === 'map',
     showList: !isMobile || mobileView === 'list',
   };

@@ -10,7 +10,6 @@ import { useSignedIn } from '@/lib/session';
 import { useIsMobile } from '@/lib/use-media-query';
 import type { MemberCardState } from '../utils/card-action';
 import { DEFAULT_FILTERS } from '../utils/filters';
-import { useSearchState } from '../utils/search-state';
 import { AddressSearch } from './address-search';
 import { EmployerBanner } from './employer-banner';
 import { EmployerConfirmationDialog, EmployerNeededDialog } from './employer-needed-dialog';
@@ -25,6 +24,7 @@ import { useEmployerGate } from './use-employer-gate';
 import { useLocationSearch } from './use-location-search';
 import { useMarketResults } from './use-market-results';
 import { useMarketplaceEmployer } from './use-marketplace-employer';
+import { useSearchState } from './use-search-state';
 import { WaitlistDialog } from './waitlist-dialog';
 import { WelcomeIntro } from './welcome-intro';
 import styles from './marketplace-page.module.css';
@@ -58,12 +58,13 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
   // Set when Home or the family menu sends a member here to choose a provider.
   const selectingProvider = params.has('selectProvider');
 
-  const { employer, setEmployer, alias } = useMarketplaceEmployer(companyParam);
+  const { employer, setEmployer, alias, pending: employerPending } = useMarketplaceEmployer(companyParam);
   const employerConfirmation = useEmployerConfirmation(companyParam);
   const gate = useEmployerGate(employer, setEmployer);
   const { requireEmployer } = gate;
   const [state, dispatch] = useSearchState();
-  const location = useLocationSearch({ dispatch, address: state.address, requireEmployer });
+  // A linked or restored address waits while the employer is worked out or being confirmed.
+  const location = useLocationSearch({ dispatch, state, requireEmployer, employerPending: employerPending || employerConfirmation.open });
   const search = useMarketResults({ state, dispatch, employer, alias, dependentId: member?.dependentId ?? null });
   const cards = useCardActions({ requireEmployer, onSelectClinic, searchAt: location.searchAt });
   const favorite = useToggleFavorite();

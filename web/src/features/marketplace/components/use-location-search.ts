@@ -1,48 +1,38 @@
-import { useCallback, useEffect, useState, type Dispatch } from 'react';
-import { useSearchParams } from 'react-router';
+import { useCallback, useEffect, useState } from 'react';
 import { geocodeFirst } from '@/api/market/geocode';
 import type { LatLng } from '@/api/market/types';
 import { isApiError } from '@/lib/api-client';
-import type { SearchAction } from '../utils/search-state';
+import type { SearchState } from '../utils/search-state';
+import type { SearchDispatch } from './use-search-state';
 
 interface LocationSearchInput {
-  dispatch: Dispatch<SearchAction>;
-  /** The address of the current search. */
-  address: string;
+  dispatch: SearchDispatch;
+  /** The current search (its address and origin come from the URL). */
+  state: SearchState;
   requireEmployer: (action: () => void) => void;
+  /** The employer is still being worked out (a company link, the member's own): wait for it. */
+  employerPending: boolean;
+}
+
+function geocodeFailure(text: string, error: unknown): string {
+  return isApiError(error, 404) ? `We couldn't find “${text}”. Try a city, state or ZIP code.` : 'We could not look up that address. Please try again.';
 }
 
 /**
  * Where the marketplace searches: a place, typed text (geocoded), the map's centre or the
- * browser's location. Each search is kept in the URL as `?location=`, which searches again on
- * arrival and after a reload.
+ * browser's location. A link that names an address without coordinates (`?location=80202`) is
+ * geocoded once the employer is known, and its coordinates complete the same history entry.
  */
-export function useLocationSearch({ dispatch, address, requireEmployer }: LocationSearchInput) {
-  const [params, setParams] = useSearchParams();
-  const locationParam = params.get('location');
+export function useLocationSearch({ dispatch, state, requireEmployer, employerPending }: LocationSearchInput) {
   const [geocodeError, setGeocodeError] = useState<string | null>(null);
   const [geocoding, setGeocoding] = useState(false);
-
-  const rememberLocation = useCallback(
-    (label: string) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          next.set('location', label);
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
 
   const searchAt = useCallback(
     (origin: LatLng, label: string) => {
       setGeocodeError(null);
       dispatch({ type: 'search', origin, address: label });
-      rememberLocation(label);
     },
-    [dispatch, rememberLocation],
+    [dispatch],
   );
 
   /** Update Search: the map's centre becomes the origin; filters stay, page 1. */
@@ -55,35 +45,33 @@ export function useLocationSearch({ dispatch, address, requireEmployer }: Locati
         console.info('reverse geocoding failed', error);
       }
       dispatch({ type: 'move', origin: center, address: label });
-      rememberLocation(label);
     },
-    [dispatch, rememberLocation],
+    [dispatch],
   );
 
-  const searchText = useCallback(
-    async (text: string) => {
-      setGeocoding(true);
-      setGeocodeError(null);
-      try {
-        const place = await geocodeFirst({ address: text });
-        searchAt(place.location, text);
-      } catch (error) {
-        console.warn('geocoding failed', error);
-        setGeocodeError(isApiError(error, 404) ? `We couldn't find “${text}”. Try a city, state or ZIP code.` : 'We could not look up that address. Please try again.');
-      } finally {
-        setGeocoding(false);
-      }
-    },
-    [searchAt],
-  );
+  const geocodeText = useCallback(async (text: string, found: (origin: LatLng) => void) => {
+    setGeocoding(true);
+    setGeocodeError(null);
+    try {
+      found((await geocodeFirst({ address: text })).location);
+    } catch (error) {
+      console.warn('geocoding failed', error);
+      setGeocodeError(geocodeFailure(text, error));
+    } finally {
+      setGeocoding(false);
+    }
+  }, []);
 
-  // ?location=... searches there on arrival (and after a reload) unless that search is current.
+  const searchText = useCallback((text: string) => geocodeText(text, (origin) => searchAt(origin, text)), [geocodeText, searchAt]);
+
+  // A linked address without coordinates: geocode it once the employer is settled.
+  const { address, origin } = state;
   useEffect(() => {
-    if (!locationParam || locationParam === address) return;
-    requireEmployer(() => void searchText(locationParam));
-    // Only a new location parameter starts this.
+    if (!address || origin || employerPending) return;
+    requireEmployer(() => void geocodeText(address, (found) => dispatch({ type: 'locate', origin: found }, { replace: true })));
+    // Only a new address (or the employer being settled) starts this.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [locationParam]);
+  }, [address, origin === null, employerPending]);
 
   function searchFromMyLocation() {
     if (!('geolocation' in navigator)) {
@@ -92,11 +80,11 @@ export function useLocationSearch({ dispatch, address, requireEmployer }: Locati
     }
     navigator.geolocation.getCurrentPosition(
       (position) => {
-        const origin = { lat: position.coords.latitude, lng: position.coords.longitude };
+        const here = { lat: position.coords.latitude, lng: position.coords.longitude };
         requireEmployer(() => {
-          void geocodeFirst(origin)
-            .then((place) => searchAt(origin, place.label))
-            .catch(() => searchAt(origin, 'My location'));
+          void geocodeFirst(here)
+            .then((place) => searchAt(here, place.label))
+            .catch(() => searchAt(here, 'My location'));
         });
       },
       (error) => console.info('geolocation unavailable', error.message),

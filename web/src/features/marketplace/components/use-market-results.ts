@@ -1,4 +1,4 @@
-import { useEffect, useRef, type Dispatch } from 'react';
+import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { recordMetadata } from '@/api/market/record-metadata';
 import { useSearchMarket } from '@/api/market/search-market';
@@ -8,11 +8,12 @@ import { isApiError } from '@/lib/api-client';
 import { useMemberInfo } from '@/lib/member';
 import { useSignedIn } from '@/lib/session';
 import { searchMetadata } from '../utils/search-metadata';
-import type { SearchAction, SearchState } from '../utils/search-state';
+import type { SearchState } from '../utils/search-state';
+import type { SearchDispatch } from './use-search-state';
 
 interface MarketResultsInput {
   state: SearchState;
-  dispatch: Dispatch<SearchAction>;
+  dispatch: SearchDispatch;
   employer: Employer | null;
   alias: string | null;
   /** A family member chosen to act on: their own search (and card states). */
@@ -28,9 +29,9 @@ export function useMarketResults({ state, dispatch, employer, alias, dependentId
   const signedIn = useSignedIn();
   const memberInfo = useMemberInfo();
 
-  // Favorites is a signed-in filter; a search state kept from a signed-in visit drops it.
+  // Favorites is a signed-in filter; a link or a search kept from a signed-in visit drops it.
   useEffect(() => {
-    if (!signedIn && state.filters.favorites) dispatch({ type: 'filters', filters: { ...state.filters, favorites: false } });
+    if (!signedIn && state.filters.favorites) dispatch({ type: 'filters', filters: { ...state.filters, favorites: false } }, { replace: true });
   }, [signedIn, state.filters, dispatch]);
 
   const search = useSearchMarket(

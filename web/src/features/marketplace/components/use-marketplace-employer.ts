@@ -11,7 +11,8 @@ import { storedEmployer } from '@/lib/storage';
 /**
  * The marketplace's employer: the one chosen before (browser storage), a signed-in member's own
  * employer, or the employer a custom company URL (`?company=`) names; an unknown alias goes back
- * to /marketplace. Also the alias the search and pins send.
+ * to /marketplace. Also the alias the search and pins send, and whether the employer is still
+ * being worked out (`pending`; the employer reads null meanwhile).
  */
 export function useMarketplaceEmployer(companyParam: string | null) {
   const navigate = useNavigate();
@@ -46,5 +47,11 @@ export function useMarketplaceEmployer(companyParam: string | null) {
     });
   }, [companyAlias.data, employer?.companyName, queryClient, setEmployer]);
 
-  return { employer, setEmployer, alias };
+  // Until a company link's employer (or a signed-in member's own) is known, nothing searches and
+  // no employer prompt opens: the link or the account will name the employer.
+  const companyPending = companyParam !== null && !companyAlias.isError && (companyAlias.data === undefined || employer?.companyName.toLowerCase() !== companyAlias.data.companyName.toLowerCase());
+  const memberPending = employer === null && !companyParam && memberInfo.isLoading;
+  const pending = companyPending || memberPending;
+
+  return { employer: pending ? null : employer, setEmployer, alias, pending };
 }

@@ -1,11 +1,9 @@
-import { useEffect, useReducer } from 'react';
-import { lastSearchOrigin, sessionValue } from '@/lib/storage';
 import type { LatLng, SearchFilters } from '@/api/market/types';
 import { DEFAULT_FILTERS } from './filters';
 
 export type ResultTab = 'all' | 'clinics' | 'providers';
 
-/** Everything the marketplace needs to repeat a search; kept for the session so Back restores it. */
+/** Everything the marketplace needs to repeat a search; kept in the URL (`search-url.ts`). */
 export interface SearchState {
   origin: LatLng | null;
   /** The address text the origin came from (shown in the search box and sent with waitlists). */
@@ -18,19 +16,19 @@ export interface SearchState {
   tab: ResultTab;
   /** A home zip code given on a multi-location card. */
   userZipCode: string | null;
-  /** Grows with every new search the user starts, so the map recentres only then. */
+  /** Grows with every new search (not a map move), so the map recentres only then; not in the URL. */
   searchId: number;
 }
 
 export type SearchAction =
   | { type: 'search'; origin: LatLng; address: string }
+  /** The coordinates of the address already searched (a link that names only an address). */
+  | { type: 'locate'; origin: LatLng }
   | { type: 'move'; origin: LatLng; address: string }
   | { type: 'filters'; filters: SearchFilters }
   | { type: 'page'; page: number }
   | { type: 'tab'; tab: ResultTab }
   | { type: 'userZipCode'; zip: string | null };
-
-const STORAGE_KEY = 'marketplace-search';
 
 export const INITIAL_SEARCH_STATE: SearchState = {
   origin: null,
@@ -47,6 +45,8 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
   switch (action.type) {
     case 'search':
       return { ...state, origin: action.origin, address: action.address, page: 1, providerPage: 1, searchId: state.searchId + 1 };
+    case 'locate':
+      return { ...state, origin: action.origin };
     case 'move':
       // Moving the map keeps the filters and goes back to page 1 without recentring the map.
       return { ...state, origin: action.origin, address: action.address, page: 1, providerPage: 1 };
@@ -59,20 +59,4 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
     case 'userZipCode':
       return { ...state, userZipCode: action.zip, page: 1, providerPage: 1 };
   }
-}
-
-function restore(): SearchState {
-  const stored = sessionValue.get<Partial<SearchState>>(STORAGE_KEY);
-  if (!stored) return INITIAL_SEARCH_STATE;
-  return { ...INITIAL_SEARCH_STATE, ...stored, filters: { ...DEFAULT_FILTERS, ...stored.filters } };
-}
-
-/** The marketplace search state, restored from and saved to session storage. */
-export function useSearchState() {
-  const [state, dispatch] = useReducer(searchReducer, undefined, restore);
-  useEffect(() => {
-    sessionValue.set(STORAGE_KEY, state);
-    lastSearchOrigin.set(state.origin);
-  }, [state]);
-  return [state, dispatch] as const;
 }

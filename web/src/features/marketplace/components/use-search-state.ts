@@ -1,0 +1,73 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useMemberInfo } from '@/lib/member';
+import { lastMarketSearch, lastSearchOrigin } from '@/lib/storage';
+import { searchReducer, type SearchAction, type SearchState } from '../utils/search-state';
+import { decodeSearchState, encodeSearchState, namesSearch, SEARCH_PARAMS, searchQueryOnly } from '../utils/search-url';
+
+/** Applies a search action; `replace` completes the current history entry instead of adding one. */
+export type SearchDispatch = (action: SearchAction, options?: { replace?: boolean }) => void;
+
+const originKey = (state: SearchState) => (state.origin ? `${state.origin.lat},${state.origin.lng}` : '');
+
+/**
+ * The marketplace search, read from and written to the URL: each search, filter change, page and
+ * tab is a history entry, so Back, a reload and a shared link restore it. Opened without a search,
+ * the page starts from the member's last search, else their home ZIP code (or their clinic's).
+ */
+export function useSearchState() {
+  const [params, setParams] = useSearchParams();
+  const decoded = useMemo(() => decodeSearchState(params), [params]);
+
+  // The map recentres on a new origin, except one the map itself moved to (Update Search).
+  const [movedTo, setMovedTo] = useState<string | null>(null);
+  const [recentre, setRecentre] = useState(() => ({ key: originKey(decoded), searchId: 0 }));
+  let searchId = recentre.searchId;
+  if (recentre.key !== originKey(decoded)) {
+    searchId = movedTo === originKey(decoded) ? recentre.searchId : recentre.searchId + 1;
+    setRecentre({ key: originKey(decoded), searchId });
+  }
+  const state = useMemo(() => ({ ...decoded, searchId }), [decoded, searchId]);
+
+  const dispatch: SearchDispatch = useCallback(
+    (action, options) => {
+      setParams(
+        (current) => {
+          const next = encodeSearchState(searchReducer(decodeSearchState(current), action), current);
+          if (action.type === 'move') setMovedTo(originKey(decodeSearchState(next)));
+          return next;
+        },
+        { replace: options?.replace ?? false },
+      );
+    },
+    [setParams],
+  );
+
+  // Arriving without a search: the last one, else the member's home (or clinic) ZIP code.
+  const member = useMemberInfo();
+  const homeZip = member.data?.zipCode?.trim() || member.data?.location?.zip?.trim() || null;
+  const hasSearch = namesSearch(params);
+  useEffect(() => {
+    if (hasSearch) return;
+    const last = lastMarketSearch.get();
+    if (!last && !homeZip) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (last) for (const [name, value] of new URLSearchParams(last)) next.append(name, value);
+        else if (homeZip) next.set(SEARCH_PARAMS.location, homeZip);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [hasSearch, homeZip, setParams]);
+
+  // The search is kept as the last one; profiles measure distances from its origin.
+  useEffect(() => {
+    if (!hasSearch) return;
+    lastMarketSearch.set(searchQueryOnly(params));
+    lastSearchOrigin.set(decoded.origin);
+  }, [hasSearch, params, decoded.origin]);
+
+  return [state, dispatch] as const;
+}
