@@ -32,15 +32,18 @@ export function clinicPinIcon(accepting: boolean, favorite = false): L.DivIcon {
   return icon;
 }
 
-/** A cluster bubble with the number of clinics in an area. */
-export function areaIcon(count: number, accepting: boolean): L.DivIcon {
+/**
+ * A cluster bubble with the number of clinics in an area, centred on its point; `onTip` sets it on
+ * the point the way a pin stands (clusters drawn among pins).
+ */
+export function areaIcon(count: number, accepting: boolean, onTip = false): L.DivIcon {
   const size = count >= 1000 ? 60 : count >= 100 ? 52 : count >= 10 ? 44 : 36;
   const text = count >= 10_000 ? `${Math.round(count / 1000)}k` : String(count);
   return L.divIcon({
     className: `nc-area ${accepting ? 'nc-area-accepting' : 'nc-area-closed'}`,
     html: `<span aria-hidden="true">${text}</span>`,
     iconSize: [size, size],
-    iconAnchor: [size / 2, size / 2],
+    iconAnchor: [size / 2, onTip ? size : size / 2],
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * The marketplace map (loaded lazily with Leaflet and the basemap). Shows single clinic pins
- * when zoomed in, area pins (clusters with counts) when zoomed out or when the box holds too
- * many clinics, the 'You are here' marker, an info window, and Update Search after a move.
+ * when zoomed in (overlapping ones clustered on the client), the server's area pins when zoomed
+ * out or when the box holds too many clinics, the 'You are here' marker under the pins, an info
+ * window, and Update Search after a move.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
@@ -12,13 +13,15 @@ import { SearchIcon } from '@/components/icons/icons';
 import { NARROW_MAP_QUERY, useMediaQuery } from '@/lib/use-media-query';
 import { useAreaPins } from '@/api/market/get-area-pins';
 import { useLocationPins } from '@/api/market/get-location-pins';
-import type { Bounds, LatLng, PinFilters } from '@/api/market/types';
+import type { Bounds, LatLng, LocationPin, PinFilters } from '@/api/market/types';
+import { clusterPins } from '../utils/pin-clusters';
 import { MIN_PIN_ZOOM, SEARCH_ZOOM, UPDATE_SEARCH_DELAY_MS, US_BOUNDS, US_ZOOM } from '../utils/search-constants';
 import { PinPreview } from './pin-preview';
 import styles from './market-map.module.css';
 
 /** Past this many pins in view, the map shows area pins instead (no thousands of DOM markers). */
 export const MAX_DOM_PINS = 300;
+const HERE_PANE = 'ncHere';
 
 export interface MarketMapProps {
   origin: LatLng | null;
@@ -50,6 +53,27 @@ function readView(map: L.Map): MapView {
   };
 }
 
+/** One clinic: its pin, named for screen readers, opening the info window (or the profile on a phone). */
+function drawClinicPin(layer: L.LayerGroup, pin: LocationPin, onPin: (pin: LocationPin, marker: L.Marker) => void) {
+  const marker = L.marker([pin.coordinates.lat, pin.coordinates.lng], { icon: clinicPinIcon(pin.newPatients, Boolean(pin.favorite)), keyboard: true, riseOnHover: true, title: pin.name });
+  onMarkerActivate(marker, () => onPin(pin, marker));
+  marker.addTo(layer);
+  nameMarker(marker, `${pin.name}, ${pin.newPatients ? 'accepting new patients' : 'not accepting new patients'}${pin.favorite ? ', favorite' : ''}`);
+}
+
+/**
+ * Overlapping clinics: one numbered marker where the first of them is (group seeds are further
+ * apart than a pin, so markers never pile up); pressing it zooms in until they separate.
+ */
+function drawPinCluster(layer: L.LayerGroup, pins: LocationPin[], zoomTo: (corners: L.LatLngBoundsExpression) => void) {
+  const corners = L.latLngBounds(pins.map((pin) => [pin.coordinates.lat, pin.coordinates.lng] as [number, number]));
+  const accepting = pins.some((pin) => pin.newPatients);
+  const marker = L.marker([pins[0].coordinates.lat, pins[0].coordinates.lng], { icon: areaIcon(pins.length, accepting, true), keyboard: true, riseOnHover: true, zIndexOffset: 100 });
+  onMarkerActivate(marker, () => zoomTo(corners));
+  marker.addTo(layer);
+  nameMarker(marker, `${pins.length} clinics here, zoom in`);
+}
+
 export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch, onOpenClinic, label = 'Map of clinics' }: MarketMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
@@ -74,6 +98,8 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
     mapRef.current = map;
     const removeBasemap = addBasemap(map);
     pinLayerRef.current = L.layerGroup().addTo(map);
+    // Between the overlays (400) and the markers (600): 'You are here' stays under the pins.
+    map.createPane(HERE_PANE).style.zIndex = '550';
     if (origin) map.setView([origin.lat, origin.lng], SEARCH_ZOOM);
     else map.fitBounds(US_BOUNDS, { padding: [8, 8] });
     setView(readView(map));
@@ -126,8 +152,10 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
     hereRef.current?.remove();
     hereRef.current = null;
     if (!origin) return;
-    const marker = L.marker([origin.lat, origin.lng], { icon: hereIcon(), keyboard: false, interactive: false, zIndexOffset: 1000 })
-      .bindTooltip('You are here', { permanent: true, direction: 'top', offset: [0, -12], className: 'nc-here-label' })
+    // In its own pane under the pins, label included (below the dot, where pins do not reach):
+    // it never covers the nearest clinic.
+    const marker = L.marker([origin.lat, origin.lng], { icon: hereIcon(), keyboard: false, interactive: false, pane: HERE_PANE })
+      .bindTooltip('You are here', { permanent: true, direction: 'bottom', offset: [0, 12], className: 'nc-here-label', pane: HERE_PANE })
       .addTo(map);
     marker.getElement()?.setAttribute('aria-label', 'You are here');
     hereRef.current = marker;
@@ -135,43 +163,50 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
 
   const wantsPins = view !== null && view.zoom >= MIN_PIN_ZOOM;
   const pins = useLocationPins(view?.bounds ?? null, pinFilters, wantsPins);
-  const tooManyPins = pins.data !== undefined && (pins.data.overLimit || pins.data.pins.length > MAX_DOM_PINS);
+  const pinsData = pins.data;
+  const tooManyPins = pinsData !== undefined && (pinsData.overLimit || pinsData.pins.length > MAX_DOM_PINS);
   const wantsAreas = view !== null && (!wantsPins || tooManyPins);
   const areas = useAreaPins(view?.bounds ?? null, Math.floor(view?.zoom ?? US_ZOOM), pinFilters, wantsAreas);
 
   // Draws the markers for whatever the current mode is.
+  const zoom = view?.zoom;
   useEffect(() => {
     const layer = pinLayerRef.current;
     const map = mapRef.current;
     if (!layer || !map) return;
     layer.clearLayers();
+    /** Zooms in on a group of clinics so they separate (or at least to the single-pin zoom). */
+    const zoomTo = (corners: L.LatLngBoundsExpression, maxZoom = Math.max(map.getZoom() + 2, MIN_PIN_ZOOM)) => map.fitBounds(corners, { padding: [48, 48], maxZoom });
     if (wantsAreas) {
       for (const area of areas.data?.areas ?? []) {
         const accepting = typeof area.newPatients === 'number' ? area.newPatients > 0 : Boolean(area.newPatients);
-        const marker = L.marker([area.coordinates.lat, area.coordinates.lng], { icon: areaIcon(area.count, accepting), keyboard: true, riseOnHover: true });
-        const name = `${area.count} ${area.count === 1 ? 'clinic' : 'clinics'} in this area, zoom in`;
-        onMarkerActivate(marker, () => {
-          const { bounds } = area;
-          map.fitBounds([
-            [bounds.seLat, bounds.nwLng],
-            [bounds.nwLat, bounds.seLng],
-          ], { padding: [24, 24], maxZoom: Math.max(map.getZoom() + 2, MIN_PIN_ZOOM) });
-        });
+        const { bounds } = area;
+        const corners: L.LatLngBoundsExpression = [
+          [bounds.seLat, bounds.nwLng],
+          [bounds.nwLat, bounds.seLng],
+        ];
+        // One clinic is a pin, not a cluster of one; pressing it zooms in to the clinic itself.
+        const single = area.count === 1;
+        const marker = L.marker([area.coordinates.lat, area.coordinates.lng], { icon: single ? clinicPinIcon(accepting) : areaIcon(area.count, accepting), keyboard: true, riseOnHover: true });
+        onMarkerActivate(marker, () => zoomTo(corners));
         marker.addTo(layer);
-        nameMarker(marker, name);
+        nameMarker(marker, single ? `A clinic ${accepting ? 'accepting' : 'not accepting'} new patients, zoom in` : `${area.count} clinics in this area, zoom in`);
       }
       return;
     }
-    for (const pin of pins.data?.pins ?? []) {
-      const marker = L.marker([pin.coordinates.lat, pin.coordinates.lng], { icon: clinicPinIcon(pin.newPatients, Boolean(pin.favorite)), keyboard: true, riseOnHover: true, title: pin.name });
-      onMarkerActivate(marker, () => {
-        if (latest.current.narrow) latest.current.onOpenClinic(pin.id, pin.locationId);
-        else setPopup({ organisationId: pin.id, locationId: pin.locationId, latlng: marker.getLatLng() });
-      });
-      marker.addTo(layer);
-      nameMarker(marker, `${pin.name}, ${pin.newPatients ? 'accepting new patients' : 'not accepting new patients'}${pin.favorite ? ', favorite' : ''}`);
+    const onPin = (pin: LocationPin, marker: L.Marker) => {
+      if (latest.current.narrow) latest.current.onOpenClinic(pin.id, pin.locationId);
+      else setPopup({ organisationId: pin.id, locationId: pin.locationId, latlng: marker.getLatLng() });
+    };
+    const pins = pinsData?.pins ?? [];
+    // At the deepest zoom nothing separates further: every pin is drawn.
+    const overlapping = map.getZoom() >= map.getMaxZoom() ? pins.map((pin) => ({ items: [pin] })) : clusterPins(pins.map((pin) => ({ ...map.project([pin.coordinates.lat, pin.coordinates.lng]), item: pin })));
+    for (const { items } of overlapping) {
+      if (items.length === 1) drawClinicPin(layer, items[0], onPin);
+      // A cluster's clinics are all in the box: zoom as far as it takes to part them.
+      else drawPinCluster(layer, items, (corners) => zoomTo(corners, map.getMaxZoom()));
     }
-  }, [wantsAreas, areas.data, pins.data]);
+  }, [wantsAreas, areas.data, pinsData, zoom]);
 
   // The info window: a Leaflet popup whose content React renders through a portal.
   useEffect(() => {
