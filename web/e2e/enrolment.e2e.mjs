@@ -111,7 +111,7 @@ test('enrolment: a visitor selects a clinic on a result card, registers, confirm
     await lodo.waitFor();
     assert((await lodo.getByRole('button', { name: /to favorites/ }).count()) === 0, 'no heart while signed out');
     await screenshot(page, 'enrolment-desktop-01-results-signed-out');
-    await lodo.getByRole('button', { name: 'Select', exact: true }).click();
+    await lodo.getByRole('button', { name: /^Select / }).click();
     await page.waitForURL(/\/register$/);
     const stored = await page.evaluate(() => window.localStorage.getItem('selectedProvider'));
     // Registration clears local storage on entry and keeps the provider in memory: the sign-up carries it.
@@ -167,7 +167,7 @@ test('enrolment: a pending provider is changed after the confirmation; a clinic 
     await page.getByTestId('employer-banner').waitFor();
     await searchAddress(page, '80211');
     const highlands = locationCard(page, FRONT_RANGE.highlands);
-    await highlands.getByRole('button', { name: 'Select', exact: true }).click();
+    await highlands.getByRole('button', { name: /^Select / }).click();
     await page.getByRole('dialog', { name: 'Change provider?' }).getByRole('button', { name: 'Yes, change provider' }).click();
     const connect = page.getByRole('dialog', { name: `You now have a pending membership with ${FRONT_RANGE.name}` });
     await connect.waitFor();
@@ -378,7 +378,7 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
     await searchAddress(page, '10001');
     await dependentSearch;
     await screenshot(page, 'enrolment-desktop-15-choosing-for-john');
-    await locationCard(page, HUDSON.chelsea).getByRole('button', { name: 'Select', exact: true }).click();
+    await locationCard(page, HUDSON.chelsea).getByRole('button', { name: /^Select / }).click();
     const change = page.getByRole('dialog', { name: 'Change provider?' });
     await change.getByText(`John has a pending membership with`).waitFor();
     await change.getByRole('button', { name: 'Yes, change provider' }).click();

@@ -149,7 +149,7 @@ async function run(viewport, label) {
       await page.locator('.leaflet-popup-close-button').click();
     }
 
-    await page.locator('section[aria-label="Clinics"] [data-testid="result-card"]').first().getByRole('button', { name: 'View Details' }).click();
+    await page.locator('section[aria-label="Clinics"] [data-testid="result-card"]').first().getByRole('button', { name: /^View details of / }).click();
     await page.waitForURL(/\/marketplace\/provider\/details\/\d+\?location=\d+/);
     await page.locator('#clinic-name').waitFor({ timeout: 15_000 });
     assert((await page.title()) === 'Member - Provider Details', 'profile title');

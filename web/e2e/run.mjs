@@ -4,6 +4,7 @@ import './marketplace.e2e.mjs';
 import './profiles.e2e.mjs';
 import './accounts.e2e.mjs';
 import './enrolment.e2e.mjs';
+import './journeys-b.e2e.mjs';
 import './journeys-a.e2e.mjs';
 
 const health = await fetch(`${BASE_URL}/health`).catch((error) => error);
