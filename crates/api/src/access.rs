@@ -9,7 +9,6 @@ use axum::extract::rejection::PathRejection;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use domain::Relation;
-use store::family::FamilyMember;
 use store::members::Member;
 
 use crate::auth::TOKEN_HEADER;
@@ -116,7 +115,7 @@ pub async fn family_head(state: &AppState, caller: Caller) -> ApiResult<Member> 
 /// member is theirs, 404 for an id nobody has.
 pub struct FamilyMemberOfCaller {
     pub subscriber: Member,
-    pub relative: FamilyMember,
+    pub relative: Member,
 }
 
 impl FromRequestParts<AppState> for FamilyMemberOfCaller {
@@ -133,7 +132,7 @@ impl FromRequestParts<AppState> for FamilyMemberOfCaller {
 /// parameter (switching accounts).
 pub async fn family_member_of(state: &AppState, caller: Caller, member_id: i64) -> ApiResult<FamilyMemberOfCaller> {
     let subscriber = family_head(state, caller).await?;
-    let relative = store::family::find(&state.pool, member_id)
+    let relative = store::members::find(&state.pool, member_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))?;
     if relative.subscriber_id != Some(subscriber.id) {

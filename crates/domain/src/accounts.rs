@@ -1,9 +1,10 @@
-//! Member accounts: the rules a sign-up, a login or an eligibility form must satisfy, and the
-//! membership state machine. Messages are the spec's texts (accounts spec, section 5).
+//! Member accounts: the rules a sign-up, a login or an eligibility form must satisfy (the
+//! membership state machine is [`crate::membership`]). Messages are the spec's texts (accounts
+//! spec, section 5).
 
 use std::fmt;
 
-use chrono::{Datelike, Months, NaiveDate};
+use chrono::{Datelike, NaiveDate};
 
 use crate::catalogue::{Gender, Relation};
 
@@ -326,109 +327,6 @@ pub fn parse_zip_code(input: &str) -> Result<String, ValidationError> {
         .ok_or(ValidationError::ZipInvalid)
 }
 
-/// What a member still has to do (the spec's nextStep).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NextStep {
-    /// A provider is still to be chosen.
-    SelectDpc,
-    /// Eligibility is still to be confirmed.
-    ConfirmPlan,
-    /// Enrolled.
-    Complete,
-}
-
-impl NextStep {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::SelectDpc => "selectDPC",
-            Self::ConfirmPlan => "confirmPlan",
-            Self::Complete => "complete",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "selectDPC" => Some(Self::SelectDpc),
-            "confirmPlan" => Some(Self::ConfirmPlan),
-            "complete" => Some(Self::Complete),
-            _ => None,
-        }
-    }
-
-    /// The step of a member who just signed up: confirm the plan when a provider was chosen
-    /// before sign-up, else choose one.
-    pub fn after_sign_up(provider_chosen: bool) -> Self {
-        if provider_chosen {
-            Self::ConfirmPlan
-        } else {
-            Self::SelectDpc
-        }
-    }
-}
-
-/// Eligibility and subscription statuses: `pending`, `active`, `inactive`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MembershipStatus {
-    Pending,
-    Active,
-    Inactive,
-}
-
-impl MembershipStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Pending => "pending",
-            Self::Active => "active",
-            Self::Inactive => "inactive",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "pending" => Some(Self::Pending),
-            "active" => Some(Self::Active),
-            "inactive" => Some(Self::Inactive),
-            _ => None,
-        }
-    }
-}
-
-/// What a confirmed eligibility changes in a member's state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Enrolment {
-    pub next_step: NextStep,
-    /// The subscription status and its validity, set when a provider is chosen.
-    pub subscription: Option<(MembershipStatus, NaiveDate)>,
-}
-
-impl Enrolment {
-    /// After eligibility is confirmed: enrolled (subscription pending the first visit, valid for
-    /// a year) when a provider is chosen, else still to choose one. An existing subscription is
-    /// kept as it is.
-    pub fn after_confirmation(
-        provider_chosen: bool,
-        current: Option<(MembershipStatus, NaiveDate)>,
-        today: NaiveDate,
-    ) -> Self {
-        if !provider_chosen {
-            return Self {
-                next_step: NextStep::SelectDpc,
-                subscription: current,
-            };
-        }
-        let subscription = current.or_else(|| Some((MembershipStatus::Pending, one_year_after(today))));
-        Self {
-            next_step: NextStep::Complete,
-            subscription,
-        }
-    }
-}
-
-/// The same day a year later (28 February for 29 February).
-pub fn one_year_after(day: NaiveDate) -> NaiveDate {
-    day.checked_add_months(Months::new(12)).unwrap_or(day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -617,31 +515,5 @@ mod tests {
         assert_eq!(parse_name(&"x".repeat(101)), Err(ValidationError::TooLong(100)));
         assert_eq!(parse_zip_code("80202-1234").unwrap(), "80202");
         assert_eq!(parse_zip_code("8020"), Err(ValidationError::ZipInvalid));
-    }
-
-    #[test]
-    fn sign_up_asks_to_confirm_the_plan_only_when_a_provider_was_chosen() {
-        assert_eq!(NextStep::after_sign_up(true), NextStep::ConfirmPlan);
-        assert_eq!(NextStep::after_sign_up(false), NextStep::SelectDpc);
-        for step in [NextStep::SelectDpc, NextStep::ConfirmPlan, NextStep::Complete] {
-            assert_eq!(NextStep::parse(step.as_str()), Some(step));
-        }
-    }
-
-    #[test]
-    fn confirmation_with_a_provider_completes_with_a_year_of_pending_subscription() {
-        let today = day("2026-11-21");
-        let enrolled = Enrolment::after_confirmation(true, None, today);
-        assert_eq!(enrolled.next_step, NextStep::Complete);
-        assert_eq!(
-            enrolled.subscription,
-            Some((MembershipStatus::Pending, day("2027-11-21")))
-        );
-        let without = Enrolment::after_confirmation(false, None, today);
-        assert_eq!(without.next_step, NextStep::SelectDpc);
-        assert_eq!(without.subscription, None);
-        let active = Some((MembershipStatus::Active, day("2027-01-01")));
-        assert_eq!(Enrolment::after_confirmation(true, active, today).subscription, active);
-        assert_eq!(one_year_after(day("2024-02-29")), day("2025-02-28"));
     }
 }

@@ -5,8 +5,8 @@
 
 use chrono::NaiveDate;
 use domain::EmployerStatus;
-use domain::accounts::{MembershipStatus, NextStep};
 use domain::enrolment::{Decision, LocationFacts, MemberFacts, PediatricService, Refusal, Target};
+use domain::membership::{EligibilityStatus, MembershipStatus, NextStep};
 use serde_json::json;
 use sqlx::{PgConnection, PgExecutor, PgPool};
 
@@ -129,9 +129,9 @@ pub struct ProviderChoice {
 pub struct EnrolmentState {
     pub provider_id: Option<i64>,
     pub location_id: Option<i64>,
-    pub next_step: String,
+    pub next_step: NextStep,
     pub setup: String,
-    pub subscription_status: Option<String>,
+    pub subscription_status: Option<MembershipStatus>,
     pub subscription_expire: Option<NaiveDate>,
 }
 
@@ -153,10 +153,10 @@ pub enum ChoiceOutcome {
 /// The member row as enrolment reads it, locked until the transaction ends.
 #[derive(sqlx::FromRow)]
 struct LockedMember {
-    next_step: String,
+    next_step: NextStep,
     setup: String,
-    eligibility_status: Option<String>,
-    subscription_status: Option<String>,
+    eligibility_status: Option<EligibilityStatus>,
+    subscription_status: Option<MembershipStatus>,
     subscription_expire: Option<NaiveDate>,
     dob: Option<NaiveDate>,
     provider_id: Option<i64>,
@@ -166,33 +166,24 @@ struct LockedMember {
 }
 
 impl LockedMember {
-    fn facts(&self) -> Result<MemberFacts> {
-        let status = |text: &Option<String>| -> Result<Option<MembershipStatus>> {
-            text.as_deref()
-                .map(|text| {
-                    MembershipStatus::parse(text)
-                        .ok_or_else(|| StoreError::InvalidData(format!("membership status {text}")))
-                })
-                .transpose()
-        };
-        Ok(MemberFacts {
-            next_step: NextStep::parse(&self.next_step)
-                .ok_or_else(|| StoreError::InvalidData(format!("next step {}", self.next_step)))?,
-            eligibility: status(&self.eligibility_status)?,
-            subscription: status(&self.subscription_status)?,
+    fn facts(&self) -> MemberFacts {
+        MemberFacts {
+            next_step: self.next_step,
+            eligibility: self.eligibility_status,
+            subscription: self.subscription_status,
             date_of_birth: self.dob,
             location_id: self.location_id,
             clinic_name: self.clinic_name.clone(),
-        })
+        }
     }
 
     fn state(&self) -> EnrolmentState {
         EnrolmentState {
             provider_id: self.provider_id,
             location_id: self.location_id,
-            next_step: self.next_step.clone(),
+            next_step: self.next_step,
             setup: self.setup.clone(),
-            subscription_status: self.subscription_status.clone(),
+            subscription_status: self.subscription_status,
             subscription_expire: self.subscription_expire,
         }
     }
@@ -231,16 +222,11 @@ pub async fn choose_provider(pool: &PgPool, choice: &ProviderChoice) -> Result<C
         _ => Target::NotALocation,
     };
     let employer = locked.employer_status.as_deref().and_then(EmployerStatus::parse);
-    let decision = match domain::enrolment::decide(
-        &locked.facts()?,
-        employer,
-        target,
-        choice.change_confirmed,
-        choice.today,
-    ) {
-        Ok(decision) => decision,
-        Err(refusal) => return Ok(ChoiceOutcome::Refused(refusal)),
-    };
+    let decision =
+        match domain::enrolment::decide(&locked.facts(), employer, target, choice.change_confirmed, choice.today) {
+            Ok(decision) => decision,
+            Err(refusal) => return Ok(ChoiceOutcome::Refused(refusal)),
+        };
     let clinic = clinic.ok_or_else(|| StoreError::InvalidData("a decided choice has a location".into()))?;
     let membership = match decision {
         Decision::Unchanged => {
@@ -261,8 +247,8 @@ pub async fn choose_provider(pool: &PgPool, choice: &ProviderChoice) -> Result<C
     .bind(choice.member_id)
     .bind(clinic.organisation_id)
     .bind(membership.location_id)
-    .bind(membership.next_step.as_str())
-    .bind(membership.subscription.as_str())
+    .bind(membership.next_step)
+    .bind(membership.subscription)
     .bind(membership.expire)
     .fetch_one(&mut *transaction)
     .await?;

@@ -5,88 +5,17 @@
 use chrono::NaiveDate;
 use sqlx::{PgConnection, PgPool};
 
+use crate::members::{MEMBER_COLUMNS, MEMBER_FROM, Member};
 use crate::{Result, convert_sqlx_err};
 
-/// A family member as the family screens show them.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct FamilyMember {
-    pub id: i64,
-    pub subscriber_id: Option<i64>,
-    /// The login, for a family member who signed up on their own.
-    pub email: Option<String>,
-    pub contact_email: Option<String>,
-    pub first_name: String,
-    pub last_name: String,
-    pub dob: Option<NaiveDate>,
-    pub gender: Option<String>,
-    pub phone: Option<String>,
-    pub zip_code: Option<String>,
-    pub subscriber_relation: String,
-    pub member_id: Option<String>,
-    pub plan_id: Option<String>,
-    pub payer_id: Option<String>,
-    pub group_id: Option<String>,
-    pub subscriber_member_id: Option<String>,
-    pub next_step: String,
-    pub setup: String,
-    pub eligibility_status: Option<String>,
-    pub subscription_status: Option<String>,
-    pub subscription_expire: Option<NaiveDate>,
-    pub provider_id: Option<i64>,
-    pub location_id: Option<i64>,
-    pub employer_id: Option<i64>,
-    /// The employer's name, else the company name the member gave.
-    pub company_name: Option<String>,
-}
-
-const FAMILY_MEMBER_QUERY: &str = "select m.id, m.subscriber_id, m.email, m.contact_email, m.first_name, m.last_name,
-            m.dob, m.gender, m.phone, m.zip_code, m.subscriber_relation, m.member_id, m.plan_id, m.payer_id,
-            m.group_id, m.subscriber_member_id, m.next_step, m.setup, m.eligibility_status, m.subscription_status,
-            m.subscription_expire, m.provider_id, m.location_id, m.employer_id,
-            coalesce(e.company_name, m.company_name) as company_name
-     from members m left join employers e on e.id = m.employer_id";
-
-/// Any member by id, in the family member's shape.
-pub async fn find(pool: &PgPool, id: i64) -> Result<Option<FamilyMember>> {
-    let statement = format!("{FAMILY_MEMBER_QUERY} where m.id = $1");
-    Ok(sqlx::query_as::<_, FamilyMember>(sqlx::AssertSqlSafe(statement))
-        .bind(id)
-        .fetch_optional(pool)
-        .await?)
-}
-
-/// The family members of a subscriber, oldest first (the subscriber excluded).
-pub async fn list(pool: &PgPool, subscriber_id: i64) -> Result<Vec<FamilyMember>> {
-    let statement = format!("{FAMILY_MEMBER_QUERY} where m.subscriber_id = $1 order by m.id");
-    Ok(sqlx::query_as::<_, FamilyMember>(sqlx::AssertSqlSafe(statement))
+/// The family members of a subscriber, oldest first (the subscriber excluded). One of them by
+/// id is [`crate::members::find`].
+pub async fn list(pool: &PgPool, subscriber_id: i64) -> Result<Vec<Member>> {
+    let statement = format!("select {MEMBER_COLUMNS} from {MEMBER_FROM} where m.subscriber_id = $1 order by m.id");
+    Ok(sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
         .bind(subscriber_id)
         .fetch_all(pool)
         .await?)
-}
-
-/// How a signed-in member stands towards a member they want to act on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
-pub struct Standing {
-    /// The caller is a subscriber (relation Self, managed by nobody): only they have a family.
-    pub caller_heads_a_family: bool,
-    pub target_exists: bool,
-    /// Who manages the target member, if anyone.
-    pub target_subscriber_id: Option<i64>,
-}
-
-/// The caller's standing towards `target_id`, in one query; `None` when the caller's own row
-/// is gone.
-pub async fn standing(pool: &PgPool, caller_id: i64, target_id: i64) -> Result<Option<Standing>> {
-    Ok(sqlx::query_as::<_, Standing>(
-        "select c.subscriber_relation = 'Self' and c.subscriber_id is null as caller_heads_a_family,
-                t.id is not null as target_exists, t.subscriber_id as target_subscriber_id
-         from members c left join members t on t.id = $2
-         where c.id = $1",
-    )
-    .bind(caller_id)
-    .bind(target_id)
-    .fetch_optional(pool)
-    .await?)
 }
 
 /// A family member to add. Insurance and employer fields come from the subscriber.

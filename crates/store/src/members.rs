@@ -2,19 +2,38 @@
 //! eligibility make. Functions that belong in a caller's transaction take a connection.
 
 use chrono::{DateTime, NaiveDate, Utc};
+use domain::membership::{EligibilityStatus, MembershipStatus, NextStep};
 use sqlx::{PgConnection, PgPool};
 
 use crate::{Result, StoreError, convert_sqlx_err};
 
-const MEMBER_COLUMNS: &str = "id, email, password_hash, email_verified_at, first_name, last_name, dob, gender, phone, \
-     zip_code, employer_id, company_name, member_id, payer_id, plan_id, group_id, subscriber_relation, \
-     subscriber_member_id, subscriber_id, next_step, setup, eligibility_status, subscription_status, \
-     subscription_expire, provider_id, location_id, notify, created_at, updated_at";
+/// The columns of [`Member`], read from a `members` row `m` joined to its employer `e` (see
+/// [`MEMBER_FROM`] and [`returning_member`]).
+pub(crate) const MEMBER_COLUMNS: &str = "m.id, m.email, m.password_hash, m.email_verified_at, m.first_name, m.last_name, \
+     m.dob, m.gender, m.phone, m.zip_code, m.contact_email, m.employer_id, m.company_name, \
+     e.company_name as employer_name, m.member_id, m.payer_id, m.plan_id, m.group_id, m.subscriber_relation, \
+     m.subscriber_member_id, m.subscriber_id, m.next_step, m.setup, m.eligibility_status, m.subscription_status, \
+     m.subscription_expire, m.provider_id, m.location_id, m.notify, m.created_at, m.updated_at";
 
-/// A member row as stored. Statuses are the strings of the migration's checks.
+/// The rows [`MEMBER_COLUMNS`] reads from.
+pub(crate) const MEMBER_FROM: &str = "members m left join employers e on e.id = m.employer_id";
+
+/// A statement that writes one member row (`insert` or `update`, without `returning`) and
+/// reads it back as a [`Member`].
+fn returning_member(write: &str) -> String {
+    format!(
+        "with m as ({write} returning *)
+         select {MEMBER_COLUMNS} from m left join employers e on e.id = m.employer_id"
+    )
+}
+
+/// A row of the `members` table: a subscriber or a family member, with the name of their
+/// employer. The membership state is typed ([`NextStep`], [`EligibilityStatus`],
+/// [`MembershipStatus`]); the other texts are the strings of the migration's checks.
 #[derive(Clone, sqlx::FromRow)]
 pub struct Member {
     pub id: i64,
+    /// The login; a family member added by their subscriber has none.
     pub email: Option<String>,
     /// The argon2id PHC string; never sent to clients.
     pub password_hash: Option<String>,
@@ -25,25 +44,43 @@ pub struct Member {
     pub gender: Option<String>,
     pub phone: Option<String>,
     pub zip_code: Option<String>,
+    /// Where to reach a family member who has no login.
+    pub contact_email: Option<String>,
     pub employer_id: Option<i64>,
+    /// The company name the member gave.
     pub company_name: Option<String>,
+    /// The name of the employer `employer_id` names, if it exists.
+    pub employer_name: Option<String>,
     pub member_id: Option<String>,
     pub payer_id: Option<String>,
     pub plan_id: Option<String>,
     pub group_id: Option<String>,
     pub subscriber_relation: String,
     pub subscriber_member_id: Option<String>,
+    /// The subscriber who manages this member, for a family member.
     pub subscriber_id: Option<i64>,
-    pub next_step: String,
+    pub next_step: NextStep,
     pub setup: String,
-    pub eligibility_status: Option<String>,
-    pub subscription_status: Option<String>,
+    pub eligibility_status: Option<EligibilityStatus>,
+    pub subscription_status: Option<MembershipStatus>,
     pub subscription_expire: Option<NaiveDate>,
     pub provider_id: Option<i64>,
     pub location_id: Option<i64>,
     pub notify: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+}
+
+impl Member {
+    /// The employer's name, else the company name the member gave.
+    pub fn company(&self) -> Option<&str> {
+        self.employer_name.as_deref().or(self.company_name.as_deref())
+    }
+
+    /// The subscription status with its expiry, when both are set.
+    pub fn subscription(&self) -> Option<(MembershipStatus, NaiveDate)> {
+        self.subscription_status.zip(self.subscription_expire)
+    }
 }
 
 impl std::fmt::Debug for Member {
@@ -67,17 +104,16 @@ pub struct NewMember {
     pub company_name: Option<String>,
     pub provider_id: Option<i64>,
     pub location_id: Option<i64>,
-    pub next_step: &'static str,
+    pub next_step: NextStep,
     pub notify: bool,
 }
 
 /// Creates a member; a taken email is [`StoreError::AlreadyExists`].
 pub async fn create(connection: &mut PgConnection, new: &NewMember) -> Result<Member> {
-    let statement = format!(
+    let statement = returning_member(
         "insert into members (email, password_hash, first_name, last_name, phone, employer_id, company_name,
                               provider_id, location_id, next_step, notify)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         returning {MEMBER_COLUMNS}"
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
     );
     sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
         .bind(&new.email)
@@ -97,7 +133,7 @@ pub async fn create(connection: &mut PgConnection, new: &NewMember) -> Result<Me
 }
 
 pub async fn find(pool: &PgPool, id: i64) -> Result<Option<Member>> {
-    let statement = format!("select {MEMBER_COLUMNS} from members where id = $1");
+    let statement = format!("select {MEMBER_COLUMNS} from {MEMBER_FROM} where m.id = $1");
     Ok(sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
         .bind(id)
         .fetch_optional(pool)
@@ -106,7 +142,7 @@ pub async fn find(pool: &PgPool, id: i64) -> Result<Option<Member>> {
 
 /// The member whose login is `email` (already lower-cased).
 pub async fn find_by_email(pool: &PgPool, email: &str) -> Result<Option<Member>> {
-    let statement = format!("select {MEMBER_COLUMNS} from members where lower(email) = $1");
+    let statement = format!("select {MEMBER_COLUMNS} from {MEMBER_FROM} where lower(m.email) = $1");
     Ok(sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
         .bind(email)
         .fetch_optional(pool)
@@ -218,7 +254,7 @@ pub struct PersonalInfo {
 /// (names, date of birth, member, payer or plan), a confirmed eligibility goes back to "not
 /// confirmed" until it is checked again.
 pub async fn update_personal_info(connection: &mut PgConnection, id: i64, info: &PersonalInfo) -> Result<Member> {
-    let statement = format!(
+    let statement = returning_member(
         "update members set
              eligibility_status = case
                  when first_name is distinct from $2 or last_name is distinct from $3 or dob is distinct from $4
@@ -228,8 +264,7 @@ pub async fn update_personal_info(connection: &mut PgConnection, id: i64, info: 
              first_name = $2, last_name = $3, dob = $4, gender = $5, phone = $6, zip_code = $7, member_id = $8,
              payer_id = $9, plan_id = $10, group_id = $11, subscriber_relation = $12, subscriber_member_id = $13,
              employer_id = coalesce($14, employer_id), company_name = coalesce($15, company_name)
-         where id = $1
-         returning {MEMBER_COLUMNS}"
+         where id = $1",
     );
     sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
         .bind(id)
@@ -264,8 +299,8 @@ pub struct ConfirmedEligibility {
     pub company_name: Option<String>,
     pub group_id: Option<String>,
     pub subscriber_id: Option<i64>,
-    pub next_step: &'static str,
-    pub subscription_status: Option<&'static str>,
+    pub next_step: NextStep,
+    pub subscription_status: Option<MembershipStatus>,
     pub subscription_expire: Option<NaiveDate>,
 }
 
@@ -276,13 +311,12 @@ pub async fn confirm_eligibility(
     id: i64,
     confirmed: &ConfirmedEligibility,
 ) -> Result<Member> {
-    let statement = format!(
+    let statement = returning_member(
         "update members set eligibility_status = 'active', setup = 'complete', next_step = $2,
              employer_id = coalesce($3, employer_id), company_name = coalesce($4, company_name),
              group_id = coalesce($5, group_id), subscriber_id = $6,
              subscription_status = $7, subscription_expire = $8, payer_id = $9, member_id = $10, plan_id = $11
-         where id = $1
-         returning {MEMBER_COLUMNS}"
+         where id = $1",
     );
     sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
         .bind(id)

@@ -9,13 +9,14 @@ use axum::routing::{get, post};
 use chrono::Utc;
 use domain::Relation;
 use domain::accounts::{
-    Email, MembershipStatus, Phone, ValidationError, member_gender, parse_date_of_birth, parse_gender,
-    parse_identifier, parse_name, parse_relation, parse_zip_code,
+    Email, Phone, ValidationError, member_gender, parse_date_of_birth, parse_gender, parse_identifier, parse_name,
+    parse_relation, parse_zip_code,
 };
 use domain::enrolment::{ADULT_AGE, age_on, pediatric_fit};
+use domain::membership::EligibilityStatus;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::family::{FamilyChanges, FamilyMember, FamilyWrite, NewFamilyMember};
+use store::family::{FamilyChanges, FamilyWrite, NewFamilyMember};
 use store::members::Member;
 
 use crate::access::{
@@ -24,7 +25,7 @@ use crate::access::{
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json, Path};
 use crate::forms::{check, required, text, ticked};
-use crate::services::eligibility_check::{self, Applicant, Applied, Confirmation, NotConfirmed, stored_subscription};
+use crate::services::eligibility_check::{self, Applicant, Applied, Confirmation, NotConfirmed};
 use crate::services::member_views::location_json;
 use crate::state::AppState;
 
@@ -176,7 +177,7 @@ impl FamilyEdit {
 }
 
 /// A family entry as the account screens show it.
-async fn entry_json(state: &AppState, relative: &FamilyMember) -> ApiResult<Value> {
+async fn entry_json(state: &AppState, relative: &Member) -> ApiResult<Value> {
     let clinic = match relative.location_id {
         Some(location_id) => store::enrolment::clinic(&state.pool, location_id)
             .await?
@@ -217,7 +218,7 @@ async fn entry_json(state: &AppState, relative: &FamilyMember) -> ApiResult<Valu
             .as_ref()
             .and_then(|clinic| clinic.provider_portal_url.as_ref())
             .map(|link| json!({ "link": link })),
-        "employer": { "companyName": relative.company_name },
+        "employer": { "companyName": relative.company() },
         "nextVisit": Value::Null,
     }))
 }
@@ -272,18 +273,13 @@ async fn one(State(state): State<AppState>, family: FamilyMemberOfCaller) -> Api
 }
 
 /// Saves changes the subscriber made and answers the updated entry.
-async fn save(
-    state: &AppState,
-    subscriber: &Member,
-    member_id: i64,
-    changes: &FamilyChanges,
-) -> ApiResult<FamilyMember> {
+async fn save(state: &AppState, subscriber: &Member, member_id: i64, changes: &FamilyChanges) -> ApiResult<Member> {
     match store::family::update(&state.pool, subscriber.id, member_id, changes).await? {
         FamilyWrite::Saved(_) => {}
         FamilyWrite::AlreadyInFamily => return Err(already_in_family()),
         FamilyWrite::NotInFamily => return Err(ApiError::NotFound(NO_DEPENDENT.into())),
     }
-    store::family::find(&state.pool, member_id)
+    store::members::find(&state.pool, member_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))
 }
@@ -314,12 +310,10 @@ async fn remove(
 
 /// The answer of a family member's eligibility check that did not confirm them. Always a 200:
 /// the add-family flow reads `eligible` and keeps the new member for a retry.
-fn not_confirmed(relative: FamilyMember, refusal: NotConfirmed) -> Value {
+fn not_confirmed(relative: Member, refusal: NotConfirmed) -> Value {
     // A check that could not run leaves eligibility pending (unless it already had a status).
     let eligibility_status = match refusal {
-        NotConfirmed::Unavailable => relative
-            .eligibility_status
-            .or_else(|| Some(MembershipStatus::Pending.as_str().to_owned())),
+        NotConfirmed::Unavailable => relative.eligibility_status.or(Some(EligibilityStatus::Pending)),
         _ => relative.eligibility_status,
     };
     json!({
@@ -342,7 +336,7 @@ fn not_confirmed(relative: FamilyMember, refusal: NotConfirmed) -> Value {
 async fn covered_at_subscribers_clinic(
     state: &AppState,
     subscriber: &Member,
-    relative: &FamilyMember,
+    relative: &Member,
     roster_pediatric_covered: bool,
 ) -> ApiResult<bool> {
     let Some(location_id) = subscriber.location_id else {
@@ -395,7 +389,7 @@ async fn confirm_info(
         plan_id: details.plan_id.as_deref(),
         relation: details.relation,
         location_id: relative.location_id,
-        subscription: stored_subscription(relative.subscription_status.as_deref(), relative.subscription_expire),
+        subscription: relative.subscription(),
     };
     let checked = eligibility_check::confirm(
         &state,

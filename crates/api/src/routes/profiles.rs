@@ -4,7 +4,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use domain::{LatLng, haversine_miles};
+use domain::{LatLng, Location, haversine_miles};
 use search::Snapshot;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -156,10 +156,7 @@ async fn provider(
     Path(id): Path<i64>,
     Query(query): Query<ProviderQuery>,
 ) -> ApiResult<axum::Json<Value>> {
-    let snapshot = state.snapshot()?;
-    let ordinal = organisation_location(&snapshot, id, query.location_id)?;
-    let profile = clinic_profile(&state, &snapshot, id, ordinal, caller.map(|caller| caller.member_id)).await?;
-    Ok(axum::Json(profile))
+    provider_profile(&state, id, query, caller.map(|caller| caller.member_id)).await
 }
 
 async fn dependent_provider(
@@ -168,11 +165,32 @@ async fn dependent_provider(
     Path((_, id)): Path<(i64, i64)>,
     Query(query): Query<ProviderQuery>,
 ) -> ApiResult<axum::Json<Value>> {
+    // The heart is the signed-in subscriber's, not the dependent's.
+    provider_profile(&state, id, query, Some(family.subscriber.id)).await
+}
+
+/// The clinic profile of organisation `id` at the location asked for (else its first), with
+/// the favourite flag of `viewer`.
+async fn provider_profile(
+    state: &AppState,
+    id: i64,
+    query: ProviderQuery,
+    viewer: Option<i64>,
+) -> ApiResult<axum::Json<Value>> {
     let snapshot = state.snapshot()?;
     let ordinal = organisation_location(&snapshot, id, query.location_id)?;
-    // The heart is the signed-in subscriber's, not the dependent's.
-    let profile = clinic_profile(&state, &snapshot, id, ordinal, Some(family.subscriber.id)).await?;
-    Ok(axum::Json(profile))
+    Ok(axum::Json(clinic_profile(state, &snapshot, id, ordinal, viewer).await?))
+}
+
+/// Miles from `origin` to a physical location; none for a virtual one or without an origin.
+fn distance_from(origin: Option<LatLng>, location: &Location) -> Option<f64> {
+    let position = LatLng {
+        lat: location.lat,
+        lng: location.lng,
+    };
+    origin
+        .filter(|_| !location.is_virtual)
+        .map(|origin| haversine_miles(origin, position))
 }
 
 async fn doctor(
@@ -203,15 +221,7 @@ async fn doctor(
         .map(|location_ordinal| {
             let location_ordinal = *location_ordinal as usize;
             let location = snapshot.location(location_ordinal);
-            let distance = origin.filter(|_| !location.is_virtual).map(|origin| {
-                haversine_miles(
-                    origin,
-                    LatLng {
-                        lat: location.lat,
-                        lng: location.lng,
-                    },
-                )
-            });
+            let distance = distance_from(origin, location);
             json!({
                 "id": snapshot.organisation_of(location_ordinal).id,
                 "locationId": location.id,
@@ -258,14 +268,5 @@ async fn preview(
         .location_ordinal(id)
         .ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))?;
     let location = snapshot.location(ordinal);
-    let distance = origin.filter(|_| !location.is_virtual).map(|origin| {
-        haversine_miles(
-            origin,
-            LatLng {
-                lat: location.lat,
-                lng: location.lng,
-            },
-        )
-    });
-    Ok(axum::Json(snapshot.location_item(ordinal, distance)).into_response())
+    Ok(axum::Json(snapshot.location_item(ordinal, distance_from(origin, location))).into_response())
 }

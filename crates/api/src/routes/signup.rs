@@ -5,7 +5,8 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
-use domain::accounts::{NextStep, ValidationError};
+use domain::accounts::ValidationError;
+use domain::membership::NextStep;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use store::StoreError;
@@ -132,7 +133,7 @@ async fn signup(
         company_name: employer.map(|employer| employer.company_name).or(typed_company),
         provider_id,
         location_id,
-        next_step: NextStep::after_sign_up(location_id.is_some()).as_str(),
+        next_step: NextStep::after_sign_up(location_id.is_some()),
         notify: body.notify.unwrap_or(false),
     };
     let mut transaction = state.pool.begin().await?;

@@ -6,7 +6,7 @@
 use axum::http::StatusCode;
 use chrono::{NaiveDate, Utc};
 use domain::Relation;
-use domain::accounts::{Enrolment, MembershipStatus};
+use domain::membership::{Enrolment, MembershipStatus};
 use store::StoreError;
 use store::members::{ConfirmedEligibility, EmployerSummary, Member};
 
@@ -172,8 +172,8 @@ pub async fn confirm(state: &AppState, applicant: Applicant<'_>) -> ApiResult<Re
         employer_id: sponsor.employer_id,
         company_name: sponsor.company_name,
         subscriber_id: sponsor.subscriber_id,
-        next_step: enrolment.next_step.as_str(),
-        subscription_status: enrolment.subscription.map(|(status, _)| status.as_str()),
+        next_step: enrolment.next_step,
+        subscription_status: enrolment.subscription.map(|(status, _)| status),
         subscription_expire: enrolment.subscription.map(|(_, expire)| expire),
     };
     let mut connection = state.pool.acquire().await?;
@@ -235,15 +235,7 @@ fn own_details(member: &Member) -> Applied<'_> {
         plan_id: member.plan_id.as_deref(),
         relation: Relation::parse(&member.subscriber_relation).unwrap_or(Relation::SelfSubscriber),
         location_id: member.location_id,
-        subscription: stored_subscription(member.subscription_status.as_deref(), member.subscription_expire),
-    }
-}
-
-/// A stored subscription status with its expiry, when both are set.
-pub fn stored_subscription(status: Option<&str>, expire: Option<NaiveDate>) -> Option<(MembershipStatus, NaiveDate)> {
-    match (status, expire) {
-        (Some(status), Some(expire)) => MembershipStatus::parse(status).map(|status| (status, expire)),
-        _ => None,
+        subscription: member.subscription(),
     }
 }
 

@@ -46,7 +46,7 @@ async fn the_demo_subscriber_with_a_chosen_clinic_is_enrolled() {
     assert_eq!(info.body["setup"], "complete");
     assert_eq!(info.body["subscription"]["status"], "pending");
     let expire = info.body["subscription"]["expire"].as_str().unwrap();
-    let in_a_year = domain::accounts::one_year_after(chrono::Utc::now().date_naive()).to_string();
+    let in_a_year = domain::membership::one_year_after(chrono::Utc::now().date_naive()).to_string();
     assert_eq!(expire, in_a_year);
     assert_eq!(info.body["memberId"], seed::demo::SUBSCRIBER_MEMBER_ID);
     assert_eq!(info.body["dob"], seed::demo::SUBSCRIBER_DATE_OF_BIRTH);

@@ -87,7 +87,7 @@ pub async fn audit_rows(app: &TestApp, member_id: i64) -> Vec<(String, i64, Opti
 }
 
 fn in_a_year() -> String {
-    domain::accounts::one_year_after(chrono::Utc::now().date_naive()).to_string()
+    domain::membership::one_year_after(chrono::Utc::now().date_naive()).to_string()
 }
 
 #[tokio::test]
