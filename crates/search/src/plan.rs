@@ -29,6 +29,9 @@ pub(crate) struct ClinicianRule {
     credentials: Option<HashSet<u16>>,
     specialities: Option<HashSet<u16>>,
     genders: Option<HashSet<Gender>>,
+    /// The new-patients filter: a clinician not accepting new patients is not listed, though
+    /// their clinic may be (a location's own flag decides whether it matches).
+    accepting_only: bool,
 }
 
 impl ClinicianRule {
@@ -51,6 +54,13 @@ impl ClinicianRule {
                 .genders
                 .as_ref()
                 .is_none_or(|set| set.contains(&snapshot.clinician(clinician).gender))
+    }
+
+    /// Whether a clinician goes in the clinicians list: [`Self::accepts`], and accepting new
+    /// patients under the new-patients filter.
+    pub(crate) fn lists(&self, snapshot: &Snapshot, clinician: usize) -> bool {
+        self.accepts(snapshot, clinician)
+            && (!self.accepting_only || snapshot.clinician(clinician).accepting_new_patients)
     }
 }
 
@@ -247,6 +257,7 @@ impl Snapshot {
             credentials: codes(&filters.selected_credentials, &self.core.tables.credential_names),
             specialities: codes(&filters.selected_specialities, &self.core.tables.speciality_names),
             genders,
+            accepting_only: filters.new_patients,
         })
     }
 

@@ -284,7 +284,7 @@ impl Snapshot {
                 let chosen = scan.only.is_none_or(|only| only.contains(&id));
                 // A clinician seen at a nearer clinic is listed there already; the list is short.
                 let listed = items.iter().any(|item| item.id == id);
-                if name_ok && chosen && !listed && filter.rule.accepts(self, clinician) {
+                if name_ok && chosen && !listed && filter.rule.lists(self, clinician) {
                     // Measured only for clinics that list someone.
                     let distance = physical.then(|| self.miles_to(origin, location));
                     items.push(self.clinician_item(clinician, location, distance));

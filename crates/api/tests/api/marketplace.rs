@@ -135,6 +135,26 @@ async fn filters_narrow_the_search() {
 }
 
 #[tokio::test]
+async fn the_new_patients_filter_lists_only_clinicians_accepting_new_patients() {
+    let app = TestApp::spawn(800).await;
+    let everyone = app.search("", json!({ "zipCode": "80202", "searchDistance": 0 })).await;
+    let clinicians = everyone.body["clinicians"].as_array().unwrap();
+    assert!(
+        clinicians.iter().any(|c| c["newPatients"] == false),
+        "Denver's clinicians include some not accepting new patients"
+    );
+    let accepting = app
+        .search(
+            "",
+            json!({ "zipCode": "80202", "searchDistance": 0, "newPatients": true }),
+        )
+        .await;
+    let clinicians = accepting.body["clinicians"].as_array().unwrap();
+    assert!(!clinicians.is_empty());
+    assert!(clinicians.iter().all(|c| c["newPatients"] == true), "{clinicians:?}");
+}
+
+#[tokio::test]
 async fn pins_and_area_pins_cover_a_box() {
     let app = TestApp::spawn(800).await;
     let bounds = "nwLng=-105.3&nwLat=40.1&seLng=-104.6&seLat=39.5";

@@ -513,3 +513,69 @@ fn favourites_flag_cards_and_the_favourites_filter_keeps_only_them() {
     assert_eq!(signed_out.total_results, 0, "signed out, there are no favourites");
     assert!(signed_out.clinics.is_empty() && signed_out.clinicians.is_empty());
 }
+
+#[test]
+fn the_new_patients_filter_lists_only_clinicians_accepting_at_clinics_accepting() {
+    let fixture = fixture();
+    let snapshot = &fixture.snapshot;
+    let accepting_clinician: std::collections::HashMap<i64, bool> = fixture
+        .input
+        .clinicians
+        .iter()
+        .map(|clinician| (clinician.id, clinician.accepting_new_patients))
+        .collect();
+    let mut refused_unfiltered = 0;
+    for location in fixture
+        .input
+        .locations
+        .iter()
+        .filter(|l| !l.is_virtual)
+        .step_by(97)
+        .take(30)
+    {
+        let origin = LatLng {
+            lat: location.lat,
+            lng: location.lng,
+        };
+        let everyone = SearchFilters {
+            search_distance: DistanceSlider::new(0).unwrap(),
+            ..SearchFilters::default()
+        };
+        let unfiltered = snapshot
+            .search(&request(origin, everyone.clone(), 1), gazetteer())
+            .unwrap();
+        refused_unfiltered += unfiltered.clinicians.iter().filter(|item| !item.new_patients).count();
+        let only_new = SearchFilters {
+            new_patients: true,
+            ..everyone
+        };
+        let answer = snapshot.search(&request(origin, only_new, 1), gazetteer()).unwrap();
+        for item in &answer.clinicians {
+            assert!(
+                accepting_clinician[&item.id],
+                "clinician {} does not accept new patients",
+                item.id
+            );
+            assert!(
+                item.new_patients,
+                "clinician {} is listed at a clinic not accepting",
+                item.id
+            );
+        }
+        // Nobody accepting is lost: a short list holds every one the unfiltered list showed.
+        if answer.clinicians.len() < search::MAX_CLINICIANS {
+            let listed: HashSet<i64> = answer.clinicians.iter().map(|item| item.id).collect();
+            for item in unfiltered.clinicians.iter().filter(|item| item.new_patients) {
+                assert!(
+                    listed.contains(&item.id),
+                    "clinician {} accepts and is left out",
+                    item.id
+                );
+            }
+        }
+    }
+    assert!(
+        refused_unfiltered > 0,
+        "the fixture lists clinicians not accepting new patients"
+    );
+}
