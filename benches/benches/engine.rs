@@ -124,7 +124,10 @@ fn bench_queries(criterion: &mut Criterion) {
             .measurement_time(Duration::from_secs(3))
             .warm_up_time(Duration::from_secs(1));
         let accepting = PinFilters {
-            new_patients: true,
+            filters: SearchFilters {
+                new_patients: true,
+                ..SearchFilters::default()
+            },
             ..PinFilters::default()
         };
         for zoom in [4, 6, 8] {

@@ -3,7 +3,7 @@
 // map answering the list's filters, Update My Provider restoring a search, and the phone map's
 // clusters. Members are made through the API (sign-up answers a token), so these tests use no
 // roster member and run on any database the server can write to.
-import { assert, BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, skip, test } from './harness.mjs';
+import { assert, BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
 
 const ACME = { id: 1, name: 'Acme Corporation', alias: 'acme' };
 /** Hudson Family Health, Chelsea (ZIP 10001), and its second clinic (Murray Hill): crates/seed/src/demo.rs. */
@@ -249,10 +249,8 @@ test("journeys-a: the map's pins answer the list's filters (name, organisation, 
     assert(genderFilters.selectedGroupAndOrganizations[0] === HUDSON.name, `organisations in the pins call, got ${JSON.stringify(genderFilters)}`);
     assert(pinRequests.length > 0, 'the map asked for pins');
 
-    // The server half: pins answer the filters only once the pin calls read `filters`.
-    if (!(await serverReadsPinFilters())) {
-      skip(`client half checked; the server's pin calls do not read the search filters yet (no 'filters' parameter on ${PINS_PATH} and ${AREA_PINS_PATH} in /openapi.json): pins still show clinics the list filtered out`);
-    }
+    // The server half: the pin calls read `filters`, so the map shows what the list shows.
+    assert(await serverReadsPinFilters(), `the server declares a 'filters' parameter on ${PINS_PATH} and ${AREA_PINS_PATH} in /openapi.json`);
     await page.goto(`${BASE_URL}/marketplace?company=${ACME.alias}&location=10001&name=Hudson`);
     await locationCard(page, HUDSON.chelsea).waitFor({ timeout: 15_000 });
     await waitForIdle(page);

@@ -1,5 +1,6 @@
-//! Pins and area pins: the matching physical locations in a map box, one by one or clustered
-//! per grid cell, with the caller's favourite flag on pins. Imports `plan` (filters),
+//! Pins and area pins: the physical locations a search with the same filters would list, in a
+//! map box, one by one or clustered per grid cell, with the caller's favourite flag on pins.
+//! Imports `plan` (filters),
 //! `answer`, `snapshot`, `spatial`, `morton`, `bitset` and `error`.
 
 use domain::{LatLng, SearchFilters};
@@ -86,26 +87,21 @@ impl Bounds {
     }
 }
 
-/// The filters pins and area pins honour.
+/// What pins and area pins answer: a search's question without its origin. They show the
+/// physical locations the search would list, except that `searchDistance` does not apply
+/// (the map box bounds them); ZIP codes, which only place a search's origin, are not read.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PinFilters {
-    pub new_patients: bool,
-    pub service_types: Vec<String>,
-    pub employer: Option<String>,
+    pub filters: SearchFilters,
+    /// The custom company URL alias, restricting pins to that employer's network.
     pub company_alias: Option<String>,
 }
 
 impl Snapshot {
-    fn pin_filter(&self, filters: &PinFilters) -> Result<Bitset, SearchError> {
-        let search_filters = SearchFilters {
-            new_patients: filters.new_patients,
-            service_types: filters.service_types.clone(),
-            employer: filters.employer.clone(),
-            ..SearchFilters::default()
-        };
-        Ok(self
-            .compile(&search_filters, filters.company_alias.as_deref())?
-            .locations)
+    fn pin_filter(&self, filters: &PinFilters, favourites: Option<&Favourites>) -> Result<Bitset, SearchError> {
+        let mut locations = self.listed_locations(&filters.filters, filters.company_alias.as_deref(), favourites)?;
+        locations.intersect_with(&self.core.tables.physical);
+        Ok(locations)
     }
 
     /// Lists every matching physical location in a box for someone signed out, or says there
@@ -115,7 +111,8 @@ impl Snapshot {
     }
 
     /// Lists every matching physical location in a box, or says there are too many;
-    /// `favourites` are the signed-in caller's, which flag pins.
+    /// `favourites` are the signed-in caller's, which flag pins and are all the `favorites`
+    /// filter lets through.
     pub fn pins_for(
         &self,
         bounds: Bounds,
@@ -123,8 +120,7 @@ impl Snapshot {
         favourites: Option<&Favourites>,
     ) -> Result<PinsResponse, SearchError> {
         let bounds = bounds.validate()?;
-        let mut filter = self.pin_filter(filters)?;
-        filter.intersect_with(&self.core.tables.physical);
+        let filter = self.pin_filter(filters, favourites)?;
         // Counting is popcounts over Morton cells, so a crowded box costs no pin at all.
         let boxes = bounds.map_boxes();
         let count: usize = boxes
@@ -167,16 +163,28 @@ impl Snapshot {
         })
     }
 
-    /// Clusters the matching physical locations in a box on a grid fitted to the zoom.
+    /// Clusters the matching physical locations in a box on a grid fitted to the zoom, for
+    /// someone signed out.
     pub fn area_pins(&self, bounds: Bounds, zoom: u32, filters: &PinFilters) -> Result<AreaPinsResponse, SearchError> {
+        self.area_pins_for(bounds, zoom, filters, None)
+    }
+
+    /// Clusters the matching physical locations in a box on a grid fitted to the zoom;
+    /// `favourites` (the signed-in caller's) matter only to the `favorites` filter.
+    pub fn area_pins_for(
+        &self,
+        bounds: Bounds,
+        zoom: u32,
+        filters: &PinFilters,
+        favourites: Option<&Favourites>,
+    ) -> Result<AreaPinsResponse, SearchError> {
         let bounds = bounds.validate()?;
         if zoom > MAX_ZOOM {
             return Err(SearchError::InvalidParameter(format!(
                 "zoom must be between 0 and {MAX_ZOOM}"
             )));
         }
-        let mut filter = self.pin_filter(filters)?;
-        filter.intersect_with(&self.core.tables.physical);
+        let filter = self.pin_filter(filters, favourites)?;
         let boxes = bounds.map_boxes();
         let unit_area: f64 = boxes
             .iter()

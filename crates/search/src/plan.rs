@@ -140,6 +140,38 @@ impl Snapshot {
         Ok(restriction)
     }
 
+    /// The caller's favourite clinics, all the `favorites` filter lets through.
+    pub(crate) fn favourite_locations(&self, favourites: &Favourites) -> Bitset {
+        let mut chosen = Bitset::empty(self.location_count());
+        for ordinal in favourites
+            .location_ids
+            .iter()
+            .filter_map(|id| self.location_ordinal(*id))
+        {
+            chosen.insert(ordinal);
+        }
+        chosen
+    }
+
+    /// The locations a search lists before its distance limit, as pins and area pins answer
+    /// them: the compiled filters, narrowed to the caller's favourite clinics under the
+    /// `favorites` filter (nothing signed out).
+    pub(crate) fn listed_locations(
+        &self,
+        filters: &SearchFilters,
+        alias: Option<&str>,
+        favourites: Option<&Favourites>,
+    ) -> Result<Bitset, SearchError> {
+        let mut locations = self.compile(filters, alias)?.locations;
+        if filters.favorites {
+            match favourites {
+                Some(favourites) => locations.intersect_with(&self.favourite_locations(favourites)),
+                None => locations = Bitset::empty(self.location_count()),
+            }
+        }
+        Ok(locations)
+    }
+
     /// Compiles the filters of a search (and a company alias) into what the queries use.
     pub(crate) fn compile(&self, filters: &SearchFilters, alias: Option<&str>) -> Result<CompiledFilter, SearchError> {
         check_list("selectedCredentials", &filters.selected_credentials)?;

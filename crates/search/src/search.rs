@@ -107,15 +107,7 @@ impl Snapshot {
         // Favourite clinicians are found wherever they work, not only at favourite clinics.
         let clinician_places = favourites_only.map(|favourites| {
             let everywhere = filter.locations.clone();
-            let mut chosen = Bitset::empty(self.location_count());
-            for ordinal in favourites
-                .location_ids
-                .iter()
-                .filter_map(|id| self.location_ordinal(*id))
-            {
-                chosen.insert(ordinal);
-            }
-            filter.locations.intersect_with(&chosen);
+            filter.locations.intersect_with(&self.favourite_locations(favourites));
             everywhere
         });
         let (physical_total, gathered) =

@@ -1,12 +1,15 @@
 //! Marketplace search, pins, area pins and the filter lists.
 
+use std::sync::LazyLock;
+
 use axum::Router;
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::{get, post};
 use domain::SearchFilters;
-use search::{Bounds, DEFAULT_PAGE_SIZE, Favourites, PinFilters, SearchRequest};
+use search::{Bounds, DEFAULT_PAGE_SIZE, Favourites, PinFilters, SearchError, SearchRequest};
 use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use crate::access::{FamilyMemberOfCaller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
@@ -97,8 +100,45 @@ async fn dependent_search(
     run_search(&state, query, body, favourites.as_ref())
 }
 
-/// Pin queries. The spec also sends zipCode and userZipCode; a box needs no origin, so they
-/// are accepted and ignored.
+/// The keys of `search.filters`, as `SearchFilters` names them.
+static FILTER_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| match serde_json::to_value(SearchFilters::default()) {
+    Ok(Value::Object(fields)) => fields.keys().cloned().collect(),
+    _ => Vec::new(),
+});
+
+fn invalid_filters(message: String) -> ApiError {
+    SearchError::InvalidFilter(message).into()
+}
+
+/// Reads the JSON text of a search's `search.filters` object (the pin calls' `filters`
+/// parameter) with the search body's own rules, naming the field at fault; a key that is not
+/// a search filter is refused rather than ignored, so a misspelt filter cannot widen the map.
+fn parse_filters(text: &str) -> ApiResult<SearchFilters> {
+    let fields: Map<String, Value> = serde_json::from_str(text).map_err(|error| {
+        invalid_filters(format!(
+            "filters must be the JSON of the search's filters object: {error}"
+        ))
+    })?;
+    if let Some(unknown) = fields.keys().find(|key| !FILTER_KEYS.contains(key)) {
+        return Err(invalid_filters(format!("filters.{unknown} is not a search filter")));
+    }
+    serde_json::from_value(Value::Object(fields.clone())).map_err(|error| {
+        // Read alone, the field at fault is the one that fails.
+        let culprit = fields.iter().find_map(|(key, value)| {
+            let alone = Map::from_iter([(key.clone(), value.clone())]);
+            serde_json::from_value::<SearchFilters>(Value::Object(alone))
+                .err()
+                .map(|error| format!("filters.{key}: {error}"))
+        });
+        invalid_filters(culprit.unwrap_or_else(|| format!("filters: {error}")))
+    })
+}
+
+/// Pin queries: a map box and the search's question. `filters` (the JSON of the search's
+/// `search.filters`) and `company` are read as a search reads them; with `filters`, the older
+/// `newPatients`, `serviceTypes` and `employer` parameters are ignored. `alias` is the older
+/// name of `company`. A box needs no origin, so `lat`, `lng`, `zipCode` and `userZipCode` are
+/// accepted and ignored.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PinQuery {
@@ -106,6 +146,10 @@ pub struct PinQuery {
     nw_lat: f64,
     se_lng: f64,
     se_lat: f64,
+    #[serde(default)]
+    filters: Option<String>,
+    #[serde(default)]
+    company: Option<String>,
     #[serde(default)]
     new_patients: Option<bool>,
     /// Comma-separated service type codes (BH is pediatrics).
@@ -129,21 +173,38 @@ impl PinQuery {
         }
     }
 
-    fn filters(&self) -> PinFilters {
-        let service_types = self
-            .service_types
-            .iter()
-            .flat_map(|codes| codes.split(','))
-            .map(str::trim)
-            .filter(|code| !code.is_empty())
-            .map(str::to_owned)
-            .collect();
-        PinFilters {
-            new_patients: self.new_patients.unwrap_or(false),
-            service_types,
-            employer: self.employer.clone().filter(|name| !name.trim().is_empty()),
-            company_alias: self.alias.clone().filter(|alias| !alias.trim().is_empty()),
+    /// The search's question: `filters` when sent, else the older individual parameters.
+    fn filters(&self) -> ApiResult<PinFilters> {
+        let company = self.company.as_deref().map(str::trim).filter(|alias| !alias.is_empty());
+        let alias = self.alias.as_deref().map(str::trim).filter(|alias| !alias.is_empty());
+        if let (Some(company), Some(alias)) = (company, alias)
+            && company != alias
+        {
+            return Err(SearchError::InvalidParameter(format!(
+                "company {company:?} and alias {alias:?} name different companies"
+            ))
+            .into());
         }
+        let filters = match &self.filters {
+            Some(text) => parse_filters(text)?,
+            None => SearchFilters {
+                new_patients: self.new_patients.unwrap_or(false),
+                service_types: self
+                    .service_types
+                    .iter()
+                    .flat_map(|codes| codes.split(','))
+                    .map(str::trim)
+                    .filter(|code| !code.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+                employer: self.employer.clone().filter(|name| !name.trim().is_empty()),
+                ..SearchFilters::default()
+            },
+        };
+        Ok(PinFilters {
+            filters,
+            company_alias: company.or(alias).map(str::to_owned),
+        })
     }
 }
 
@@ -152,22 +213,31 @@ async fn pins(
     MaybeCaller(caller): MaybeCaller,
     Query(query): Query<PinQuery>,
 ) -> ApiResult<Response> {
+    let filters = query.filters()?;
     let favourites = favourites_of(&state, caller.map(|caller| caller.member_id)).await?;
     let answer = state
         .snapshot()?
-        .pins_for(query.bounds(), &query.filters(), favourites.as_ref())?;
+        .pins_for(query.bounds(), &filters, favourites.as_ref())?;
     Ok(crate::respond::json(&answer, 128 * (answer.pins.len() + 1)))
 }
 
 async fn area_pins(
     State(state): State<AppState>,
-    _caller: MaybeCaller,
+    MaybeCaller(caller): MaybeCaller,
     Query(query): Query<PinQuery>,
 ) -> ApiResult<Response> {
     let zoom = query
         .zoom
         .ok_or_else(|| ApiError::bad_request("invalid_query", "zoom is required"))?;
-    let answer = state.snapshot()?.area_pins(query.bounds(), zoom, &query.filters())?;
+    let filters = query.filters()?;
+    // Clusters carry no flags: the caller's favourites are read only to keep them alone.
+    let favourites = match caller {
+        Some(caller) if filters.filters.favorites => favourites_of(&state, Some(caller.member_id)).await?,
+        _ => None,
+    };
+    let answer = state
+        .snapshot()?
+        .area_pins_for(query.bounds(), zoom, &filters, favourites.as_ref())?;
     Ok(crate::respond::json(&answer, 256 * (answer.areas.len() + 1)))
 }
 

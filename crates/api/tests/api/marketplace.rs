@@ -195,6 +195,150 @@ async fn pins_and_area_pins_cover_a_box() {
     assert!(world.body["overLimit"] == false || world.body["pins"].as_array().unwrap().is_empty());
 }
 
+/// Percent-encodes a query value.
+fn encoded(value: &str) -> String {
+    value
+        .bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (byte as char).to_string(),
+            _ => format!("%{byte:02X}"),
+        })
+        .collect()
+}
+
+const DENVER_BOX: &str = "nwLng=-105.3&nwLat=40.1&seLng=-104.6&seLat=39.5";
+
+/// The location ids the search lists (every page, nearest Denver, no distance limit) inside
+/// the Denver box.
+async fn listed_in_denver_box(app: &TestApp, filters: &serde_json::Value) -> Vec<i64> {
+    let mut body = filters.clone();
+    body["zipCode"] = json!("80202");
+    body["searchDistance"] = json!(0);
+    let mut ids = Vec::new();
+    for page in 1.. {
+        let answer = app.search(&format!("page={page}&limit=50"), body.clone()).await;
+        assert_eq!(answer.status, 200, "{:?}", answer.body);
+        let clinics = answer.body["clinics"].as_array().unwrap();
+        ids.extend(
+            clinics
+                .iter()
+                .filter(|clinic| clinic["isVirtualLocation"] == false)
+                .filter(|clinic| {
+                    let (lat, lng) = (
+                        clinic["coordinates"]["lat"].as_f64().unwrap(),
+                        clinic["coordinates"]["lng"].as_f64().unwrap(),
+                    );
+                    (39.5..=40.1).contains(&lat) && (-105.3..=-104.6).contains(&lng)
+                })
+                .map(|clinic| clinic["locationId"].as_i64().unwrap()),
+        );
+        if page >= answer.body["totalPages"].as_u64().unwrap() {
+            break;
+        }
+    }
+    ids.sort_unstable();
+    ids
+}
+
+async fn pins_in_denver_box(app: &TestApp, filters: &serde_json::Value) -> Vec<i64> {
+    let path = format!(
+        "/member/app/market/location/pins?{DENVER_BOX}&filters={}",
+        encoded(&filters.to_string())
+    );
+    let answer = app.get(&path).await;
+    assert_eq!(answer.status, 200, "{:?}", answer.body);
+    assert_eq!(answer.body["overLimit"], false);
+    let mut ids: Vec<i64> = answer.body["pins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pin| pin["locationId"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    let areas = app
+        .get(
+            &path
+                .replace("/pins?", "/areapins?")
+                .replace("&filters", "&zoom=8&filters"),
+        )
+        .await;
+    assert_eq!(areas.status, 200, "{:?}", areas.body);
+    assert_eq!(
+        areas.body["total"].as_u64().unwrap() as usize,
+        ids.len(),
+        "area pins count the same"
+    );
+    ids
+}
+
+#[tokio::test]
+async fn pins_and_area_pins_answer_the_search_filters_of_the_list() {
+    let app = TestApp::spawn(800).await;
+    let everything = pins_in_denver_box(&app, &json!({})).await;
+    assert!(everything.len() > 5, "Denver has clinics");
+    for filters in [
+        json!({ "searchByName": "front range" }),
+        json!({ "selectedGenders": ["F"] }),
+        json!({ "selectedGroupAndOrganizations": [seed::demo::DENVER_ORGANISATION_NAME] }),
+        json!({ "selectedGenders": ["M"], "newPatients": true, "searchDistance": 1 }),
+        json!({ "searchByName": "zzzzqqqq" }),
+    ] {
+        let pins = pins_in_denver_box(&app, &filters).await;
+        assert_eq!(pins, listed_in_denver_box(&app, &filters).await, "{filters}");
+        assert!(pins.len() < everything.len(), "{filters} narrows the map");
+    }
+    assert!(
+        pins_in_denver_box(&app, &json!({ "searchByName": "zzzzqqqq" }))
+            .await
+            .is_empty(),
+        "no results, no pins"
+    );
+    assert!(
+        pins_in_denver_box(&app, &json!({ "searchByName": "front range" }))
+            .await
+            .contains(&seed::demo::DENVER_LOCATION_ID)
+    );
+
+    // With `filters`, the older parameters are ignored.
+    let older = app
+        .get(&format!(
+            "/member/app/market/location/pins?{DENVER_BOX}&newPatients=true&filters={}",
+            encoded("{}")
+        ))
+        .await;
+    assert_eq!(older.body["pins"].as_array().unwrap().len(), everything.len());
+}
+
+#[tokio::test]
+async fn bad_pin_filters_are_refused_naming_the_field() {
+    let app = TestApp::spawn(60).await;
+    for (filters, named) in [
+        ("{\"newPatients\":\"yes\"}", "filters.newPatients"),
+        ("{\"selectedGender\":[\"F\"]}", "filters.selectedGender"),
+        ("{\"searchDistance\":12}", "filters.searchDistance"),
+        ("{\"selectedGenders\":[\"X\"]}", "selectedGenders"),
+        ("not json", "filters"),
+    ] {
+        for path in ["pins", "areapins"] {
+            let answer = app
+                .get(&format!(
+                    "/member/app/market/location/{path}?{DENVER_BOX}&zoom=8&filters={}",
+                    encoded(filters)
+                ))
+                .await;
+            assert_error(&answer, 400, "invalid_filter");
+            let message = answer.body["message"].as_str().unwrap();
+            assert!(message.contains(named), "{path} {filters}: {message}");
+        }
+    }
+    let conflicting = app
+        .get(&format!(
+            "/member/app/market/location/pins?{DENVER_BOX}&company=northwind&alias=acme"
+        ))
+        .await;
+    assert_error(&conflicting, 400, "invalid_parameter");
+}
+
 #[tokio::test]
 async fn filter_lists_and_the_company_alias() {
     let app = TestApp::spawn(400).await;
@@ -398,4 +542,24 @@ async fn favourites_flag_cards_and_pins_and_the_favourites_filter_keeps_only_the
             .any(|pin| pin["locationId"] == denver && pin["favorite"] == true)
     );
     assert!(pins.iter().filter(|pin| pin["favorite"] == true).count() == 1);
+    let favourite_pins = app
+        .get_as(
+            &format!(
+                "/member/app/market/location/pins?{bounds}&filters={}",
+                encoded(r#"{"favorites":true}"#)
+            ),
+            Some(&token),
+        )
+        .await;
+    let ids: Vec<&serde_json::Value> = favourite_pins.body["pins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pin| &pin["locationId"])
+        .collect();
+    assert_eq!(
+        ids,
+        [&json!(denver)],
+        "the favourites filter keeps the favourite pin alone"
+    );
 }

@@ -1,6 +1,6 @@
 //! Pins and area pins against a brute-force box filter.
 
-use domain::SearchFilters;
+use domain::{DistanceSlider, Location, SearchFilters};
 use proptest::prelude::*;
 use search::{Bounds, PinFilters};
 
@@ -56,22 +56,39 @@ fn boxes() -> impl Strategy<Value = Bounds> {
     prop_oneof![4 => ordinary, 2 => antimeridian, 1 => edges]
 }
 
+/// A search's filters as pins get them, sometimes naming an organisation.
 fn pin_filters() -> impl Strategy<Value = (PinFilters, SearchFilters)> {
-    (any::<bool>(), any::<bool>()).prop_map(|(new_patients, pediatrics)| {
-        let service_types: Vec<String> = if pediatrics { vec!["BH".into()] } else { Vec::new() };
+    let organisations = prop::option::of(0usize..10_000);
+    (crate::search::filters(), organisations).prop_map(|(mut filters, organisation)| {
+        if let Some(position) = organisation {
+            let organisations = &fixture().input.organisations;
+            filters.selected_group_and_organizations = vec![organisations[position % organisations.len()].name.clone()];
+        }
         (
             PinFilters {
-                new_patients,
-                service_types: service_types.clone(),
-                ..PinFilters::default()
+                filters: filters.clone(),
+                company_alias: None,
             },
-            SearchFilters {
-                new_patients,
-                service_types,
-                ..SearchFilters::default()
-            },
+            filters,
         )
     })
+}
+
+/// A box of about `degrees` around a location.
+fn around(location: &Location, degrees: f64) -> Bounds {
+    Bounds {
+        nw_lng: location.lng - degrees,
+        nw_lat: location.lat + degrees,
+        se_lng: location.lng + degrees,
+        se_lat: location.lat - degrees,
+    }
+}
+
+fn pin_ids(answer: &search::PinsResponse) -> Vec<i64> {
+    assert!(!answer.over_limit);
+    let mut ids: Vec<i64> = answer.pins.iter().map(|pin| pin.location_id).collect();
+    ids.sort_unstable();
+    ids
 }
 
 proptest! {
@@ -134,12 +151,7 @@ fn a_crowded_box_says_it_is_over_the_limit() {
 fn pins_flag_the_callers_favourite_locations_and_nothing_else() {
     let fixture = fixture();
     let clinic = fixture.input.locations.iter().find(|l| !l.is_virtual).unwrap();
-    let around = Bounds {
-        nw_lng: clinic.lng - 0.5,
-        nw_lat: clinic.lat + 0.5,
-        se_lng: clinic.lng + 0.5,
-        se_lat: clinic.lat - 0.5,
-    };
+    let around = around(clinic, 0.5);
     let signed_out = fixture.snapshot.pins(around, &PinFilters::default()).unwrap();
     assert!(!signed_out.over_limit && signed_out.pins.iter().all(|pin| !pin.favorite));
     let favourites = search::Favourites {
@@ -156,4 +168,111 @@ fn pins_flag_the_callers_favourite_locations_and_nothing_else() {
     for pin in &flagged.pins {
         assert_eq!(pin.favorite, pin.location_id == clinic.id);
     }
+}
+
+#[test]
+fn pins_under_name_gender_and_organisation_filters_are_what_the_search_lists_in_the_box() {
+    let fixture = fixture();
+    let brute = Brute::new(fixture);
+    let mut checked = 0;
+    for clinic in fixture
+        .input
+        .locations
+        .iter()
+        .filter(|l| !l.is_virtual)
+        .step_by(211)
+        .take(12)
+    {
+        let organisation = fixture
+            .input
+            .organisations
+            .iter()
+            .find(|o| o.id == clinic.organisation_id)
+            .unwrap();
+        let first_word = clinic.name.split_whitespace().next().unwrap().to_owned();
+        let bounds = around(clinic, 1.0);
+        let narrowed = [
+            SearchFilters {
+                search_by_name: Some(first_word.clone()),
+                ..SearchFilters::default()
+            },
+            SearchFilters {
+                selected_genders: vec!["F".into()],
+                ..SearchFilters::default()
+            },
+            SearchFilters {
+                selected_group_and_organizations: vec![organisation.name.clone()],
+                ..SearchFilters::default()
+            },
+            SearchFilters {
+                search_by_name: Some(first_word),
+                selected_genders: vec!["M".into()],
+                selected_credentials: vec!["MD".into()],
+                new_patients: true,
+                ..SearchFilters::default()
+            },
+            SearchFilters {
+                search_by_name: Some("zzzzqqqq".into()),
+                ..SearchFilters::default()
+            },
+        ];
+        let everything = fixture.snapshot.pins(bounds, &PinFilters::default()).unwrap();
+        for (position, filters) in narrowed.into_iter().enumerate() {
+            // The search's distance limit does not bound pins.
+            let filters = SearchFilters {
+                search_distance: DistanceSlider::new(1).unwrap(),
+                ..filters
+            };
+            let pin_filters = PinFilters {
+                filters: filters.clone(),
+                company_alias: None,
+            };
+            let answer = fixture.snapshot.pins(bounds, &pin_filters).unwrap();
+            assert_eq!(pin_ids(&answer), brute.in_box(bounds, &filters), "{filters:?}");
+            if position == 0 || position == 2 {
+                assert!(
+                    pin_ids(&answer).contains(&clinic.id),
+                    "the clinic answers its own name and organisation"
+                );
+            }
+            if position == 4 {
+                assert!(answer.pins.is_empty() && !answer.over_limit, "no results, no pins");
+            }
+            let areas = fixture.snapshot.area_pins(bounds, 9, &pin_filters).unwrap();
+            assert_eq!(areas.total, answer.pins.len(), "{filters:?}");
+            if !everything.over_limit {
+                assert!(answer.pins.len() <= everything.pins.len());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn the_favourites_filter_keeps_only_the_callers_favourite_pins_and_none_signed_out() {
+    let fixture = fixture();
+    let clinic = fixture.input.locations.iter().find(|l| !l.is_virtual).unwrap();
+    let bounds = around(clinic, 0.5);
+    let favourites = search::Favourites {
+        location_ids: [clinic.id].into(),
+        ..search::Favourites::default()
+    };
+    let only = PinFilters {
+        filters: SearchFilters {
+            favorites: true,
+            ..SearchFilters::default()
+        },
+        company_alias: None,
+    };
+    let kept = fixture.snapshot.pins_for(bounds, &only, Some(&favourites)).unwrap();
+    assert_eq!(pin_ids(&kept), [clinic.id]);
+    assert!(kept.pins[0].favorite);
+    let areas = fixture
+        .snapshot
+        .area_pins_for(bounds, 8, &only, Some(&favourites))
+        .unwrap();
+    assert_eq!(areas.total, 1);
+    assert!(pin_ids(&fixture.snapshot.pins(bounds, &only).unwrap()).is_empty());
+    assert_eq!(fixture.snapshot.area_pins(bounds, 8, &only).unwrap().total, 0);
 }

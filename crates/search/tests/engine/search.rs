@@ -126,7 +126,8 @@ fn name_queries() -> impl Strategy<Value = Option<String>> {
     prop_oneof![2 => Just(None), 2 => from_data, 1 => Just(Some("family medicine".to_owned()))]
 }
 
-fn filters() -> impl Strategy<Value = SearchFilters> {
+/// Search filters of every kind but the organisations and favourites (pins use them too).
+pub fn filters() -> impl Strategy<Value = SearchFilters> {
     let credentials = prop::sample::subsequence(vec!["MD", "DO", "NP", "PA"], 0..=2);
     let specialities = prop::sample::subsequence(vec!["Family Medicine", "Internal Medicine", "Pediatrics"], 0..=1);
     let genders = prop::sample::subsequence(vec!["F", "M"], 0..=1);
