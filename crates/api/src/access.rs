@@ -13,12 +13,9 @@ use store::members::Member;
 
 use crate::auth::TOKEN_HEADER;
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::Path;
 use crate::state::AppState;
-
-pub const ONLY_PRIMARY: &str = "Only the primary account holder can manage family members";
-pub const NOT_YOURS: &str = "You may only act on your own family members";
-pub const NO_DEPENDENT: &str = "No Dependent ID was found";
 
 /// The signed-in member, when the request carries a valid token.
 #[derive(Debug, Clone, Copy)]
@@ -40,12 +37,12 @@ impl FromRequestParts<AppState> for MaybeCaller {
         };
         let token = header
             .to_str()
-            .map_err(|_| ApiError::Unauthorized("Invalid access token".into()))?
+            .map_err(|_| ApiError::known(codes::INVALID_ACCESS_TOKEN))?
             .trim();
         if token.is_empty() {
             return Ok(Self(None));
         }
-        let invalid = || ApiError::Unauthorized("Invalid access token".into());
+        let invalid = || ApiError::known(codes::INVALID_ACCESS_TOKEN);
         let claims = state.tokens.verify(token).ok_or_else(invalid)?;
         let member_id = claims.sub.parse::<i64>().map_err(|_| invalid())?;
         let actor = match claims.act {
@@ -94,18 +91,18 @@ pub async fn signed_in_member(state: &AppState, caller: Caller) -> ApiResult<Mem
 
 /// The 401 of a request whose token is missing or names no account.
 pub fn please_log_in() -> ApiError {
-    ApiError::Unauthorized("Please log in to continue".into())
+    ApiError::known(codes::PLEASE_LOG_IN)
 }
 
 /// The signed-in subscriber, when they may manage a family: acting as themselves (not switched
 /// to a family member's account), relation Self, managed by nobody. 403 otherwise.
 pub async fn family_head(state: &AppState, caller: Caller) -> ApiResult<Member> {
     if caller.actor.is_some() {
-        return Err(ApiError::Forbidden(ONLY_PRIMARY.into()));
+        return Err(ApiError::known(codes::ONLY_PRIMARY));
     }
     let member = signed_in_member(state, caller).await?;
     if member.subscriber_relation != Relation::SelfSubscriber.as_str() || member.subscriber_id.is_some() {
-        return Err(ApiError::Forbidden(ONLY_PRIMARY.into()));
+        return Err(ApiError::known(codes::ONLY_PRIMARY));
     }
     Ok(member)
 }
@@ -134,9 +131,9 @@ pub async fn family_member_of(state: &AppState, caller: Caller, member_id: i64) 
     let subscriber = family_head(state, caller).await?;
     let relative = store::members::find(&state.pool, member_id)
         .await?
-        .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))?;
+        .ok_or_else(|| ApiError::known(codes::NO_DEPENDENT))?;
     if relative.subscriber_id != Some(subscriber.id) {
-        return Err(ApiError::Forbidden(NOT_YOURS.into()));
+        return Err(ApiError::known(codes::NOT_YOURS));
     }
     Ok(FamilyMemberOfCaller { subscriber, relative })
 }
@@ -152,7 +149,7 @@ async fn first_path_id(parts: &mut Parts, state: &AppState) -> ApiResult<i64> {
             let Path((id, _)) = Path::<(i64, i64)>::from_request_parts(parts, state).await?;
             Ok(id)
         }
-        Err(rejection) => Err(ApiError::bad_request("invalid_path", rejection.body_text())),
+        Err(rejection) => Err(ApiError::with_message(codes::INVALID_PATH, rejection.body_text())),
     }
 }
 

@@ -5,11 +5,10 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::error_codes::{self as codes, ErrorCode};
+
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// The request is malformed or a value is out of range.
-    #[error("{message}")]
-    BadRequest { code: &'static str, message: String },
     /// No valid credentials.
     #[error("{0}")]
     Unauthorized(String),
@@ -20,13 +19,13 @@ pub enum ApiError {
     #[error("{0}")]
     NotFound(String),
     /// The body is larger than the configured limit.
-    #[error("the request body is too large")]
+    #[error("{}", codes::PAYLOAD_TOO_LARGE.text())]
     PayloadTooLarge,
     /// Too many attempts in a short time.
     #[error("{0}")]
     TooManyRequests(String),
     /// The search index is not loaded yet.
-    #[error("the marketplace is starting up, please retry in a moment")]
+    #[error("{}", codes::UNAVAILABLE.text())]
     Unavailable,
     /// A refusal whose body carries more than `message` and `code` (the field at fault, the
     /// eligibility outcome); `details` are merged into the body.
@@ -51,35 +50,63 @@ struct ErrorBody<'a> {
 }
 
 impl ApiError {
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
-        Self::BadRequest {
-            code,
-            message: message.into(),
-        }
+    /// The error of a table entry, answered with the entry's text.
+    pub fn known(entry: ErrorCode) -> Self {
+        Self::with_message(entry, entry.text())
     }
 
-    /// A 400 naming the request field at fault: `{message, code, field}`.
-    pub fn invalid_field(field: &str, error: domain::accounts::ValidationError) -> Self {
-        Self::detailed(
-            StatusCode::BAD_REQUEST,
-            error.code(),
-            error.to_string(),
-            json!({ "field": field }),
-        )
-    }
-
-    /// An error with extra fields in its body; `details` must be a JSON object.
-    pub fn detailed(status: StatusCode, code: &'static str, message: impl Into<String>, details: Value) -> Self {
-        let details = match details {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        };
+    /// The error of a table entry with a message written where it happens (the entries without
+    /// a text: a parameter at fault, a missing id).
+    pub fn with_message(entry: ErrorCode, message: impl Into<String>) -> Self {
         Self::Detailed {
-            status,
-            code,
+            status: entry.status,
+            code: entry.code,
             message: message.into(),
-            details,
+            details: Map::new(),
         }
+    }
+
+    /// The error of a table entry whose text carries values: each `{name}` in the text is
+    /// replaced by its value.
+    pub fn filled(entry: ErrorCode, values: &[(&str, &str)]) -> Self {
+        let message = values.iter().fold(entry.text().to_owned(), |text, (name, value)| {
+            text.replace(&format!("{{{name}}}"), value)
+        });
+        Self::with_message(entry, message)
+    }
+
+    /// The same error with extra fields in its body; `details` must be a JSON object.
+    pub fn with_details(self, details: Value) -> Self {
+        let Value::Object(extra) = details else {
+            return self;
+        };
+        match self {
+            Self::Detailed {
+                status,
+                code,
+                message,
+                mut details,
+            } => {
+                details.extend(extra);
+                Self::Detailed {
+                    status,
+                    code,
+                    message,
+                    details,
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// A 400 naming the request field at fault: `{message, code, field}`, with the validation
+    /// error's own code and text (the table lists each code).
+    pub fn invalid_field(field: &str, error: domain::accounts::ValidationError) -> Self {
+        let entry = ErrorCode {
+            code: error.code(),
+            ..codes::INVALID_FIELD
+        };
+        Self::with_message(entry, error.to_string()).with_details(json!({ "field": field }))
     }
 
     /// The same error with its message repeated as `msg` (the password-change screen reads it).
@@ -106,27 +133,26 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::Detailed { status, .. } => *status,
-            Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
-            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            Self::Forbidden(_) => StatusCode::FORBIDDEN,
-            Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Unauthorized(_) => codes::PLEASE_LOG_IN.status,
+            Self::Forbidden(_) => codes::FORBIDDEN.status,
+            Self::NotFound(_) => codes::NOT_FOUND.status,
+            Self::PayloadTooLarge => codes::PAYLOAD_TOO_LARGE.status,
+            Self::TooManyRequests(_) => codes::TOO_MANY_REQUESTS.status,
+            Self::Unavailable => codes::UNAVAILABLE.status,
+            Self::Internal(_) => codes::INTERNAL.status,
         }
     }
 
     pub fn code(&self) -> &'static str {
         match self {
-            Self::BadRequest { code, .. } | Self::Detailed { code, .. } => code,
-            Self::Unauthorized(_) => "unauthorized",
-            Self::Forbidden(_) => "forbidden",
-            Self::NotFound(_) => "not_found",
-            Self::PayloadTooLarge => "payload_too_large",
-            Self::TooManyRequests(_) => "too_many_requests",
-            Self::Unavailable => "unavailable",
-            Self::Internal(_) => "internal",
+            Self::Detailed { code, .. } => code,
+            Self::Unauthorized(_) => codes::PLEASE_LOG_IN.code,
+            Self::Forbidden(_) => codes::FORBIDDEN.code,
+            Self::NotFound(_) => codes::NOT_FOUND.code,
+            Self::PayloadTooLarge => codes::PAYLOAD_TOO_LARGE.code,
+            Self::TooManyRequests(_) => codes::TOO_MANY_REQUESTS.code,
+            Self::Unavailable => codes::UNAVAILABLE.code,
+            Self::Internal(_) => codes::INTERNAL.code,
         }
     }
 }
@@ -137,7 +163,7 @@ impl IntoResponse for ApiError {
             tracing::error!(error = format!("{error:#}"), "request failed");
         }
         let message = match &self {
-            Self::Internal(_) => "Oops. Something went wrong".to_owned(),
+            Self::Internal(_) => codes::INTERNAL.text().to_owned(),
             other => other.to_string(),
         };
         let body = ErrorBody {
@@ -152,15 +178,21 @@ impl IntoResponse for ApiError {
     }
 }
 
+impl From<&ErrorCode> for ApiError {
+    fn from(entry: &ErrorCode) -> Self {
+        Self::known(*entry)
+    }
+}
+
 impl From<search::SearchError> for ApiError {
     fn from(error: search::SearchError) -> Self {
         use search::SearchError as E;
         match error {
-            E::NoOrigin => Self::bad_request("no_origin", error.to_string()),
-            E::UnknownZipCode(_) => Self::bad_request("unknown_zip_code", error.to_string()),
-            E::InvalidParameter(_) => Self::bad_request("invalid_parameter", error.to_string()),
-            E::InvalidFilter(_) => Self::bad_request("invalid_filter", error.to_string()),
-            E::InvalidBounds(_) => Self::bad_request("invalid_bounds", error.to_string()),
+            E::NoOrigin => Self::with_message(codes::NO_ORIGIN, error.to_string()),
+            E::UnknownZipCode(_) => Self::with_message(codes::UNKNOWN_ZIP_CODE, error.to_string()),
+            E::InvalidParameter(_) => Self::with_message(codes::INVALID_PARAMETER, error.to_string()),
+            E::InvalidFilter(_) => Self::with_message(codes::INVALID_FILTER, error.to_string()),
+            E::InvalidBounds(_) => Self::with_message(codes::INVALID_BOUNDS, error.to_string()),
             other => Self::Internal(anyhow::Error::new(other)),
         }
     }
@@ -185,3 +217,31 @@ impl From<sqlx::Error> for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_known_error_answers_its_table_entry() {
+        let error = ApiError::from(&codes::MEMBER_EXISTS);
+        assert_eq!(error.status(), codes::MEMBER_EXISTS.status);
+        assert_eq!(error.code(), "member_exists");
+        assert_eq!(error.to_string(), codes::MEMBER_EXISTS.text());
+    }
+
+    #[test]
+    fn placeholders_are_filled_and_details_merged() {
+        let entry = ErrorCode {
+            text: Some("No {thing} at {place}"),
+            ..codes::NOT_FOUND
+        };
+        let error =
+            ApiError::filled(entry, &[("thing", "clinic"), ("place", "80202")]).with_details(json!({ "field": "zip" }));
+        assert_eq!(error.to_string(), "No clinic at 80202");
+        let ApiError::Detailed { details, .. } = error else {
+            panic!("a table entry answers a detailed error");
+        };
+        assert_eq!(details["field"], "zip");
+    }
+}

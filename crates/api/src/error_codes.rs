@@ -42,6 +42,7 @@ error_codes! {
     FORBIDDEN = ("forbidden", FORBIDDEN);
     /// The thing named does not exist; the message names it.
     NOT_FOUND = ("not_found", NOT_FOUND);
+    NO_PLACE = ("not_found", NOT_FOUND, "No place matches that address");
     PAYLOAD_TOO_LARGE = ("payload_too_large", PAYLOAD_TOO_LARGE, "the request body is too large");
     TOO_MANY_REQUESTS = ("too_many_requests", TOO_MANY_REQUESTS, "Too many attempts. Please wait a few minutes and try again.");
     /// The search index is not loaded yet.
@@ -123,8 +124,8 @@ error_codes! {
     INVALID_ENTITY = ("invalid_entity", BAD_REQUEST);
     INVALID_ID = ("invalid_id", BAD_REQUEST);
     NO_EMAIL = ("no_email", BAD_REQUEST);
-    CONSENT_REQUIRED = ("consent_required", BAD_REQUEST);
-    LOCATION_REQUIRED = ("location_required", BAD_REQUEST);
+    CONSENT_REQUIRED = ("consent_required", BAD_REQUEST, "'I agree to be contacted by the provider' must be ticked");
+    LOCATION_REQUIRED = ("location_required", BAD_REQUEST, "Choose a clinic, or search an area to be told about");
 }
 
 impl ErrorCode {

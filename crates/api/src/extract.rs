@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 
 use crate::auth::{LinkToken, TOKEN_HEADER};
 use crate::error::ApiError;
+use crate::error_codes as codes;
 
 /// `axum::Json` with our error body.
 pub struct Json<T>(pub T);
@@ -24,11 +25,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
             {
                 Err(ApiError::PayloadTooLarge)
             }
-            Err(JsonRejection::MissingJsonContentType(_)) => Err(ApiError::bad_request(
-                "unsupported_media_type",
-                "send the body as application/json",
-            )),
-            Err(rejection) => Err(ApiError::bad_request("invalid_body", rejection.body_text())),
+            Err(JsonRejection::MissingJsonContentType(_)) => Err(ApiError::known(codes::UNSUPPORTED_MEDIA_TYPE)),
+            Err(rejection) => Err(ApiError::with_message(codes::INVALID_BODY, rejection.body_text())),
         }
     }
 }
@@ -43,7 +41,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
         axum::extract::Query::<T>::from_request_parts(parts, state)
             .await
             .map(|axum::extract::Query(value)| Self(value))
-            .map_err(|rejection: QueryRejection| ApiError::bad_request("invalid_query", rejection.body_text()))
+            .map_err(|rejection: QueryRejection| ApiError::with_message(codes::INVALID_QUERY, rejection.body_text()))
     }
 }
 
@@ -57,7 +55,7 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Path<T>
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|axum::extract::Path(value)| Self(value))
-            .map_err(|rejection: PathRejection| ApiError::bad_request("invalid_path", rejection.body_text()))
+            .map_err(|rejection: PathRejection| ApiError::with_message(codes::INVALID_PATH, rejection.body_text()))
     }
 }
 
@@ -66,13 +64,13 @@ pub fn optional_position(lat: Option<f64>, lng: Option<f64>) -> Result<Option<do
     match (lat, lng) {
         (None, None) => Ok(None),
         (Some(lat), Some(lng)) => domain::LatLng::new(lat, lng).map(Some).ok_or_else(|| {
-            ApiError::bad_request(
-                "invalid_parameter",
+            ApiError::with_message(
+                codes::INVALID_PARAMETER,
                 "lat must be within -90 and 90, lng within -180 and 180",
             )
         }),
-        _ => Err(ApiError::bad_request(
-            "invalid_parameter",
+        _ => Err(ApiError::with_message(
+            codes::INVALID_PARAMETER,
             "send both lat and lng, or neither",
         )),
     }

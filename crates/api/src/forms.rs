@@ -1,12 +1,12 @@
 //! Reading form fields: the SPA sends text, numbers or nothing, and a refused value is a 400
 //! naming the field (`{message, code, field}`).
 
-use axum::http::StatusCode;
 use domain::accounts::{Email, NewPassword, ValidationError, parse_name};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 
 /// Form values may arrive as text or numbers (member ids, ZIP codes); anything else is refused.
 pub fn text(field: &str, value: &Option<Value>) -> ApiResult<Option<String>> {
@@ -14,12 +14,9 @@ pub fn text(field: &str, value: &Option<Value>) -> ApiResult<Option<String>> {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.trim().to_owned()).filter(|text| !text.is_empty())),
         Some(Value::Number(number)) => Ok(Some(number.to_string())),
-        Some(_) => Err(ApiError::detailed(
-            StatusCode::BAD_REQUEST,
-            "invalid_field",
-            "Must be text",
-            json!({ "field": field }),
-        )),
+        Some(_) => {
+            Err(ApiError::with_message(codes::INVALID_FIELD, "Must be text").with_details(json!({ "field": field })))
+        }
     }
 }
 
@@ -55,12 +52,7 @@ pub fn ticked(value: &Option<Value>) -> bool {
 /// An id sent as a number or a digit string; anything else is a 400 naming the field.
 pub fn id_field(field: &str, value: &Option<Value>) -> ApiResult<Option<i64>> {
     let invalid = || {
-        ApiError::detailed(
-            StatusCode::BAD_REQUEST,
-            "invalid_field",
-            "Must be a whole number",
-            json!({ "field": field }),
-        )
+        ApiError::with_message(codes::INVALID_FIELD, "Must be a whole number").with_details(json!({ "field": field }))
     };
     crate::extract::lenient_id_value(value.as_ref()).map_err(|_| invalid())
 }

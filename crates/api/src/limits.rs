@@ -5,12 +5,10 @@ use std::time::Duration;
 use store::PgPool;
 
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 
 /// The window every limit counts in.
 pub const WINDOW: Duration = Duration::from_secs(15 * 60);
-/// The text of a 429.
-pub const TOO_MANY: &str = "Too many attempts. Please wait a few minutes and try again.";
-
 /// The limits in force (0 disables one).
 #[derive(Debug, Clone, Copy)]
 pub struct RateLimits {
@@ -56,7 +54,7 @@ impl RateLimits {
         }
         let hits = store::rate_limits::hit(pool, &key, WINDOW).await?;
         if hits > i64::from(limit) {
-            return Err(ApiError::TooManyRequests(TOO_MANY.into()));
+            return Err(ApiError::known(codes::TOO_MANY_REQUESTS));
         }
         Ok(())
     }
@@ -69,7 +67,7 @@ impl RateLimits {
             return Ok(());
         }
         if store::rate_limits::current(pool, &key, WINDOW).await? >= i64::from(limit) {
-            return Err(ApiError::TooManyRequests(TOO_MANY.into()));
+            return Err(ApiError::known(codes::TOO_MANY_REQUESTS));
         }
         Ok(())
     }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::access::MaybeCaller;
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::Json;
 use crate::state::AppState;
 
@@ -37,12 +38,10 @@ async fn metadata(
     Json(body): Json<Map<String, Value>>,
 ) -> ApiResult<(StatusCode, axum::Json<Value>)> {
     if body.get("number").and_then(Value::as_i64) != Some(METADATA_NUMBER) {
-        return Err(ApiError::detailed(
-            StatusCode::BAD_REQUEST,
-            "invalid_field",
-            format!("number must be {METADATA_NUMBER}"),
-            json!({ "field": "number" }),
-        ));
+        return Err(
+            ApiError::with_message(codes::INVALID_FIELD, format!("number must be {METADATA_NUMBER}"))
+                .with_details(json!({ "field": "number" })),
+        );
     }
     let properties: Map<String, Value> = METADATA_FIELDS
         .iter()

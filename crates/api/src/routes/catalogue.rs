@@ -10,6 +10,7 @@ use store::favourites::Entity;
 
 use crate::access::MaybeCaller;
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::{Path, Query};
 use crate::services::favourites::is_favourite;
 use crate::state::AppState;
@@ -73,7 +74,7 @@ async fn vendor(
     .bind(id)
     .fetch_optional(&state.pool)
     .await?
-    .ok_or_else(|| ApiError::NotFound("Vendor not found".into()))?;
+    .ok_or_else(|| ApiError::known(codes::VENDOR_NOT_FOUND))?;
     let favorite = is_favourite(&state, caller.map(|caller| caller.member_id), Entity::Vendor, id).await?;
     Ok(axum::Json(json!({
         "id": row.get::<i64, _>("id"),
@@ -105,7 +106,7 @@ async fn solution(
     .bind(id)
     .fetch_optional(&state.pool)
     .await?
-    .ok_or_else(|| ApiError::NotFound("Solution not found".into()))?;
+    .ok_or_else(|| ApiError::known(codes::SOLUTION_NOT_FOUND))?;
     let favorite = is_favourite(&state, caller.map(|caller| caller.member_id), Entity::Solution, id).await?;
     let base_rate = row.get::<i64, _>("base_rate_cents") as f64 / 100.0;
     Ok(axum::Json(json!({
@@ -150,15 +151,15 @@ async fn potential_employers(
 ) -> ApiResult<axum::Json<Vec<Value>>> {
     let limit = query.limit.unwrap_or(100);
     if !(1..=500).contains(&limit) {
-        return Err(ApiError::bad_request(
-            "invalid_parameter",
+        return Err(ApiError::with_message(
+            codes::INVALID_PARAMETER,
             "limit must be between 1 and 500",
         ));
     }
     let search = query.search.as_deref().map(str::trim).unwrap_or_default();
     if search.len() > 200 {
-        return Err(ApiError::bad_request(
-            "invalid_parameter",
+        return Err(ApiError::with_message(
+            codes::INVALID_PARAMETER,
             "search must be at most 200 characters",
         ));
     }

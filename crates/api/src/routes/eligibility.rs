@@ -6,7 +6,6 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::routing::{post, put};
 use chrono::Utc;
 use domain::Relation;
@@ -21,6 +20,7 @@ use store::members::{Member, PersonalInfo};
 use crate::access::SignedInMember;
 use crate::coverage::Person;
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::Json;
 use crate::forms::{check, optional, required, text};
 use crate::services::eligibility_check::{self, Applicant, Confirmation, NotConfirmed};
@@ -105,12 +105,9 @@ impl MemberForm {
         if needs.email {
             let email = check("email", Email::parse(&text("email", &self.email)?.unwrap_or_default()))?;
             if member.email.as_deref() != Some(email.as_str()) {
-                return Err(ApiError::detailed(
-                    StatusCode::BAD_REQUEST,
-                    "email_change_needs_verification",
-                    "To change your login e-mail, use Settings: we send a link to confirm the new address.",
-                    json!({ "field": "email" }),
-                ));
+                return Err(
+                    ApiError::known(codes::EMAIL_CHANGE_NEEDS_VERIFICATION).with_details(json!({ "field": "email" }))
+                );
             }
         }
         let relation = match text("subscriberRelation", &self.subscriber_relation)? {
@@ -135,12 +132,7 @@ impl MemberForm {
                     None => None,
                 };
                 Some(employer.ok_or_else(|| {
-                    ApiError::detailed(
-                        StatusCode::BAD_REQUEST,
-                        "unknown_employer",
-                        "Unknown employer",
-                        json!({ "field": "employerId" }),
-                    )
+                    ApiError::known(codes::UNKNOWN_EMPLOYER).with_details(json!({ "field": "employerId" }))
                 })?)
             }
         };
@@ -193,15 +185,10 @@ impl MemberForm {
 }
 
 fn eligibility_error(refusal: NotConfirmed) -> ApiError {
-    ApiError::detailed(
-        refusal.status(),
-        refusal.code(),
-        refusal.message(),
-        json!({
-            "eligible": false,
-            "eligibility": { "code": refusal.status().as_u16(), "err": { "chcDown": refusal.chc_down() } },
-        }),
-    )
+    ApiError::known(refusal.entry()).with_details(json!({
+        "eligible": false,
+        "eligibility": { "code": refusal.status().as_u16(), "err": { "chcDown": refusal.chc_down() } },
+    }))
 }
 
 /// Checks the member's stored details and, when the roster confirms them, activates

@@ -4,7 +4,6 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::routing::{get, post};
 use chrono::Utc;
 use domain::enrolment::Refusal;
@@ -12,8 +11,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use store::enrolment::{ChoiceOutcome, ProviderChoice};
 
-use crate::access::{Caller, FamilyMemberOfCaller, NO_DEPENDENT, SignedInMember, please_log_in};
+use crate::access::{Caller, FamilyMemberOfCaller, SignedInMember, please_log_in};
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::{Json, Path, Query};
 use crate::forms::id_field;
 use crate::services::member_views::location_json;
@@ -28,8 +28,6 @@ pub fn router() -> Router<AppState> {
         )
         .route("/member/app/provider/{id}/postenrollment", get(post_enrolment))
 }
-
-const PROVIDER_NOT_FOUND: &str = "Provider not found";
 
 /// The set-provider body. Ids may arrive as numbers or as digit strings.
 #[derive(Debug, Default, Deserialize)]
@@ -56,23 +54,23 @@ impl ProviderChoiceBody {
 }
 
 fn refusal_error(state: &AppState, refusal: &Refusal) -> ApiError {
-    let status = match refusal {
-        Refusal::EmployerInactive => StatusCode::FORBIDDEN,
-        Refusal::NotALocation => StatusCode::BAD_REQUEST,
-        Refusal::ProviderNotFound => StatusCode::NOT_FOUND,
-        Refusal::ActiveMembership { .. }
-        | Refusal::ChangeNeedsConfirmation { .. }
-        | Refusal::AlreadyEnrolled
-        | Refusal::NotAccepting
-        | Refusal::PediatricNotOffered
-        | Refusal::PediatricAge => StatusCode::CONFLICT,
+    let entry = match refusal {
+        Refusal::EmployerInactive => codes::EMPLOYER_INACTIVE,
+        Refusal::ActiveMembership { .. } => codes::ACTIVE_MEMBERSHIP,
+        Refusal::NotALocation => codes::NOT_A_LOCATION,
+        Refusal::ProviderNotFound => codes::PROVIDER_NOT_FOUND,
+        Refusal::ChangeNeedsConfirmation { .. } => codes::CHANGE_NEEDS_CONFIRMATION,
+        Refusal::AlreadyEnrolled => codes::ALREADY_ENROLLED,
+        Refusal::NotAccepting => codes::NOT_ACCEPTING,
+        Refusal::PediatricNotOffered => codes::PEDIATRIC_NOT_OFFERED,
+        Refusal::PediatricAge => codes::PEDIATRIC_AGE,
     };
     let details = match refusal {
         Refusal::ActiveMembership { clinic } => json!({ "clinic": clinic, "supportEmail": state.config.support_email }),
         Refusal::ChangeNeedsConfirmation { clinic } => json!({ "clinic": clinic }),
         _ => json!({}),
     };
-    ApiError::detailed(status, refusal.code(), refusal.to_string(), details)
+    ApiError::with_message(entry, refusal.to_string()).with_details(details)
 }
 
 /// Applies a choice and answers it. `gone` is the error for a member row that vanished.
@@ -133,7 +131,7 @@ async fn set_dependent_provider(
     Json(body): Json<ProviderChoiceBody>,
 ) -> ApiResult<axum::Json<Value>> {
     let choice = body.into_choice(relative.id, subscriber.id)?;
-    choose(&state, &choice, ApiError::NotFound(NO_DEPENDENT.into())).await
+    choose(&state, &choice, ApiError::known(codes::NO_DEPENDENT)).await
 }
 
 #[derive(Debug, Deserialize)]
@@ -152,7 +150,7 @@ async fn post_enrolment(
     let redirect =
         store::enrolment::post_enrolment_redirect(&state.pool, provider_id, query.location_id, member.location_id)
             .await?
-            .ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))?;
+            .ok_or_else(|| ApiError::known(codes::PROVIDER_NOT_FOUND))?;
     Ok(axum::Json(json!({
         "postMemberEnrollment": redirect.map(|redirect| json!({ "redirect": redirect })),
     })))

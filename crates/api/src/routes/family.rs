@@ -9,8 +9,8 @@ use axum::routing::{get, post};
 use chrono::Utc;
 use domain::Relation;
 use domain::accounts::{
-    Email, Phone, ValidationError, member_gender, parse_date_of_birth, parse_gender, parse_identifier, parse_name,
-    parse_relation, parse_zip_code,
+    Email, Phone, member_gender, parse_date_of_birth, parse_gender, parse_identifier, parse_name, parse_relation,
+    parse_zip_code,
 };
 use domain::enrolment::{ADULT_AGE, age_on, pediatric_fit};
 use domain::membership::EligibilityStatus;
@@ -19,10 +19,9 @@ use serde_json::{Value, json};
 use store::family::{FamilyChanges, FamilyWrite, NewFamilyMember};
 use store::members::Member;
 
-use crate::access::{
-    Caller, FamilyMemberOfCaller, NO_DEPENDENT, family_head, family_member_of, please_log_in, signed_in_member,
-};
+use crate::access::{Caller, FamilyMemberOfCaller, family_head, family_member_of, please_log_in, signed_in_member};
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::{Json, Path};
 use crate::forms::{check, required, text, ticked};
 use crate::services::eligibility_check::{self, Applicant, Applied, Confirmation, NotConfirmed};
@@ -42,12 +41,6 @@ pub fn router() -> Router<AppState> {
             post(confirm_info),
         )
         .route("/member/app/token/dependent/{id}", get(dependent_token))
-}
-
-pub const ALREADY_IN_FAMILY: &str = "This family member already exists in your account.";
-
-fn already_in_family() -> ApiError {
-    ApiError::detailed(StatusCode::CONFLICT, "member_exists", ALREADY_IN_FAMILY, json!({}))
 }
 
 /// The add-family-member form (also the body of a family member's confirm/info). `payerId`,
@@ -90,12 +83,10 @@ impl FamilyForm {
             parse_relation(&required("subscriberRelation", &self.subscriber_relation)?),
         )?;
         if relation == Relation::SelfSubscriber {
-            return Err(ApiError::detailed(
-                StatusCode::BAD_REQUEST,
-                ValidationError::RelationInvalid.code(),
-                "A family member is a Spouse or a Dependent",
-                json!({ "field": "subscriberRelation" }),
-            ));
+            return Err(
+                ApiError::with_message(codes::INVALID_RELATION, "A family member is a Spouse or a Dependent")
+                    .with_details(json!({ "field": "subscriberRelation" })),
+            );
         }
         let first_name = check("firstName", parse_name(&required("firstName", &self.first_name)?))?;
         let last_name = check("lastName", parse_name(&required("lastName", &self.last_name)?))?;
@@ -253,7 +244,7 @@ async fn add(
             tracing::info!(subscriber = subscriber.id, member = id, "family member added");
             Ok((StatusCode::CREATED, axum::Json(json!({ "id": id }))))
         }
-        FamilyWrite::AlreadyInFamily => Err(already_in_family()),
+        FamilyWrite::AlreadyInFamily => Err(ApiError::known(codes::ALREADY_IN_FAMILY)),
         FamilyWrite::NotInFamily => Err(please_log_in()),
     }
 }
@@ -276,12 +267,12 @@ async fn one(State(state): State<AppState>, family: FamilyMemberOfCaller) -> Api
 async fn save(state: &AppState, subscriber: &Member, member_id: i64, changes: &FamilyChanges) -> ApiResult<Member> {
     match store::family::update(&state.pool, subscriber.id, member_id, changes).await? {
         FamilyWrite::Saved(_) => {}
-        FamilyWrite::AlreadyInFamily => return Err(already_in_family()),
-        FamilyWrite::NotInFamily => return Err(ApiError::NotFound(NO_DEPENDENT.into())),
+        FamilyWrite::AlreadyInFamily => return Err(ApiError::known(codes::ALREADY_IN_FAMILY)),
+        FamilyWrite::NotInFamily => return Err(ApiError::known(codes::NO_DEPENDENT)),
     }
     store::members::find(&state.pool, member_id)
         .await?
-        .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))
+        .ok_or_else(|| ApiError::known(codes::NO_DEPENDENT))
 }
 
 async fn edit(
@@ -301,7 +292,7 @@ async fn remove(
     let member_id = relative.id;
     let (first_name, last_name) = store::family::remove(&state.pool, subscriber.id, member_id)
         .await?
-        .ok_or_else(|| ApiError::NotFound(NO_DEPENDENT.into()))?;
+        .ok_or_else(|| ApiError::known(codes::NO_DEPENDENT))?;
     tracing::info!(subscriber = subscriber.id, member = member_id, "family member removed");
     Ok(axum::Json(json!({
         "message": format!("{first_name} {last_name} has been removed from your account."),

@@ -4,13 +4,13 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::routing::post;
 use serde_json::{Map, Value, json};
 use store::favourites::Entity;
 
 use crate::access::Caller;
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes::{self as codes, ErrorCode};
 use crate::extract::Json;
 use crate::state::AppState;
 
@@ -27,8 +27,8 @@ struct Toggle {
     favourite: bool,
 }
 
-fn field_error(field: &str, code: &'static str, message: impl Into<String>) -> ApiError {
-    ApiError::detailed(StatusCode::BAD_REQUEST, code, message, json!({ "field": field }))
+fn field_error(field: &str, entry: ErrorCode, message: impl Into<String>) -> ApiError {
+    ApiError::with_message(entry, message).with_details(json!({ "field": field }))
 }
 
 /// Reads the body by hand: the id's field is named after the entity. Ids may come as numbers
@@ -37,10 +37,9 @@ fn parse_toggle(body: &Map<String, Value>, allowed: &[Entity]) -> ApiResult<Togg
     let allowed_names: Vec<&str> = allowed.iter().map(|entity| entity.as_str()).collect();
     let entity = match body.get("entity") {
         None | Some(Value::Null) => {
-            return Err(field_error(
+            return Err(ApiError::invalid_field(
                 "entity",
-                "required",
-                domain::accounts::ValidationError::Required.to_string(),
+                domain::accounts::ValidationError::Required,
             ));
         }
         Some(value) => value
@@ -50,7 +49,7 @@ fn parse_toggle(body: &Map<String, Value>, allowed: &[Entity]) -> ApiResult<Togg
             .ok_or_else(|| {
                 field_error(
                     "entity",
-                    "invalid_entity",
+                    codes::INVALID_ENTITY,
                     format!("entity must be one of {}", allowed_names.join(", ")),
                 )
             })?,
@@ -58,39 +57,36 @@ fn parse_toggle(body: &Map<String, Value>, allowed: &[Entity]) -> ApiResult<Togg
     let field = entity.as_str();
     let id = match body.get(field) {
         None | Some(Value::Null) => {
-            return Err(field_error(
+            return Err(ApiError::invalid_field(
                 field,
-                "required",
-                domain::accounts::ValidationError::Required.to_string(),
+                domain::accounts::ValidationError::Required,
             ));
         }
         Some(Value::Number(number)) => number.as_i64(),
         Some(Value::String(text)) => text.trim().parse().ok(),
         Some(_) => None,
     }
-    .ok_or_else(|| field_error(field, "invalid_id", format!("{field} must be a whole number")))?;
+    .ok_or_else(|| field_error(field, codes::INVALID_ID, format!("{field} must be a whole number")))?;
     let favourite = match body.get("favorite") {
         None | Some(Value::Null) => {
-            return Err(field_error(
+            return Err(ApiError::invalid_field(
                 "favorite",
-                "required",
-                domain::accounts::ValidationError::Required.to_string(),
+                domain::accounts::ValidationError::Required,
             ));
         }
         Some(value) => value
             .as_bool()
-            .ok_or_else(|| field_error("favorite", "invalid_field", "favorite must be true or false"))?,
+            .ok_or_else(|| field_error("favorite", codes::INVALID_FIELD, "favorite must be true or false"))?,
     };
     Ok(Toggle { entity, id, favourite })
 }
 
 fn not_found(entity: Entity) -> ApiError {
-    let message = match entity {
-        Entity::Location | Entity::Provider => "Provider not found",
-        Entity::Vendor => "Vendor not found",
-        Entity::Solution => "Solution not found",
-    };
-    ApiError::NotFound(message.into())
+    ApiError::known(match entity {
+        Entity::Location | Entity::Provider => codes::PROVIDER_NOT_FOUND,
+        Entity::Vendor => codes::VENDOR_NOT_FOUND,
+        Entity::Solution => codes::SOLUTION_NOT_FOUND,
+    })
 }
 
 async fn toggle(state: &AppState, caller: Caller, body: &Map<String, Value>, allowed: &[Entity]) -> ApiResult<Value> {

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::{Json, Query};
 use crate::state::AppState;
 
@@ -34,21 +35,21 @@ async fn geocode(State(state): State<AppState>, Json(body): Json<GeocodeBody>) -
         },
         (Some(address), None, None) => {
             if address.trim().is_empty() || address.len() > 300 {
-                return Err(ApiError::bad_request(
-                    "invalid_parameter",
+                return Err(ApiError::with_message(
+                    codes::INVALID_PARAMETER,
                     "address must be 1 to 300 characters",
                 ));
             }
             state.geocoder.geocode(address).await
         }
         _ => {
-            return Err(ApiError::bad_request(
-                "invalid_parameter",
+            return Err(ApiError::with_message(
+                codes::INVALID_PARAMETER,
                 "send an address, or both lat and lng",
             ));
         }
     };
-    let found = found.ok_or_else(|| ApiError::NotFound("No place matches that address".into()))?;
+    let found = found.ok_or_else(|| ApiError::known(codes::NO_PLACE))?;
     Ok(axum::Json(json!({
         "status": "OK",
         "results": [{
@@ -71,8 +72,8 @@ async fn autocomplete(
     Query(query): Query<AutocompleteQuery>,
 ) -> ApiResult<axum::Json<Value>> {
     if query.input.len() > 100 {
-        return Err(ApiError::bad_request(
-            "invalid_parameter",
+        return Err(ApiError::with_message(
+            codes::INVALID_PARAMETER,
             "input must be at most 100 characters",
         ));
     }

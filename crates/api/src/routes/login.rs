@@ -4,7 +4,6 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::routing::post;
 use domain::accounts::{Email, ValidationError};
 use serde::Deserialize;
@@ -14,12 +13,11 @@ use store::tokens::Purpose;
 use crate::access::ClientIp;
 use crate::auth::LinkToken;
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::Json;
 use crate::forms::{EmailBody, TokenBody, parse_email};
 use crate::limits::Bucket;
-use crate::services::accounts::{
-    CHECK_YOUR_EMAIL, INVALID_CREDENTIALS, MAGIC_LINK_EXPIRED, VERIFICATION_PENDING, login_answer, send_link_if_member,
-};
+use crate::services::accounts::{CHECK_YOUR_EMAIL, login_answer, send_link_if_member};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -60,20 +58,10 @@ async fn login(
             .limits
             .record(&state.pool, Bucket::LoginEmail(email.as_str()))
             .await?;
-        return Err(ApiError::detailed(
-            StatusCode::UNAUTHORIZED,
-            "invalid_credentials",
-            INVALID_CREDENTIALS,
-            json!({}),
-        ));
+        return Err(ApiError::known(codes::INVALID_CREDENTIALS));
     };
     if member.email_verified_at.is_none() {
-        return Err(ApiError::detailed(
-            StatusCode::FORBIDDEN,
-            "email_not_verified",
-            VERIFICATION_PENDING,
-            json!({}),
-        ));
+        return Err(ApiError::known(codes::EMAIL_NOT_VERIFIED));
     }
     Ok(axum::Json(login_answer(&state, &member).await?))
 }
@@ -96,14 +84,7 @@ async fn login_with_magic_link(
     State(state): State<AppState>,
     Json(body): Json<TokenBody>,
 ) -> ApiResult<axum::Json<Value>> {
-    let expired = || {
-        ApiError::detailed(
-            StatusCode::FORBIDDEN,
-            "magic_link_expired",
-            MAGIC_LINK_EXPIRED,
-            json!({}),
-        )
-    };
+    let expired = || ApiError::known(codes::MAGIC_LINK_EXPIRED);
     let hash = LinkToken::hash_of(body.token.as_deref().unwrap_or_default()).ok_or_else(expired)?;
     let mut transaction = state.pool.begin().await?;
     let token = store::tokens::consume(&mut transaction, &hash, &[Purpose::MagicLink])

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::access::{FamilyMemberOfCaller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::{Json, Query};
 use crate::services::favourites::favourites_of;
 use crate::state::AppState;
@@ -228,7 +229,7 @@ async fn area_pins(
 ) -> ApiResult<Response> {
     let zoom = query
         .zoom
-        .ok_or_else(|| ApiError::bad_request("invalid_query", "zoom is required"))?;
+        .ok_or_else(|| ApiError::with_message(codes::INVALID_QUERY, "zoom is required"))?;
     let filters = query.filters()?;
     // Clusters carry no flags: the caller's favourites are read only to keep them alone.
     let favourites = match caller {
@@ -275,8 +276,8 @@ async fn organisation_names(
 ) -> ApiResult<axum::Json<Vec<String>>> {
     let limit = query.limit.unwrap_or(100);
     if !(1..=500).contains(&limit) {
-        return Err(ApiError::bad_request(
-            "invalid_parameter",
+        return Err(ApiError::with_message(
+            codes::INVALID_PARAMETER,
             "limit must be between 1 and 500",
         ));
     }

@@ -3,7 +3,6 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, put};
 use serde::Deserialize;
@@ -12,6 +11,7 @@ use store::roster::PlanRow;
 
 use crate::access::{Caller, MaybeCaller, SignedInMember, please_log_in, signed_in_member};
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::{Json, Path, Query};
 use crate::respond::json_text;
 use crate::services::member_views::member_view;
@@ -117,10 +117,8 @@ async fn plan(
     MaybeCaller(caller): MaybeCaller,
     Path(plan_id): Path<String>,
 ) -> ApiResult<axum::Json<Value>> {
-    let not_found = || {
-        let text = "We could not find a plan with this ID";
-        ApiError::detailed(StatusCode::NOT_FOUND, "plan_not_found", text, json!({ "err": text }))
-    };
+    let not_found =
+        || ApiError::known(codes::PLAN_NOT_FOUND).with_details(json!({ "err": codes::PLAN_NOT_FOUND.text() }));
     let plan_id = domain::accounts::parse_identifier(&plan_id).map_err(|_| not_found())?;
     let employer_id = match caller {
         Some(caller) => signed_in_member(&state, caller).await?.employer_id,

@@ -3,7 +3,7 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use domain::accounts::{NewPassword, ValidationError};
 use serde::Deserialize;
@@ -13,12 +13,11 @@ use store::tokens::Purpose;
 use crate::access::{Caller, ClientIp, MaybeCaller, signed_in_member};
 use crate::auth::LinkToken;
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::{Json, Query, link_token};
 use crate::forms::{EmailBody, EmailQuery, TokenBody, parse_email, parse_new_password};
 use crate::limits::Bucket;
-use crate::services::accounts::{
-    CHECK_YOUR_EMAIL, INVALID_PASSWORD, PASSWORD_SAVED, link_expired, send_link_if_member,
-};
+use crate::services::accounts::{CHECK_YOUR_EMAIL, PASSWORD_SAVED, send_link_if_member};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -37,14 +36,14 @@ pub fn router() -> Router<AppState> {
 /// link is unknown, used, revoked or expired.
 async fn validate_token(State(state): State<AppState>, Json(body): Json<TokenBody>) -> ApiResult<axum::Json<Value>> {
     let hash = LinkToken::hash_of(body.token.as_deref().unwrap_or_default())
-        .ok_or_else(|| link_expired(StatusCode::UNAUTHORIZED))?;
+        .ok_or_else(|| ApiError::known(codes::LINK_NOT_VALID))?;
     let mut transaction = state.pool.begin().await?;
     let token = store::tokens::consume(&mut transaction, &hash, &[Purpose::VerifyEmail, Purpose::PasswordReset])
         .await?
-        .ok_or_else(|| link_expired(StatusCode::UNAUTHORIZED))?;
+        .ok_or_else(|| ApiError::known(codes::LINK_NOT_VALID))?;
     let member = store::members::find(&state.pool, token.member_id)
         .await?
-        .ok_or_else(|| link_expired(StatusCode::UNAUTHORIZED))?;
+        .ok_or_else(|| ApiError::known(codes::LINK_NOT_VALID))?;
     if token.purpose == Purpose::VerifyEmail {
         store::members::mark_email_verified(&mut transaction, member.id).await?;
     }
@@ -74,7 +73,7 @@ async fn validate_token(State(state): State<AppState>, Json(body): Json<TokenBod
 /// link of the member stops working.
 async fn set_password_with_token(state: &AppState, token_text: &str, password: &NewPassword) -> ApiResult<()> {
     const PURPOSES: [Purpose; 3] = [Purpose::SetPassword, Purpose::PasswordReset, Purpose::VerifyEmail];
-    let forbidden = || link_expired(StatusCode::FORBIDDEN);
+    let forbidden = || ApiError::known(codes::LINK_EXPIRED);
     let hash = LinkToken::hash_of(token_text).ok_or_else(forbidden)?;
     let record = store::tokens::find(&state.pool, &hash).await?.ok_or_else(forbidden)?;
     let usable = PURPOSES.contains(&record.purpose)
@@ -133,15 +132,10 @@ async fn password_reset(
     match body.token.as_deref().map(str::trim).filter(|token| !token.is_empty()) {
         Some(token) => set_password_with_token(&state, token, &password).await?,
         None => {
-            let caller = caller.ok_or_else(|| link_expired(StatusCode::FORBIDDEN))?;
+            let caller = caller.ok_or_else(|| ApiError::known(codes::LINK_EXPIRED))?;
             let member = signed_in_member(&state, caller).await?;
             if member.password_hash.is_some() {
-                return Err(ApiError::detailed(
-                    StatusCode::FORBIDDEN,
-                    "password_already_set",
-                    "Your password is already set. Use Change Password instead.",
-                    json!({}),
-                ));
+                return Err(ApiError::known(codes::PASSWORD_ALREADY_SET));
             }
             let hash = state.passwords.hash(&password).await?;
             store::members::replace_password(&state.pool, member.id, &hash).await?;
@@ -212,12 +206,7 @@ async fn change_password(state: &AppState, caller: Caller, body: ChangePasswordB
             .limits
             .record(&state.pool, Bucket::PasswordChange(member.id))
             .await?;
-        return Err(ApiError::detailed(
-            StatusCode::BAD_REQUEST,
-            "invalid_password",
-            INVALID_PASSWORD,
-            json!({ "field": "currentPassword" }),
-        ));
+        return Err(ApiError::known(codes::INVALID_PASSWORD).with_details(json!({ "field": "currentPassword" })));
     }
     if password.expose() == current {
         return Err(ApiError::invalid_field("password", ValidationError::PasswordReused));

@@ -12,6 +12,7 @@ use store::favourites::Entity;
 
 use crate::access::{FamilyMemberOfCaller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::{Path, Query};
 use crate::services::favourites::is_favourite;
 use crate::state::AppState;
@@ -26,8 +27,6 @@ pub fn router() -> Router<AppState> {
         .route("/member/app/market/doctor/{id}", get(doctor))
         .route("/member/app/market/location/{id}/preview", get(preview))
 }
-
-const PROVIDER_NOT_FOUND: &str = "Provider not found";
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -59,7 +58,7 @@ fn organisation_location(snapshot: &Snapshot, organisation_id: i64, location_id:
             .map(|ordinal| *ordinal as usize)
             .min_by_key(|ordinal| snapshot.location(*ordinal).id),
     };
-    ordinal.ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))
+    ordinal.ok_or_else(|| ApiError::known(codes::PROVIDER_NOT_FOUND))
 }
 
 /// A clinic profile from the snapshot; the description (not kept in the snapshot) and the
@@ -203,7 +202,7 @@ async fn doctor(
     let snapshot = state.snapshot()?;
     let ordinal = snapshot
         .clinician_ordinal(id)
-        .ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))?;
+        .ok_or_else(|| ApiError::known(codes::PROVIDER_NOT_FOUND))?;
     let clinician = snapshot.clinician(ordinal);
     let description = store::catalogue::clinician_description(&state.pool, clinician.id)
         .await?
@@ -266,7 +265,7 @@ async fn preview(
     let snapshot = state.snapshot()?;
     let ordinal = snapshot
         .location_ordinal(id)
-        .ok_or_else(|| ApiError::NotFound(PROVIDER_NOT_FOUND.into()))?;
+        .ok_or_else(|| ApiError::known(codes::PROVIDER_NOT_FOUND))?;
     let location = snapshot.location(ordinal);
     Ok(axum::Json(snapshot.location_item(ordinal, distance_from(origin, location))).into_response())
 }

@@ -3,7 +3,6 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::routing::post;
 use domain::accounts::ValidationError;
 use domain::membership::NextStep;
@@ -15,10 +14,11 @@ use store::tokens::Purpose;
 
 use crate::access::ClientIp;
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::{Json, Query};
 use crate::forms::{EmailBody, optional_name, parse_email, parse_new_password};
 use crate::limits::Bucket;
-use crate::services::accounts::{EMAIL_TAKEN, login_answer, verification_sent};
+use crate::services::accounts::{login_answer, verification_sent};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -91,20 +91,16 @@ async fn signup(
     // employer the catalogue does not know).
     let query_company = query.company.as_deref().map(str::trim).filter(|text| !text.is_empty());
     let query_provider = query_company.and_then(|text| text.parse::<i64>().ok());
-    let employer = match (body.employer_id, query_company) {
-        (Some(id), _) => Some(store::members::employer(&state.pool, id).await?.ok_or_else(|| {
-            ApiError::detailed(
-                StatusCode::BAD_REQUEST,
-                "unknown_employer",
-                "Unknown employer",
-                json!({ "field": "employerId" }),
-            )
-        })?),
-        (None, Some(alias)) if query_provider.is_none() => {
-            store::members::employer_by_alias(&state.pool, alias).await?
-        }
-        _ => None,
-    };
+    let employer =
+        match (body.employer_id, query_company) {
+            (Some(id), _) => Some(store::members::employer(&state.pool, id).await?.ok_or_else(|| {
+                ApiError::known(codes::UNKNOWN_EMPLOYER).with_details(json!({ "field": "employerId" }))
+            })?),
+            (None, Some(alias)) if query_provider.is_none() => {
+                store::members::employer_by_alias(&state.pool, alias).await?
+            }
+            _ => None,
+        };
     // A provider chosen before sign-up: the body's ids, else the query's.
     let provider_id = body.provider_id.or(query_provider);
     let location_id = body
@@ -156,7 +152,7 @@ async fn signup(
 }
 
 fn account_exists() -> Value {
-    json!({ "accountExists": true, "accessToken": null, "id": null, "message": EMAIL_TAKEN })
+    json!({ "accountExists": true, "accessToken": null, "id": null, "message": codes::EMAIL_TAKEN.text() })
 }
 
 /// Checks a provider chosen before sign-up: the location must exist and belong to the
@@ -166,14 +162,7 @@ async fn resolve_provider(
     provider_id: Option<i64>,
     location_id: Option<i64>,
 ) -> ApiResult<(Option<i64>, Option<i64>)> {
-    let unknown = || {
-        ApiError::detailed(
-            StatusCode::BAD_REQUEST,
-            "unknown_provider",
-            "Provider not found",
-            json!({ "field": "locationId" }),
-        )
-    };
+    let unknown = || ApiError::known(codes::UNKNOWN_PROVIDER).with_details(json!({ "field": "locationId" }));
     match (provider_id, location_id) {
         (None, None) => Ok((None, None)),
         (provider, Some(location)) => {
@@ -205,7 +194,7 @@ async fn validate_email(
         .await?
         .is_some();
     Ok(axum::Json(if taken {
-        json!({ "valid": false, "message": EMAIL_TAKEN, "reason": "email" })
+        json!({ "valid": false, "message": codes::EMAIL_TAKEN.text(), "reason": "email" })
     } else {
         json!({ "valid": true, "message": "", "reason": null })
     }))

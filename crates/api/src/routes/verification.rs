@@ -4,7 +4,7 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use domain::accounts::Email;
 use serde::Deserialize;
@@ -15,12 +15,11 @@ use store::tokens::Purpose;
 use crate::access::{Caller, ClientIp, signed_in_member};
 use crate::auth::LinkToken;
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::{Json, Query, link_token};
 use crate::forms::{EmailBody, EmailQuery, TokenBody, parse_email};
 use crate::limits::Bucket;
-use crate::services::accounts::{
-    ACCOUNT_VERIFIED, CHECK_YOUR_EMAIL, EMAIL_TAKEN, NO_MEMBER, link_expired, send_link_if_member, verification_sent,
-};
+use crate::services::accounts::{ACCOUNT_VERIFIED, CHECK_YOUR_EMAIL, send_link_if_member, verification_sent};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -46,7 +45,7 @@ async fn send_verification(
         .await?
         .is_none()
     {
-        return Err(ApiError::NotFound(NO_MEMBER.into()));
+        return Err(ApiError::known(codes::NO_MEMBER));
     }
     send_link_if_member(&state, &email, Purpose::VerifyEmail).await?;
     Ok(axum::Json(json!({ "message": verification_sent(email.as_str()) })))
@@ -107,12 +106,7 @@ async fn change_email(
     let email = parse_email(body.email.as_deref())?;
     let member = signed_in_member(&state, caller).await?;
     if member.email.as_deref() == Some(email.as_str()) {
-        return Err(ApiError::detailed(
-            StatusCode::BAD_REQUEST,
-            "same_email",
-            "This is already your login e-mail.",
-            json!({ "field": "email" }),
-        ));
+        return Err(ApiError::known(codes::SAME_EMAIL).with_details(json!({ "field": "email" })));
     }
     state.limits.hit(&state.pool, Bucket::Client(&client)).await?;
     state.limits.hit(&state.pool, Bucket::LinkEmail(email.as_str())).await?;
@@ -120,12 +114,7 @@ async fn change_email(
         .await?
         .is_some()
     {
-        return Err(ApiError::detailed(
-            StatusCode::BAD_REQUEST,
-            "email_taken",
-            EMAIL_TAKEN,
-            json!({ "field": "email" }),
-        ));
+        return Err(ApiError::known(codes::EMAIL_TAKEN).with_details(json!({ "field": "email" })));
     }
     let mut transaction = state.pool.begin().await?;
     state
@@ -155,7 +144,7 @@ async fn confirm_account(
     headers: HeaderMap,
     Query(query): Query<TokenQuery>,
 ) -> ApiResult<axum::Json<Value>> {
-    let forbidden = || link_expired(StatusCode::FORBIDDEN);
+    let forbidden = || ApiError::known(codes::LINK_EXPIRED);
     let token = link_token(&headers, query.token.as_deref());
     let hash = LinkToken::hash_of(&token).ok_or_else(forbidden)?;
     let mut transaction = state.pool.begin().await?;
@@ -170,12 +159,7 @@ async fn confirm_account(
             match store::members::change_email(&mut transaction, member.id, new_email).await {
                 Ok(()) => {}
                 Err(StoreError::AlreadyExists(_)) => {
-                    return Err(ApiError::detailed(
-                        StatusCode::BAD_REQUEST,
-                        "email_taken",
-                        EMAIL_TAKEN,
-                        json!({}),
-                    ));
+                    return Err(ApiError::known(codes::EMAIL_TAKEN));
                 }
                 Err(error) => return Err(error.into()),
             }

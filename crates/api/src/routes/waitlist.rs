@@ -14,6 +14,7 @@ use store::waitlist::{Joined, NewEntry};
 use crate::access::ClientIp;
 use crate::access::{MaybeCaller, please_log_in};
 use crate::error::{ApiError, ApiResult};
+use crate::error_codes as codes;
 use crate::extract::Json;
 use crate::limits::Bucket;
 use crate::state::AppState;
@@ -23,8 +24,6 @@ pub fn router() -> Router<AppState> {
 }
 
 pub const ADDED_TO_WAITLIST: &str = "You've been added to the waitlist";
-pub const CONSENT_REQUIRED: &str = "'I agree to be contacted by the provider' must be ticked";
-const PROVIDER_NOT_FOUND: &str = "Provider not found";
 /// The longest searched address kept.
 const MAX_ADDRESS_LENGTH: usize = 500;
 
@@ -75,8 +74,8 @@ async fn join_waitlist(
                 .await?
                 .ok_or_else(please_log_in)?;
             let Some(email) = contact.email else {
-                return Err(ApiError::bad_request(
-                    "no_email",
+                return Err(ApiError::with_message(
+                    codes::NO_EMAIL,
                     no_email_message(&contact.first_name, &contact.last_name),
                 ));
             };
@@ -86,32 +85,22 @@ async fn join_waitlist(
             let email = Email::parse(body.email.as_deref().unwrap_or_default())
                 .map_err(|error| ApiError::invalid_field("email", error))?;
             if body.consent != Some(true) {
-                return Err(ApiError::detailed(
-                    StatusCode::BAD_REQUEST,
-                    "consent_required",
-                    CONSENT_REQUIRED,
-                    json!({ "field": "consent" }),
-                ));
+                return Err(ApiError::known(codes::CONSENT_REQUIRED).with_details(json!({ "field": "consent" })));
             }
             (None, email.into_string())
         }
     };
     let position = match &body.search.location {
         Some(position) => Some(domain::LatLng::new(position.lat, position.lng).ok_or_else(|| {
-            ApiError::bad_request(
-                "invalid_parameter",
+            ApiError::with_message(
+                codes::INVALID_PARAMETER,
                 "search.location: lat must be within -90 and 90, lng within -180 and 180",
             )
         })?),
         None => None,
     };
     if body.location.is_none() && position.is_none() {
-        return Err(ApiError::detailed(
-            StatusCode::BAD_REQUEST,
-            "location_required",
-            "Choose a clinic, or search an area to be told about",
-            json!({ "field": "search.location" }),
-        ));
+        return Err(ApiError::known(codes::LOCATION_REQUIRED).with_details(json!({ "field": "search.location" })));
     }
     let address = body.search.address.as_deref().map(str::trim).unwrap_or_default();
     if address.chars().count() > MAX_ADDRESS_LENGTH {
@@ -140,7 +129,7 @@ async fn join_waitlist(
     let (status, id, already_listed) = match store::waitlist::join(&state.pool, &entry).await? {
         Joined::Added(id) => (StatusCode::CREATED, id, false),
         Joined::AlreadyListed(id) => (StatusCode::OK, id, true),
-        Joined::UnknownLocation => return Err(ApiError::NotFound(PROVIDER_NOT_FOUND.into())),
+        Joined::UnknownLocation => return Err(ApiError::known(codes::PROVIDER_NOT_FOUND)),
     };
     if status == StatusCode::CREATED {
         // A clinic that was already open has told the new entry at once.

@@ -1,34 +1,23 @@
 //! Account use cases the sign-up, login, password and verification routes share: the answer
-//! of a successful login, emailing a link to a registered address, and the texts they answer.
+//! of a successful login, emailing a link to a registered address, and the success texts they
+//! answer (their errors are in [`crate::error_codes`]).
 
-use axum::http::StatusCode;
 use domain::accounts::Email;
 use serde_json::{Value, json};
 use store::members::Member;
 use store::tokens::Purpose;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::services::member_views::filter_market;
 use crate::state::AppState;
 
 /// The answer to every link request, whether or not the account exists.
 pub const CHECK_YOUR_EMAIL: &str = "If there is an account associated to this e-mail, you will receive a link.";
-pub const EMAIL_TAKEN: &str = "This e-mail is already registered.";
-pub const INVALID_CREDENTIALS: &str = "Invalid email and / or password";
-pub const VERIFICATION_PENDING: &str = "Email verification still pending.";
-pub const MAGIC_LINK_EXPIRED: &str = "Your magic link has expired";
-pub const LINK_EXPIRED: &str = "Oops, it seems your link has expired.";
 pub const PASSWORD_SAVED: &str = "Password saved successfully! Please continue to login.";
 pub const ACCOUNT_VERIFIED: &str = "Great job! Your account is verified.";
-pub const NO_MEMBER: &str = "No member found";
-pub const INVALID_PASSWORD: &str = "Invalid password";
 
 pub fn verification_sent(email: &str) -> String {
     format!("Verification link sent to email {email}")
-}
-
-pub fn link_expired(status: StatusCode) -> ApiError {
-    ApiError::detailed(status, "link_expired", LINK_EXPIRED, json!({}))
 }
 
 /// What a successful login answers: a new access token and where the SPA goes next.

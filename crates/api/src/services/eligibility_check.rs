@@ -12,6 +12,7 @@ use store::members::{ConfirmedEligibility, EmployerSummary, Member};
 
 use crate::coverage::{Coverage, EligibilityOutcome, EligibilityQuery, Person};
 use crate::error::ApiResult;
+use crate::error_codes::{self as codes, ErrorCode};
 use crate::limits::Bucket;
 use crate::state::AppState;
 
@@ -65,38 +66,28 @@ pub enum NotConfirmed {
     MemberExists,
 }
 
-pub const WRONG_DATA: &str = "We were unable to verify eligibility. Please enter subscriber information and resubmit.";
-pub const MEMBER_EXISTS: &str = "Member already exists";
-pub const NOT_ON_PLAN: &str = "Oops! It seems that you are not eligible on this plan.";
-pub const CHECK_DOWN: &str =
-    "We could not reach the eligibility service. Your information is saved; please try again later.";
-
 impl NotConfirmed {
     /// The status of the answer: the member's own check answers it, a family member's check
     /// reports it in a 200.
     pub fn status(self) -> StatusCode {
-        match self {
-            Self::WrongData | Self::MemberExists => StatusCode::BAD_REQUEST,
-            Self::NotOnPlan => StatusCode::UNAUTHORIZED,
-            Self::Unavailable => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        self.entry().status
     }
 
     pub fn code(self) -> &'static str {
-        match self {
-            Self::WrongData => "eligibility_not_verified",
-            Self::NotOnPlan => "not_eligible_on_plan",
-            Self::Unavailable => "eligibility_unavailable",
-            Self::MemberExists => "member_exists",
-        }
+        self.entry().code
     }
 
     pub fn message(self) -> &'static str {
+        self.entry().text()
+    }
+
+    /// The error table's entry for this refusal.
+    pub fn entry(self) -> ErrorCode {
         match self {
-            Self::WrongData => WRONG_DATA,
-            Self::NotOnPlan => NOT_ON_PLAN,
-            Self::Unavailable => CHECK_DOWN,
-            Self::MemberExists => MEMBER_EXISTS,
+            Self::WrongData => codes::ELIGIBILITY_NOT_VERIFIED,
+            Self::NotOnPlan => codes::NOT_ELIGIBLE_ON_PLAN,
+            Self::Unavailable => codes::ELIGIBILITY_UNAVAILABLE,
+            Self::MemberExists => codes::MEMBER_EXISTS,
         }
     }
 

@@ -1,5 +1,6 @@
 //! Sign-up, login, one-time links, passwords, the login email and email notifications.
 
+use api::error_codes as codes;
 use serde_json::json;
 
 use crate::helpers::{PASSWORD, TestApp, assert_error};
@@ -128,14 +129,14 @@ async fn a_registered_email_is_reported_and_not_signed_up_again() {
     assert_eq!(again.status, 200);
     assert_eq!(again.body["accountExists"], true);
     assert!(again.body["accessToken"].is_null());
-    assert_eq!(again.body["message"], "This e-mail is already registered.");
+    assert_eq!(again.body["message"], codes::EMAIL_TAKEN.text());
     assert_eq!(app.account_rows().await, before, "nothing written");
 
     let taken = app.validate_email("taken@example.com").await;
     assert_eq!(taken.status, 200);
     assert_eq!(taken.body["valid"], false);
     assert_eq!(taken.body["reason"], "email");
-    assert_eq!(taken.body["message"], "This e-mail is already registered.");
+    assert_eq!(taken.body["message"], codes::EMAIL_TAKEN.text());
     let free = app.validate_email("free@example.com").await;
     assert_eq!(free.body["valid"], true);
     let malformed = app.validate_email("not an email").await;
@@ -166,7 +167,7 @@ async fn the_older_sign_up_with_a_password_needs_the_email_verified_before_login
     assert_eq!(signup.status, 200, "{:?}", signup.body);
     let pending = app.login("old@example.com", PASSWORD).await;
     assert_error(&pending, 403, "email_not_verified");
-    assert_eq!(pending.body["message"], "Email verification still pending.");
+    assert_eq!(pending.body["message"], codes::EMAIL_NOT_VERIFIED.text());
     let status = app.verify("old@example.com").await;
     assert_eq!(status.body, json!({ "exist": true, "verified": false }));
     let link = app.link_token("old@example.com", "verify_email").await;
@@ -186,7 +187,7 @@ async fn a_wrong_password_or_unknown_email_gets_the_same_answer() {
     app.registered_member("jane@example.com").await;
     let wrong = app.login("jane@example.com", "Wrong!1234").await;
     assert_error(&wrong, 401, "invalid_credentials");
-    assert_eq!(wrong.body["message"], "Invalid email and / or password");
+    assert_eq!(wrong.body["message"], codes::INVALID_CREDENTIALS.text());
     let unknown = app.login("nobody@example.com", "Wrong!1234").await;
     assert_eq!(unknown.status, wrong.status);
     assert_eq!(unknown.body, wrong.body);
@@ -224,7 +225,7 @@ async fn a_magic_link_logs_in_once() {
     assert_eq!(login.body["nextStep"], "selectDPC");
     let again = app.login_with_magic_link(&token, None).await;
     assert_error(&again, 403, "magic_link_expired");
-    assert_eq!(again.body["message"], "Your magic link has expired");
+    assert_eq!(again.body["message"], codes::MAGIC_LINK_EXPIRED.text());
     // An unknown email gets the same answer and no email.
     let unknown = app.request_magic_link("nobody@example.com").await;
     assert_eq!(unknown.status, asked.status);
@@ -314,8 +315,8 @@ async fn a_signed_in_member_changes_their_password() {
     let (_, access) = app.registered_member("change@example.com").await;
     let wrong = app.password_change(&access, "Wrong!1234", "Newer!1234").await;
     assert_error(&wrong, 400, "invalid_password");
-    assert_eq!(wrong.body["message"], "Invalid password");
-    assert_eq!(wrong.body["msg"], "Invalid password");
+    assert_eq!(wrong.body["message"], codes::INVALID_PASSWORD.text());
+    assert_eq!(wrong.body["msg"], codes::INVALID_PASSWORD.text());
     let same = app.password_change(&access, PASSWORD, PASSWORD).await;
     assert_error(&same, 400, "password_reused");
     assert_eq!(same.body["msg"], same.body["message"]);
@@ -386,7 +387,7 @@ async fn a_new_login_email_is_confirmed_by_its_link() {
     app.registered_member("someone.else@example.com").await;
     let taken = app.change_email(&access, "someone.else@example.com").await;
     assert_error(&taken, 400, "email_taken");
-    assert_eq!(taken.body["message"], "This e-mail is already registered.");
+    assert_eq!(taken.body["message"], codes::EMAIL_TAKEN.text());
     assert_error(
         &app.change_email(&access, "old.address@example.com").await,
         400,
@@ -435,7 +436,7 @@ async fn verification_links_are_resent_on_request() {
     assert_ne!(first, second);
     let missing = app.send_verification("nobody@example.com").await;
     assert_error(&missing, 404, "not_found");
-    assert_eq!(missing.body["message"], "No member found");
+    assert_eq!(missing.body["message"], codes::NO_MEMBER.text());
     // From an old (revoked) link, the expired page asks for a new one.
     let renewed = app.request_verification(&first).await;
     assert_eq!(renewed.status, 200);

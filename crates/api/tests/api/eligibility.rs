@@ -1,5 +1,6 @@
 //! Eligibility confirmation against the demo roster, personal info, and the member views.
 
+use api::error_codes as codes;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, assert_error, jane_form};
@@ -109,10 +110,7 @@ async fn wrong_details_another_plan_and_a_second_account_are_told_apart() {
         .confirm_info(&access, &with(jane_form(), json!({ "firstName": "Janet" })))
         .await;
     assert_error(&wrong_name, 400, "eligibility_not_verified");
-    assert_eq!(
-        wrong_name.body["message"],
-        "We were unable to verify eligibility. Please enter subscriber information and resubmit."
-    );
+    assert_eq!(wrong_name.body["message"], codes::ELIGIBILITY_NOT_VERIFIED.text());
     assert_eq!(wrong_name.body["eligibility"]["code"], 400);
     let wrong_dob = app
         .confirm_info(&access, &with(jane_form(), json!({ "dob": "1985-04-13" })))
@@ -140,17 +138,14 @@ async fn wrong_details_another_plan_and_a_second_account_are_told_apart() {
         )
         .await;
     assert_error(&other_plan, 401, "not_eligible_on_plan");
-    assert_eq!(
-        other_plan.body["message"],
-        "Oops! It seems that you are not eligible on this plan."
-    );
+    assert_eq!(other_plan.body["message"], codes::NOT_ELIGIBLE_ON_PLAN.text());
     assert_eq!(other_plan.body["eligibility"]["code"], 401);
 
     assert_eq!(app.confirm_info(&access, &jane_form()).await.status, 200);
     let second = member_with_provider(&app, "jane.again@example.com").await;
     let exists = app.confirm_info(&second, &jane_form()).await;
     assert_error(&exists, 400, "member_exists");
-    assert_eq!(exists.body["message"], "Member already exists");
+    assert_eq!(exists.body["message"], codes::MEMBER_EXISTS.text());
 }
 
 #[tokio::test]
@@ -326,7 +321,11 @@ async fn the_form_is_validated_with_the_spec_messages() {
             "Relationship must be Self, Spouse or Dependent",
         ),
         (json!({ "firstName": ["Jane"] }), "firstName", "Must be text"),
-        (json!({ "employerId": 999_999 }), "employerId", "Unknown employer"),
+        (
+            json!({ "employerId": 999_999 }),
+            "employerId",
+            codes::UNKNOWN_EMPLOYER.text(),
+        ),
     ];
     let before = app.member_info(&access).await.body;
     for (change, field, message) in cases {

@@ -1,6 +1,7 @@
 //! Choosing a provider (for oneself and for a family member), its audit row and analytics
 //! event, the refusals of the contract, concurrent choices, and post-enrolment redirects.
 
+use api::error_codes as codes;
 use serde_json::{Value, json};
 
 use crate::helpers::{Answer, TestApp, assert_error, jane_form};
@@ -259,7 +260,7 @@ async fn refusals_carry_the_contract_codes_and_write_nothing() {
     assert_error(&clinician_card, 400, "not_a_location");
     let unknown = set_provider(&app, &jane, &choice(999_999, 999_999)).await;
     assert_error(&unknown, 404, "not_found");
-    assert_eq!(unknown.body["message"], "Provider not found");
+    assert_eq!(unknown.body["message"], codes::PROVIDER_NOT_FOUND.text());
     let waitlist = set_provider(
         &app,
         &jane,
@@ -441,7 +442,7 @@ async fn post_enrolment_follows_the_location_redirect_when_there_is_one() {
         .get_as("/member/app/provider/999999/postenrollment", Some(&jane))
         .await;
     assert_error(&unknown, 404, "not_found");
-    assert_eq!(unknown.body["message"], "Provider not found");
+    assert_eq!(unknown.body["message"], codes::PROVIDER_NOT_FOUND.text());
     assert_error(
         &app.get_as("/member/app/provider/abc/postenrollment", Some(&jane)).await,
         400,

@@ -1,6 +1,7 @@
 //! Family members: adding, confirming against the roster, listing, editing, removing,
 //! enrolling them, switching to their accounts, and who may do any of it.
 
+use api::error_codes as codes;
 use serde_json::{Value, json};
 
 use crate::enrolment::{audit_rows, confirmed_jane, denver, set_provider, signed_up};
@@ -219,10 +220,7 @@ async fn the_same_person_cannot_be_added_twice_even_at_once() {
     )
     .await;
     assert_error(&again, 409, "member_exists");
-    assert_eq!(
-        again.body["message"],
-        "This family member already exists in your account."
-    );
+    assert_eq!(again.body["message"], codes::ALREADY_IN_FAMILY.text());
     let emma = emma_form();
     let (first, second) = tokio::join!(add(&app, &jane, &emma), add(&app, &jane, &emma));
     let mut statuses = [first.status, second.status];
@@ -385,7 +383,7 @@ async fn a_subscriber_sees_a_clinic_profile_for_a_family_member() {
 
     let unknown = app.get_as(&profile_path(999_999), Some(&jane)).await;
     assert_error(&unknown, 404, "not_found");
-    assert_eq!(unknown.body["message"], "Provider not found");
+    assert_eq!(unknown.body["message"], codes::PROVIDER_NOT_FOUND.text());
 }
 
 #[tokio::test]
@@ -458,16 +456,10 @@ async fn only_the_subscriber_manages_their_own_family() {
     for (method, path, body) in emma_calls(emma) {
         let answer = send(method.clone(), path.clone(), body.clone(), bob.clone()).await;
         assert_error(&answer, 403, "forbidden");
-        assert_eq!(
-            answer.body["message"], "You may only act on your own family members",
-            "{method} {path}"
-        );
+        assert_eq!(answer.body["message"], codes::NOT_YOURS.text(), "{method} {path}");
         let spouse = send(method.clone(), path.clone(), body.clone(), john.clone()).await;
         assert_error(&spouse, 403, "forbidden");
-        assert_eq!(
-            spouse.body["message"], "Only the primary account holder can manage family members",
-            "{method} {path}"
-        );
+        assert_eq!(spouse.body["message"], codes::ONLY_PRIMARY.text(), "{method} {path}");
         let anonymous = app
             .send_raw(method.clone(), &path, "application/json", body.to_string(), None)
             .await;
@@ -476,7 +468,7 @@ async fn only_the_subscriber_manages_their_own_family() {
     for (method, path, body) in emma_calls(999_999) {
         let unknown = send(method.clone(), path.clone(), body, jane.clone()).await;
         assert_error(&unknown, 404, "not_found");
-        assert_eq!(unknown.body["message"], "No Dependent ID was found", "{method} {path}");
+        assert_eq!(unknown.body["message"], codes::NO_DEPENDENT.text(), "{method} {path}");
     }
     // Jane's own id is not one of her family members; another subscriber is not either.
     assert_error(&app.get_as(&member_path(jane_id), Some(&jane)).await, 403, "forbidden");

@@ -1,5 +1,6 @@
 //! Favourites: marking and unmarking each kind of item, and the flags on profiles.
 
+use api::error_codes as codes;
 use serde_json::{Value, json};
 
 use crate::helpers::{Answer, TestApp, assert_error};
@@ -116,7 +117,7 @@ async fn unknown_items_bad_entities_and_bad_bodies_are_refused() {
     for entity in ["location", "provider"] {
         let unknown = app.favourite(entity, 424_242, true, Some(&token)).await;
         assert_error(&unknown, 404, "not_found");
-        assert_eq!(unknown.body["message"], "Provider not found");
+        assert_eq!(unknown.body["message"], codes::PROVIDER_NOT_FOUND.text());
     }
     assert_error(
         &app.favourite("vendor", 424_242, true, Some(&token)).await,

@@ -1,5 +1,7 @@
 //! Clinic, clinician, preview, vendor and solution profiles, and the categories.
 
+use api::error_codes as codes;
+
 use crate::helpers::{TestApp, assert_error};
 
 #[tokio::test]
@@ -38,7 +40,7 @@ async fn a_clinic_profile_has_every_block_of_the_spec() {
     assert_eq!(without_location.body["locationId"], seed::demo::DENVER_LOCATION_ID);
     let not_found = app.get("/member/app/market/provider/999999").await;
     assert_error(&not_found, 404, "not_found");
-    assert_eq!(not_found.body["message"], "Provider not found");
+    assert_eq!(not_found.body["message"], codes::PROVIDER_NOT_FOUND.text());
     let foreign_location = app
         .get(&format!(
             "/member/app/market/provider/{organisation}?locationId={}",

@@ -1,5 +1,6 @@
 //! Clinic waitlists, notify-me, and the email a waitlist gets when its clinic opens.
 
+use api::error_codes as codes;
 use serde_json::{Value, json};
 
 use crate::helpers::{Answer, TestApp, assert_error};
@@ -159,10 +160,7 @@ async fn a_visitor_needs_a_valid_email_and_the_consent_box() {
         )
         .await;
     assert_error(&without_consent, 400, "consent_required");
-    assert_eq!(
-        without_consent.body["message"],
-        "'I agree to be contacted by the provider' must be ticked"
-    );
+    assert_eq!(without_consent.body["message"], codes::CONSENT_REQUIRED.text());
     assert_eq!(without_consent.body["field"], "consent");
     let unticked = app
         .join_waitlist(
@@ -228,7 +226,7 @@ async fn an_unknown_clinic_is_not_found_and_a_bad_body_is_refused() {
     let (_, token) = app.registered_member("unknown.clinic@example.com").await;
     let unknown = app.join_waitlist(&clinic_join(424_242), Some(&token)).await;
     assert_error(&unknown, 404, "not_found");
-    assert_eq!(unknown.body["message"], "Provider not found");
+    assert_eq!(unknown.body["message"], codes::PROVIDER_NOT_FOUND.text());
     let visitor = app
         .join_waitlist(&visitor_join("v@example.com", Some(424_242), Some(true)), None)
         .await;
