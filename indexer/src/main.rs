@@ -319,13 +319,16 @@ fn parse_bounds(text: &str) -> Result<Bounds> {
 
 fn pin_filters(args: &PinArgs) -> PinFilters {
     PinFilters {
-        new_patients: args.new_patients,
-        service_types: if args.pediatrics {
-            vec![domain::PEDIATRICS_SERVICE_TYPE.to_owned()]
-        } else {
-            Vec::new()
+        filters: SearchFilters {
+            new_patients: args.new_patients,
+            service_types: if args.pediatrics {
+                vec![domain::PEDIATRICS_SERVICE_TYPE.to_owned()]
+            } else {
+                Vec::new()
+            },
+            employer: args.employer.clone(),
+            ..SearchFilters::default()
         },
-        employer: args.employer.clone(),
         company_alias: args.company.clone(),
     }
 }
