@@ -125,6 +125,8 @@ pub struct MarketItem<'a> {
     pub services: Services<'a>,
     /// Whether the signed-in caller marked it as a favourite.
     pub favorite: bool,
+    /// Whether the signed-in caller is on the waitlist of its clinic (the card's location).
+    pub waitlisted: bool,
     /// The pre-rendered card this item is written from (see `Snapshot::search_json`).
     #[serde(skip)]
     pub card: CardKey,

@@ -2,9 +2,9 @@
 //!
 //! Serialising a page of 6 clinics and up to 24 clinicians field by field was the largest part
 //! of a search request's CPU under load (string escaping and float formatting). A card's text
-//! depends only on the snapshot, apart from its distance and the caller's favourite flag, so
-//! each card is rendered once, on first use, and an answer is then mostly copies. The cache
-//! belongs to one snapshot: a patched snapshot starts with an empty one.
+//! depends only on the snapshot, apart from its distance and the caller's favourite and
+//! waitlist flags, so each card is rendered once, on first use, and an answer is then mostly
+//! copies. The cache belongs to one snapshot: a patched snapshot starts with an empty one.
 //!
 //! Imports only `answer` (the types it writes); the snapshot owns a [`CardCache`].
 
@@ -13,28 +13,33 @@ use std::sync::OnceLock;
 use crate::answer::{CardKey, Coordinates, MarketItem, SearchResponse, round_miles};
 
 /// A card's JSON with the value of `"distance"` cut out and without the trailing
-/// `,"favorite":false}`: `text[..distance_at]` ends with `"distance":`.
+/// `,"favorite":false,"waitlisted":false}`: `text[..distance_at]` ends with `"distance":`.
 struct RenderedCard {
     text: Box<str>,
     distance_at: usize,
 }
 
 const DISTANCE_FIELD: &str = ",\"distance\":";
-const FAVORITE_TAIL: &str = ",\"favorite\":false}";
+/// The caller's flags end a card, written per answer: favourite, then waitlisted.
+const FLAGS_TAIL: &str = ",\"favorite\":false,\"waitlisted\":false}";
 
 impl RenderedCard {
     fn render(item: &MarketItem<'_>) -> Self {
         let blank = MarketItem {
             distance: None,
             favorite: false,
+            waitlisted: false,
             ..item.clone()
         };
         let mut json = serde_json::to_string(&blank).expect("a card serialises");
         // Inside a JSON string every quote is escaped, so `,"distance":` only occurs as the field.
         let distance_at = json.find(DISTANCE_FIELD).expect("cards have a distance field") + DISTANCE_FIELD.len();
         json.replace_range(distance_at..distance_at + "null".len(), "");
-        debug_assert!(json.ends_with(FAVORITE_TAIL), "favorite is the last field of a card");
-        json.truncate(json.len() - FAVORITE_TAIL.len());
+        debug_assert!(
+            json.ends_with(FLAGS_TAIL),
+            "the caller's flags are the last fields of a card"
+        );
+        json.truncate(json.len() - FLAGS_TAIL.len());
         Self {
             text: json.into_boxed_str(),
             distance_at,
@@ -49,11 +54,13 @@ impl RenderedCard {
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(tail.as_bytes());
-        out.extend_from_slice(if item.favorite {
-            b",\"favorite\":true}"
-        } else {
-            FAVORITE_TAIL.as_bytes()
-        });
+        let flags: &[u8] = match (item.favorite, item.waitlisted) {
+            (false, false) => FLAGS_TAIL.as_bytes(),
+            (true, false) => b",\"favorite\":true,\"waitlisted\":false}",
+            (false, true) => b",\"favorite\":false,\"waitlisted\":true}",
+            (true, true) => b",\"favorite\":true,\"waitlisted\":true}",
+        };
+        out.extend_from_slice(flags);
     }
 }
 
@@ -82,8 +89,8 @@ impl std::fmt::Debug for CardCache {
 }
 
 impl CardCache {
-    /// The JSON of a search answer, equal to serde's rendering of it (favourite flags and
-    /// distances as the items carry them), written mostly from cached cards. The answer must
+    /// The JSON of a search answer, equal to serde's rendering of it (favourite and waitlist
+    /// flags and distances as the items carry them), written mostly from cached cards. The answer must
     /// come from the snapshot that owns this cache.
     pub(crate) fn write_answer(&self, answer: &SearchResponse<'_>) -> Vec<u8> {
         let cards = answer.clinics.len() + answer.clinicians.len();

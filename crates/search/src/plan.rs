@@ -16,11 +16,13 @@ use crate::text::{Fields, TextQuery};
 /// Values accepted in each list filter.
 pub const MAX_LIST_VALUES: usize = 50;
 
-/// The signed-in caller's favourite clinic locations and clinicians, by id.
+/// The signed-in caller's favourite clinic locations and clinicians, by id, and the clinics
+/// whose waitlist they are on (which only flag cards).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Favourites {
     pub location_ids: HashSet<i64>,
     pub clinician_ids: HashSet<i64>,
+    pub waitlisted_location_ids: HashSet<i64>,
 }
 
 /// What a clinician must satisfy to be listed (and, through them, a location to match).

@@ -81,8 +81,9 @@ impl Snapshot {
         self.search_for(request, gazetteer, None)
     }
 
-    /// Runs a marketplace search; `favourites` are the signed-in caller's, which flag cards and
-    /// are all the `favorites` filter lets through (nothing, signed out).
+    /// Runs a marketplace search; `favourites` are the signed-in caller's, which flag cards
+    /// (favourite and waitlisted) and are all the `favorites` filter lets through (nothing,
+    /// signed out).
     pub fn search_for(
         &self,
         request: &SearchRequest,
@@ -170,9 +171,11 @@ impl Snapshot {
         if let Some(favourites) = favourites {
             for clinic in &mut clinics {
                 clinic.favorite = favourites.location_ids.contains(&clinic.location_id);
+                clinic.waitlisted = favourites.waitlisted_location_ids.contains(&clinic.location_id);
             }
             for clinician in &mut clinicians {
                 clinician.favorite = favourites.clinician_ids.contains(&clinician.id);
+                clinician.waitlisted = favourites.waitlisted_location_ids.contains(&clinician.location_id);
             }
         }
         let total_pages = total.div_ceil(limit) as u32;
@@ -320,6 +323,7 @@ impl Snapshot {
             category: LOCATION_CATEGORY,
             services: Services(&location.service_type_codes),
             favorite: false,
+            waitlisted: false,
             card: CardKey::Clinic(ordinal as u32),
         }
     }
@@ -364,12 +368,13 @@ impl Snapshot {
             category: &clinician.category,
             services: Services(&location.service_type_codes),
             favorite: false,
+            waitlisted: false,
             card: CardKey::Clinician(self.clinician_link(location_ordinal, clinician_ordinal)),
         }
     }
 
-    /// The JSON of a search answer, equal to serde's rendering of it (favourite flags and
-    /// distances as the items carry them), written mostly from this snapshot's cached cards.
+    /// The JSON of a search answer, equal to serde's rendering of it (favourite and waitlist
+    /// flags and distances as the items carry them), written mostly from this snapshot's cached cards.
     pub fn search_json(&self, answer: &SearchResponse<'_>) -> Vec<u8> {
         self.cards.write_answer(answer)
     }

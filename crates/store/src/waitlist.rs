@@ -109,3 +109,46 @@ pub async fn member_contact(pool: &PgPool, member_id: i64) -> Result<Option<Memb
     .fetch_optional(pool)
     .await?)
 }
+
+/// What flags a member's marketplace cards, read in one query: their favourite clinics and
+/// clinicians and the clinics whose waitlist they are on (entries not yet told it opened).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MarketMarks {
+    pub favourite_locations: Vec<i64>,
+    pub favourite_clinicians: Vec<i64>,
+    pub waitlisted_locations: Vec<i64>,
+}
+
+pub async fn market_marks(pool: &PgPool, member_id: i64) -> Result<MarketMarks> {
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "select entity, entity_id from member_favorites
+         where member_id = $1 and entity in ('location', 'provider')
+         union all
+         select 'waitlist', location_id from waitlist_entries
+         where member_id = $1 and location_id is not null and notified_at is null",
+    )
+    .bind(member_id)
+    .fetch_all(pool)
+    .await?;
+    let mut marks = MarketMarks::default();
+    for (kind, id) in rows {
+        match kind.as_str() {
+            "location" => marks.favourite_locations.push(id),
+            "provider" => marks.favourite_clinicians.push(id),
+            _ => marks.waitlisted_locations.push(id),
+        }
+    }
+    Ok(marks)
+}
+
+/// Whether a member waits for a clinic (an entry not yet told it opened).
+pub async fn is_waitlisted(pool: &PgPool, member_id: i64, location_id: i64) -> Result<bool> {
+    Ok(sqlx::query_scalar(
+        "select exists (select 1 from waitlist_entries
+                        where member_id = $1 and location_id = $2 and notified_at is null)",
+    )
+    .bind(member_id)
+    .bind(location_id)
+    .fetch_one(pool)
+    .await?)
+}

@@ -14,7 +14,7 @@ use crate::access::{FamilyMemberOfCaller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::{Path, Query};
-use crate::services::favourites::is_favourite;
+use crate::services::favourites::{is_favourite, is_waitlisted};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -62,7 +62,7 @@ fn organisation_location(snapshot: &Snapshot, organisation_id: i64, location_id:
 }
 
 /// A clinic profile from the snapshot; the description (not kept in the snapshot) and the
-/// caller's favourite flag are read from PostgreSQL.
+/// caller's favourite and waitlist flags are read from PostgreSQL.
 async fn clinic_profile(
     state: &AppState,
     snapshot: &Snapshot,
@@ -73,7 +73,11 @@ async fn clinic_profile(
     let description = store::catalogue::location_description(&state.pool, snapshot.location(ordinal).id)
         .await?
         .unwrap_or_default();
-    let favorite = is_favourite(state, viewer, Entity::Location, snapshot.location(ordinal).id).await?;
+    let location_id = snapshot.location(ordinal).id;
+    let (favorite, waitlisted) = tokio::try_join!(
+        is_favourite(state, viewer, Entity::Location, location_id),
+        is_waitlisted(state, viewer, location_id),
+    )?;
     let location = snapshot.location(ordinal);
     let organisation = snapshot.organisation_of(ordinal);
     let clinicians: Vec<Value> = snapshot
@@ -128,6 +132,7 @@ async fn clinic_profile(
         "careModality": location.modalities.as_displayed(location.is_virtual),
         "details": { "description": description },
         "favorite": favorite,
+        "waitlisted": waitlisted,
         "contracted": false,
         "contact": {
             "phone": location.phone,

@@ -563,3 +563,66 @@ async fn favourites_flag_cards_and_pins_and_the_favourites_filter_keeps_only_the
         "the favourites filter keeps the favourite pin alone"
     );
 }
+
+#[tokio::test]
+async fn a_joined_waitlist_flags_the_members_cards_and_profile_and_nobody_elses() {
+    let app = TestApp::spawn(60).await;
+    let token_of = |answer: crate::helpers::Answer| answer.body["accessToken"].as_str().unwrap().to_owned();
+    let waiting = token_of(
+        app.signup(&json!({ "email": "waiting@example.com", "employerId": seed::demo::ACME_EMPLOYER_ID }))
+            .await,
+    );
+    let other = token_of(
+        app.signup(&json!({ "email": "other@example.com", "employerId": seed::demo::ACME_EMPLOYER_ID }))
+            .await,
+    );
+    let cherry_creek = seed::demo::DENVER_WAITLIST_LOCATION_ID;
+    let joined = app
+        .post_as(
+            "/member/app/join/wait/list",
+            &json!({ "location": cherry_creek, "search": { "address": "Denver, CO 80206", "filters": {} } }),
+            Some(&waiting),
+        )
+        .await;
+    assert!(joined.status == 200 || joined.status == 201, "{:?}", joined.body);
+
+    let clinics = |token: Option<String>| {
+        let app = &app;
+        async move {
+            let answer = app
+                .post_as(
+                    "/member/app/market/search?page=1&limit=50",
+                    &json!({ "search": { "filters": { "zipCode": seed::demo::DENVER_WAITLIST_ZIP } } }),
+                    token.as_deref(),
+                )
+                .await;
+            assert_eq!(answer.status, 200, "{:?}", answer.body);
+            answer.body["clinics"].as_array().unwrap().clone()
+        }
+    };
+    let mine = clinics(Some(waiting.clone())).await;
+    assert!(mine.iter().any(|clinic| clinic["locationId"] == cherry_creek));
+    for clinic in &mine {
+        assert_eq!(clinic["waitlisted"], clinic["locationId"] == cherry_creek, "{clinic}");
+    }
+    for token in [Some(other.clone()), None] {
+        let theirs = clinics(token).await;
+        assert!(theirs.iter().all(|clinic| clinic["waitlisted"] == false));
+    }
+
+    let profile = |token: Option<String>| {
+        let app = &app;
+        async move {
+            let path = format!(
+                "/member/app/market/provider/{}?locationId={cherry_creek}",
+                seed::demo::DENVER_ORGANISATION_ID
+            );
+            let answer = app.get_as(&path, token.as_deref()).await;
+            assert_eq!(answer.status, 200, "{:?}", answer.body);
+            answer.body["waitlisted"].clone()
+        }
+    };
+    assert_eq!(profile(Some(waiting)).await, true);
+    assert_eq!(profile(Some(other)).await, false);
+    assert_eq!(profile(None).await, false);
+}

@@ -156,7 +156,7 @@ fn pins_flag_the_callers_favourite_locations_and_nothing_else() {
     assert!(!signed_out.over_limit && signed_out.pins.iter().all(|pin| !pin.favorite));
     let favourites = search::Favourites {
         location_ids: [clinic.id].into(),
-        clinician_ids: Default::default(),
+        ..search::Favourites::default()
     };
 
     let flagged = fixture

@@ -78,10 +78,11 @@ fn assert_search_agrees(origin: LatLng, filters: SearchFilters, alias: Option<&s
 }
 
 /// The answer written from cached cards reads back as serde's rendering of it, on first use
-/// of the cards and from the cache, with favourite flags as the items carry them.
+/// of the cards and from the cache, with favourite and waitlist flags as the items carry them
+/// (every pair of the two).
 fn assert_written_json_matches_serde(mut answer: search::SearchResponse<'_>) {
     let snapshot = &fixture().snapshot;
-    for round in 0..2 {
+    for round in 0..4 {
         for (position, item) in answer
             .clinics
             .iter_mut()
@@ -89,9 +90,22 @@ fn assert_written_json_matches_serde(mut answer: search::SearchResponse<'_>) {
             .enumerate()
         {
             item.favorite = (position + round) % 2 == 0;
+            item.waitlisted = (position + round / 2) % 2 == 0;
         }
         let written: serde_json::Value = serde_json::from_slice(&snapshot.search_json(&answer)).unwrap();
         assert_eq!(written, serde_json::to_value(&answer).unwrap());
+        // Every card carries both flags, signed in or out.
+        for card in written["clinics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(written["clinicians"].as_array().unwrap())
+        {
+            assert!(
+                card["favorite"].is_boolean() && card["waitlisted"].is_boolean(),
+                "{card}"
+            );
+        }
     }
 }
 
@@ -475,6 +489,7 @@ fn favourites_flag_cards_and_the_favourites_filter_keeps_only_them() {
     let favourites = search::Favourites {
         location_ids: [plain.clinics[0].location_id, plain.clinics[2].location_id].into(),
         clinician_ids: [plain.clinicians[1].id].into(),
+        ..search::Favourites::default()
     };
 
     let flagged = snapshot
@@ -579,4 +594,42 @@ fn the_new_patients_filter_lists_only_clinicians_accepting_at_clinics_accepting(
         refused_unfiltered > 0,
         "the fixture lists clinicians not accepting new patients"
     );
+}
+
+#[test]
+fn waitlisted_flags_the_cards_of_the_callers_waitlisted_clinics_without_filtering() {
+    let fixture = fixture();
+    let snapshot = &fixture.snapshot;
+    let clinic = fixture.input.locations.iter().find(|l| !l.is_virtual).unwrap();
+    let origin = LatLng {
+        lat: clinic.lat,
+        lng: clinic.lng,
+    };
+    let plain = snapshot
+        .search(&request(origin, SearchFilters::default(), 1), gazetteer())
+        .unwrap();
+    assert!(
+        plain
+            .clinics
+            .iter()
+            .chain(&plain.clinicians)
+            .all(|item| !item.waitlisted)
+    );
+    let waiting = plain.clinics[1].location_id;
+    let marks = search::Favourites {
+        waitlisted_location_ids: [waiting].into(),
+        ..search::Favourites::default()
+    };
+    let flagged = snapshot
+        .search_for(&request(origin, SearchFilters::default(), 1), gazetteer(), Some(&marks))
+        .unwrap();
+    assert_eq!(flagged.total_results, plain.total_results, "flags do not filter");
+    for item in flagged.clinics.iter().chain(&flagged.clinicians) {
+        assert_eq!(item.waitlisted, item.location_id == waiting, "{}", item.location_id);
+        assert!(!item.favorite);
+    }
+    assert!(flagged.clinics[1].waitlisted);
+    let written: serde_json::Value = serde_json::from_slice(&snapshot.search_json(&flagged)).unwrap();
+    assert_eq!(written["clinics"][1]["waitlisted"], true);
+    assert_eq!(written["clinics"][0]["waitlisted"], false);
 }
