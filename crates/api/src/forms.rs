@@ -8,6 +8,20 @@ use serde_json::{Value, json};
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 
+/// The person fields the eligibility, add-family and edit-family forms share, each kept as the
+/// JSON that was sent so that a value of the wrong type is a 400 naming its own field.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonFields {
+    pub first_name: Option<Value>,
+    pub last_name: Option<Value>,
+    pub dob: Option<Value>,
+    pub gender: Option<Value>,
+    pub email: Option<Value>,
+    pub phone: Option<Value>,
+    pub zip_code: Option<Value>,
+}
+
 /// Form values may arrive as text or numbers (member ids, ZIP codes); anything else is refused.
 pub fn text(field: &str, value: &Option<Value>) -> ApiResult<Option<String>> {
     match value {

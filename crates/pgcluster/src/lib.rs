@@ -49,15 +49,17 @@ impl PrivateCluster {
             port: 0,
             started_here: false,
         };
+        // A running server already reaches its files; a `chown -R` under it would race with the
+        // files it creates and removes (test databases come and go) and fail.
+        if let Some(port) = cluster.running_port() {
+            tracing::info!(port, "attached to the running private postgres");
+            return Ok(Self { port, ..cluster });
+        }
         if running_as_root() {
             cluster.grant_postgres_user_access()?;
         }
         if !cluster.data_dir().join("PG_VERSION").exists() {
             cluster.initdb()?;
-        }
-        if let Some(port) = cluster.running_port() {
-            tracing::info!(port, "attached to the running private postgres");
-            return Ok(Self { port, ..cluster });
         }
         cluster.start_server()
     }

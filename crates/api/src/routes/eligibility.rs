@@ -22,7 +22,7 @@ use crate::coverage::Person;
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::Json;
-use crate::forms::{check, optional, required, text};
+use crate::forms::{PersonFields, check, optional, required, text};
 use crate::services::eligibility_check::{self, Applicant, Confirmation, NotConfirmed};
 use crate::services::member_views::{filter_market, member_view};
 use crate::state::AppState;
@@ -48,13 +48,8 @@ pub struct SubscriberBody {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MemberForm {
-    first_name: Option<Value>,
-    last_name: Option<Value>,
-    dob: Option<Value>,
-    gender: Option<Value>,
-    email: Option<Value>,
-    phone: Option<Value>,
-    zip_code: Option<Value>,
+    #[serde(flatten)]
+    person: PersonFields,
     member_id: Option<Value>,
     plan_id: Option<Value>,
     payer_id: Option<Value>,
@@ -78,10 +73,10 @@ impl MemberForm {
     /// the member's current value.
     async fn parse(&self, state: &AppState, member: &Member, needs: &Requirements) -> ApiResult<PersonalInfo> {
         let today = Utc::now().date_naive();
-        let first_name = check("firstName", parse_name(&required("firstName", &self.first_name)?))?;
-        let last_name = check("lastName", parse_name(&required("lastName", &self.last_name)?))?;
-        let dob = optional("dob", &self.dob, |text| parse_date_of_birth(text, today))?;
-        let gender = check("gender", parse_gender(&required("gender", &self.gender)?))?;
+        let first_name = check("firstName", parse_name(&required("firstName", &self.person.first_name)?))?;
+        let last_name = check("lastName", parse_name(&required("lastName", &self.person.last_name)?))?;
+        let dob = optional("dob", &self.person.dob, |text| parse_date_of_birth(text, today))?;
+        let gender = check("gender", parse_gender(&required("gender", &self.person.gender)?))?;
         let member_id = check("memberId", parse_identifier(&required("memberId", &self.member_id)?))?;
         let identifier = |field: &str, value: &Option<Value>, needed: bool| -> ApiResult<Option<String>> {
             match text(field, value)? {
@@ -93,17 +88,17 @@ impl MemberForm {
         let plan_id = identifier("planId", &self.plan_id, needs.plan)?;
         let payer_id = identifier("payerId", &self.payer_id, needs.payer_and_group)?;
         let group_id = identifier("groupId", &self.group_id, needs.payer_and_group)?;
-        let phone = match text("phone", &self.phone)? {
+        let phone = match text("phone", &self.person.phone)? {
             Some(phone) => Some(check("phone", Phone::parse(&phone))?.as_str().to_owned()),
             None if needs.phone => return Err(ApiError::invalid_field("phone", ValidationError::Required)),
             None => member.phone.clone(),
         };
-        let zip_code = match text("zipCode", &self.zip_code)? {
+        let zip_code = match text("zipCode", &self.person.zip_code)? {
             Some(zip) => Some(check("zipCode", parse_zip_code(&zip))?),
             None => member.zip_code.clone(),
         };
         if needs.email {
-            let email = check("email", Email::parse(&text("email", &self.email)?.unwrap_or_default()))?;
+            let email = check("email", Email::parse(&text("email", &self.person.email)?.unwrap_or_default()))?;
             if member.email.as_deref() != Some(email.as_str()) {
                 return Err(
                     ApiError::known(codes::EMAIL_CHANGE_NEEDS_VERIFICATION).with_details(json!({ "field": "email" }))

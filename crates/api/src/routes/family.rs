@@ -23,7 +23,7 @@ use crate::access::{Caller, FamilyMemberOfCaller, family_head, family_member_of,
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::{Json, Path};
-use crate::forms::{check, required, text, ticked};
+use crate::forms::{PersonFields, check, required, text, ticked};
 use crate::services::eligibility_check::{self, Applicant, Applied, Confirmation, NotConfirmed};
 use crate::services::member_views::location_json;
 use crate::state::AppState;
@@ -48,14 +48,9 @@ pub fn router() -> Router<AppState> {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FamilyForm {
+    #[serde(flatten)]
+    person: PersonFields,
     subscriber_relation: Option<Value>,
-    first_name: Option<Value>,
-    last_name: Option<Value>,
-    dob: Option<Value>,
-    gender: Option<Value>,
-    email: Option<Value>,
-    phone: Option<Value>,
-    zip_code: Option<Value>,
     use_my_contact: Option<Value>,
     member_id: Option<Value>,
     plan_id: Option<Value>,
@@ -88,19 +83,19 @@ impl FamilyForm {
                     .with_details(json!({ "field": "subscriberRelation" })),
             );
         }
-        let first_name = check("firstName", parse_name(&required("firstName", &self.first_name)?))?;
-        let last_name = check("lastName", parse_name(&required("lastName", &self.last_name)?))?;
-        let dob = check("dob", parse_date_of_birth(&required("dob", &self.dob)?, today))?;
-        let gender = member_gender(check("gender", parse_gender(&required("gender", &self.gender)?))?);
+        let first_name = check("firstName", parse_name(&required("firstName", &self.person.first_name)?))?;
+        let last_name = check("lastName", parse_name(&required("lastName", &self.person.last_name)?))?;
+        let dob = check("dob", parse_date_of_birth(&required("dob", &self.person.dob)?, today))?;
+        let gender = member_gender(check("gender", parse_gender(&required("gender", &self.person.gender)?))?);
         let (contact_email, phone) = if ticked(&self.use_my_contact) {
             (subscriber.email.clone(), subscriber.phone.clone())
         } else {
-            let email = text("email", &self.email)?.unwrap_or_default();
+            let email = text("email", &self.person.email)?.unwrap_or_default();
             let email = check("email", Email::parse(&email))?.into_string();
-            let phone = check("phone", Phone::parse(&required("phone", &self.phone)?))?;
+            let phone = check("phone", Phone::parse(&required("phone", &self.person.phone)?))?;
             (Some(email), Some(phone.as_str().to_owned()))
         };
-        let zip_code = match text("zipCode", &self.zip_code)? {
+        let zip_code = match text("zipCode", &self.person.zip_code)? {
             Some(zip) => Some(check("zipCode", parse_zip_code(&zip))?),
             None => None,
         };
@@ -128,38 +123,33 @@ impl FamilyForm {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FamilyEdit {
-    first_name: Option<Value>,
-    last_name: Option<Value>,
-    dob: Option<Value>,
-    gender: Option<Value>,
-    email: Option<Value>,
-    phone: Option<Value>,
-    zip_code: Option<Value>,
+    #[serde(flatten)]
+    person: PersonFields,
 }
 
 impl FamilyEdit {
     fn parse(&self) -> ApiResult<FamilyChanges> {
         let today = Utc::now().date_naive();
         Ok(FamilyChanges {
-            first_name: text("firstName", &self.first_name)?
+            first_name: text("firstName", &self.person.first_name)?
                 .map(|name| check("firstName", parse_name(&name)))
                 .transpose()?,
-            last_name: text("lastName", &self.last_name)?
+            last_name: text("lastName", &self.person.last_name)?
                 .map(|name| check("lastName", parse_name(&name)))
                 .transpose()?,
-            dob: text("dob", &self.dob)?
+            dob: text("dob", &self.person.dob)?
                 .map(|dob| check("dob", parse_date_of_birth(&dob, today)))
                 .transpose()?,
-            gender: text("gender", &self.gender)?
+            gender: text("gender", &self.person.gender)?
                 .map(|gender| check("gender", parse_gender(&gender)).map(member_gender))
                 .transpose()?,
-            contact_email: text("email", &self.email)?
+            contact_email: text("email", &self.person.email)?
                 .map(|email| check("email", Email::parse(&email)).map(Email::into_string))
                 .transpose()?,
-            phone: text("phone", &self.phone)?
+            phone: text("phone", &self.person.phone)?
                 .map(|phone| check("phone", Phone::parse(&phone)).map(|phone| phone.as_str().to_owned()))
                 .transpose()?,
-            zip_code: text("zipCode", &self.zip_code)?
+            zip_code: text("zipCode", &self.person.zip_code)?
                 .map(|zip| check("zipCode", parse_zip_code(&zip)))
                 .transpose()?,
             ..FamilyChanges::default()
