@@ -73,7 +73,10 @@ impl MemberForm {
     /// the member's current value.
     async fn parse(&self, state: &AppState, member: &Member, needs: &Requirements) -> ApiResult<PersonalInfo> {
         let today = Utc::now().date_naive();
-        let first_name = check("firstName", parse_name(&required("firstName", &self.person.first_name)?))?;
+        let first_name = check(
+            "firstName",
+            parse_name(&required("firstName", &self.person.first_name)?),
+        )?;
         let last_name = check("lastName", parse_name(&required("lastName", &self.person.last_name)?))?;
         let dob = optional("dob", &self.person.dob, |text| parse_date_of_birth(text, today))?;
         let gender = check("gender", parse_gender(&required("gender", &self.person.gender)?))?;
@@ -98,7 +101,10 @@ impl MemberForm {
             None => member.zip_code.clone(),
         };
         if needs.email {
-            let email = check("email", Email::parse(&text("email", &self.person.email)?.unwrap_or_default()))?;
+            let email = check(
+                "email",
+                Email::parse(&text("email", &self.person.email)?.unwrap_or_default()),
+            )?;
             if member.email.as_deref() != Some(email.as_str()) {
                 return Err(
                     ApiError::known(codes::EMAIL_CHANGE_NEEDS_VERIFICATION).with_details(json!({ "field": "email" }))

@@ -83,10 +83,16 @@ impl FamilyForm {
                     .with_details(json!({ "field": "subscriberRelation" })),
             );
         }
-        let first_name = check("firstName", parse_name(&required("firstName", &self.person.first_name)?))?;
+        let first_name = check(
+            "firstName",
+            parse_name(&required("firstName", &self.person.first_name)?),
+        )?;
         let last_name = check("lastName", parse_name(&required("lastName", &self.person.last_name)?))?;
         let dob = check("dob", parse_date_of_birth(&required("dob", &self.person.dob)?, today))?;
-        let gender = member_gender(check("gender", parse_gender(&required("gender", &self.person.gender)?))?);
+        let gender = member_gender(check(
+            "gender",
+            parse_gender(&required("gender", &self.person.gender)?),
+        )?);
         let (contact_email, phone) = if ticked(&self.use_my_contact) {
             (subscriber.email.clone(), subscriber.phone.clone())
         } else {
