@@ -195,7 +195,7 @@ pub async fn load_published(pool: &PgPool) -> Result<Option<Snapshot>> {
     let Some(current) = generations::current(pool).await? else {
         return Ok(None);
     };
-    let directory = PathBuf::from(&current.directory);
+    let directory = PathBuf::from(&current.build.directory);
     let generation = current.generation;
     let opened = tokio::task::spawn_blocking(move || Snapshot::open(&directory, generation)).await?;
     match opened {

@@ -250,13 +250,13 @@ async fn rebuild(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<()
     println!(
         "published generation {} ({}): {} locations, {} clinicians; read {:.1} s, built {:.1} s, total {:.1} s; peak memory {} MiB",
         generation.generation,
-        generation.directory,
-        generation.locations,
-        generation.clinicians,
+        generation.build.directory,
+        generation.build.locations,
+        generation.build.clinicians,
         report.read_millis as f64 / 1000.0,
         report.build_millis as f64 / 1000.0,
-        f64::from(generation.build_millis) / 1000.0,
-        generation.peak_rss_bytes / (1 << 20)
+        f64::from(generation.build.build_millis) / 1000.0,
+        generation.build.peak_rss_bytes / (1 << 20)
     );
     if !snapshot.text_indexes_are_compact() {
         println!("note: a name index spans several segments; queries map doc ids through a fast field");
@@ -271,7 +271,7 @@ async fn status(pool: &store::PgPool) -> Result<()> {
         Some(generation) => {
             let age = chrono::Utc::now() - generation.published_at;
             let pending =
-                store::catalogue::changes_since(pool, generation.catalogue_watermark, chrono::TimeDelta::zero())
+                store::catalogue::changes_since(pool, generation.build.catalogue_watermark, chrono::TimeDelta::zero())
                     .await?;
             serde_json::json!({
                 "generation": generation,

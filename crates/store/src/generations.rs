@@ -10,21 +10,17 @@ pub const INDEX_PUBLISHED_CHANNEL: &str = "index_published";
 /// The channel catalogue edits are announced on (see the migration's triggers).
 pub const CATALOGUE_CHANGED_CHANNEL: &str = "catalogue_changed";
 
-/// One published snapshot.
+/// One published snapshot: its number, what its build reported, and when it was published.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Generation {
     pub generation: i64,
-    pub directory: String,
-    pub catalogue_watermark: DateTime<Utc>,
-    pub locations: i32,
-    pub clinicians: i32,
-    pub build_millis: i32,
-    pub peak_rss_bytes: i64,
+    #[serde(flatten)]
+    pub build: NewGeneration,
     pub published_at: DateTime<Utc>,
 }
 
 /// What a finished build reports before it is published.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct NewGeneration {
     pub directory: String,
     pub catalogue_watermark: DateTime<Utc>,
@@ -69,12 +65,7 @@ pub async fn publish(pool: &PgPool, generation: i64, new: &NewGeneration) -> Res
     transaction.commit().await?;
     Ok(Generation {
         generation,
-        directory: new.directory.clone(),
-        catalogue_watermark: new.catalogue_watermark,
-        locations: new.locations,
-        clinicians: new.clinicians,
-        build_millis: new.build_millis,
-        peak_rss_bytes: new.peak_rss_bytes,
+        build: new.clone(),
         published_at: row.try_get("published_at")?,
     })
 }
@@ -91,12 +82,14 @@ pub async fn current(pool: &PgPool) -> Result<Option<Generation>> {
     row.map(|row| {
         Ok(Generation {
             generation: row.try_get("generation")?,
-            directory: row.try_get("directory")?,
-            catalogue_watermark: row.try_get("catalogue_watermark")?,
-            locations: row.try_get("locations")?,
-            clinicians: row.try_get("clinicians")?,
-            build_millis: row.try_get("build_millis")?,
-            peak_rss_bytes: row.try_get("peak_rss_bytes")?,
+            build: NewGeneration {
+                directory: row.try_get("directory")?,
+                catalogue_watermark: row.try_get("catalogue_watermark")?,
+                locations: row.try_get("locations")?,
+                clinicians: row.try_get("clinicians")?,
+                build_millis: row.try_get("build_millis")?,
+                peak_rss_bytes: row.try_get("peak_rss_bytes")?,
+            },
             published_at: row.try_get("published_at")?,
         })
     })

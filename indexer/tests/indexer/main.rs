@@ -42,7 +42,7 @@ async fn a_rebuilt_snapshot_answers_like_a_scan_of_the_database() {
     let (report, _) = indexer::rebuild(&database.pool, &directory, |_, _, _| {})
         .await
         .unwrap();
-    assert_eq!(report.generation.locations, 2_000);
+    assert_eq!(report.generation.build.locations, 2_000);
     let snapshot = indexer::load_published(&database.pool)
         .await
         .unwrap()
