@@ -15,13 +15,25 @@ trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 300); do curl -fs "http://127.0.0.1:${port}/health" >/dev/null 2>&1 && break; sleep 1; done
 
 base="http://127.0.0.1:${port}"
-# Searches rotate through metro ZIPs, with and without the new-patients filter, so the load is
-# not one answer. The requests are formatted once, in init, so wrk's Lua costs the same per
-# request as a static one would and the two endpoints are measured alike.
-cat > .local/search.lua <<'LUA'
+# Both endpoints go through the same Lua request loop over requests formatted once, in init, so
+# wrk's Lua costs the same per request for each and the two are measured alike.
+request_loop() {
+  cat <<LUA
 local requests = {}
 local counter = 0
 init = function(args)
+$1
+end
+request = function()
+  counter = counter + 1
+  return requests[(counter % #requests) + 1]
+end
+LUA
+}
+
+# Searches rotate through metro ZIPs, with and without the new-patients filter, so the load is
+# not one answer.
+search_init=$(cat <<'LUA'
   local zips = { "80202", "10001", "60601", "94103", "30303", "98101", "02108", "73102", "85004", "37203" }
   for _, zip in ipairs(zips) do
     for _, accepting in ipairs({ "true", "false" }) do
@@ -30,25 +42,10 @@ init = function(args)
         wrk.format("POST", "/member/app/market/search?page=1&limit=6", { ["Content-Type"] = "application/json" }, body)
     end
   end
-end
-request = function()
-  counter = counter + 1
-  return requests[(counter % #requests) + 1]
-end
 LUA
-
-# /health goes through the same Lua request loop, so both endpoints pay the same client cost.
-cat > .local/health.lua <<'LUA'
-local requests = {}
-local counter = 0
-init = function(args)
-  for i = 1, 20 do requests[i] = wrk.format("GET", "/health") end
-end
-request = function()
-  counter = counter + 1
-  return requests[(counter % #requests) + 1]
-end
-LUA
+)
+request_loop "$search_init" > .local/search.lua
+request_loop '  for i = 1, 20 do requests[i] = wrk.format("GET", "/health") end' > .local/health.lua
 
 run() { wrk -t2 -c"$connections" -d"$duration" --latency "$@" | tee /dev/stderr | awk '/Requests\/sec/ {print $2} /^ +50%/ {print $2}' | paste -s -d' '; }
 median() { python3 -c "import statistics,sys; print(statistics.median(float(v) for v in sys.argv[1:]))" "$@"; }
