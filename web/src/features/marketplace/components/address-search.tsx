@@ -46,7 +46,11 @@ export function AddressSearch({
   const suggestions = useAutocompleteLocations(open ? debounced : '');
   const predictions = open && debounced.trim().length >= 2 ? (suggestions.data?.predictions ?? []) : [];
 
-  useEffect(() => setValue(initialValue), [initialValue]);
+  // The current search's address shows in the box, except while the member is typing there: a
+  // search restored or linked a moment after the page opened must not wipe what they typed.
+  useEffect(() => {
+    if (!rootRef.current?.contains(document.activeElement)) setValue(initialValue);
+  }, [initialValue]);
   useEffect(() => setActive(-1), [debounced]);
 
   useEffect(() => {

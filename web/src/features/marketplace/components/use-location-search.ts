@@ -68,7 +68,7 @@ export function useLocationSearch({ dispatch, state, requireEmployer, employerPe
   const { address, origin } = state;
   useEffect(() => {
     if (!address || origin || employerPending) return;
-    requireEmployer(() => void geocodeText(address, (found) => dispatch({ type: 'locate', origin: found }, { replace: true })));
+    requireEmployer(() => void geocodeText(address, (found) => dispatch({ type: 'locate', origin: found, address }, { replace: true })));
     // Only a new address (or the employer being settled) starts this.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [address, origin === null, employerPending]);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useMemberInfo } from '@/lib/member';
 import { lastMarketSearch, lastSearchOrigin } from '@/lib/storage';
@@ -29,16 +29,18 @@ export function useSearchState() {
   }
   const state = useMemo(() => ({ ...decoded, searchId }), [decoded, searchId]);
 
+  // Actions that follow a wait (geocoding) apply to the URL as it is then, not as it was when the
+  // wait began: the latest parameters are read through a ref.
+  const latestParams = useRef(params);
+  latestParams.current = params;
   const dispatch: SearchDispatch = useCallback(
     (action, options) => {
-      setParams(
-        (current) => {
-          const next = encodeSearchState(searchReducer(decodeSearchState(current), action), current);
-          if (action.type === 'move') setMovedTo(originKey(decodeSearchState(next)));
-          return next;
-        },
-        { replace: options?.replace ?? false },
-      );
+      const current = latestParams.current;
+      const next = encodeSearchState(searchReducer(decodeSearchState(current), action), current);
+      if (next.toString() === current.toString()) return;
+      if (action.type === 'move') setMovedTo(originKey(decodeSearchState(next)));
+      latestParams.current = next;
+      setParams(next, { replace: options?.replace ?? false });
     },
     [setParams],
   );

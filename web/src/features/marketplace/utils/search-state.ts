@@ -22,8 +22,8 @@ export interface SearchState {
 
 export type SearchAction =
   | { type: 'search'; origin: LatLng; address: string }
-  /** The coordinates of the address already searched (a link that names only an address). */
-  | { type: 'locate'; origin: LatLng }
+  /** The coordinates of an address searched without them (a link that names only an address). */
+  | { type: 'locate'; origin: LatLng; address: string }
   | { type: 'move'; origin: LatLng; address: string }
   | { type: 'filters'; filters: SearchFilters }
   | { type: 'page'; page: number }
@@ -46,7 +46,8 @@ export function searchReducer(state: SearchState, action: SearchAction): SearchS
     case 'search':
       return { ...state, origin: action.origin, address: action.address, page: 1, providerPage: 1, searchId: state.searchId + 1 };
     case 'locate':
-      return { ...state, origin: action.origin };
+      // A late answer for an address no longer searched (the member searched elsewhere) is dropped.
+      return state.address === action.address && state.origin === null ? { ...state, origin: action.origin } : state;
     case 'move':
       // Moving the map keeps the filters and goes back to page 1 without recentring the map.
       return { ...state, origin: action.origin, address: action.address, page: 1, providerPage: 1 };

@@ -56,3 +56,14 @@ describe('the marketplace search in the URL', () => {
     expect(searchQueryOnly(new URLSearchParams('company=acme&location=80202&selectProvider=true&page=2'))).toBe('location=80202&page=2');
   });
 });
+
+describe("a linked address's coordinates", () => {
+  it('complete the search of that address, and are dropped once another search is under way', async () => {
+    const { searchReducer } = await import('./search-state');
+    const linked = decodeSearchState(new URLSearchParams('location=10001'));
+    const origin = { lat: 40.75, lng: -73.99 };
+    expect(searchReducer(linked, { type: 'locate', origin, address: '10001' }).origin).toEqual(origin);
+    const elsewhere = searchReducer(linked, { type: 'search', origin: { lat: 39.76, lng: -105.02 }, address: '80211' });
+    expect(searchReducer(elsewhere, { type: 'locate', origin, address: '10001' })).toBe(elsewhere);
+  });
+});
