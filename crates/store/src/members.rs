@@ -27,6 +27,19 @@ fn returning_member(write: &str) -> String {
     )
 }
 
+/// Runs a write built by [`returning_member`] on member `id` and answers the row it wrote.
+async fn written_member(
+    query: sqlx::query::QueryAs<'_, sqlx::Postgres, Member, sqlx::postgres::PgArguments>,
+    connection: &mut PgConnection,
+    id: i64,
+) -> Result<Member> {
+    query
+        .fetch_optional(&mut *connection)
+        .await
+        .map_err(convert_sqlx_err)?
+        .ok_or_else(|| StoreError::InvalidData(format!("member {id} vanished")))
+}
+
 /// A row of the `members` table: a subscriber or a family member, with the name of their
 /// employer. The membership state is typed ([`NextStep`], [`EligibilityStatus`],
 /// [`MembershipStatus`]); the other texts are the strings of the migration's checks.
@@ -266,7 +279,7 @@ pub async fn update_personal_info(connection: &mut PgConnection, id: i64, info: 
              employer_id = coalesce($14, employer_id), company_name = coalesce($15, company_name)
          where id = $1",
     );
-    sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
+    let query = sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
         .bind(id)
         .bind(&info.first_name)
         .bind(&info.last_name)
@@ -281,11 +294,8 @@ pub async fn update_personal_info(connection: &mut PgConnection, id: i64, info: 
         .bind(&info.subscriber_relation)
         .bind(&info.subscriber_member_id)
         .bind(info.employer_id)
-        .bind(&info.company_name)
-        .fetch_optional(&mut *connection)
-        .await
-        .map_err(convert_sqlx_err)?
-        .ok_or_else(|| StoreError::InvalidData(format!("member {id} vanished")))
+        .bind(&info.company_name);
+    written_member(query, connection, id).await
 }
 
 /// What a confirmed eligibility writes.
@@ -318,7 +328,7 @@ pub async fn confirm_eligibility(
              subscription_status = $7, subscription_expire = $8, payer_id = $9, member_id = $10, plan_id = $11
          where id = $1",
     );
-    sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
+    let query = sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
         .bind(id)
         .bind(confirmed.next_step)
         .bind(confirmed.employer_id)
@@ -329,11 +339,8 @@ pub async fn confirm_eligibility(
         .bind(confirmed.subscription_expire)
         .bind(&confirmed.payer_id)
         .bind(&confirmed.member_id)
-        .bind(&confirmed.plan_id)
-        .fetch_optional(&mut *connection)
-        .await
-        .map_err(convert_sqlx_err)?
-        .ok_or_else(|| StoreError::InvalidData(format!("member {id} vanished")))
+        .bind(&confirmed.plan_id);
+    written_member(query, connection, id).await
 }
 
 /// Records that the eligibility check could not run (the payer was unreachable): the details
