@@ -372,3 +372,34 @@ test("journeys-b: a lazy part missing after a deploy shows the app's error scree
     await browser.close();
   }
 });
+
+test('journeys-b: with Accepting new patients, no clinician card says Not accepting new patients', async () => {
+  const browser = await launchBrowser();
+  try {
+    for (const [size, viewport] of [['desktop', DESKTOP], ['mobile', MOBILE]]) {
+      const { page } = await newPage(browser, viewport);
+      const answer = (url) => page.waitForResponse((response) => response.url().includes('/member/app/market/search') && response.request().method() === 'POST');
+      const notAccepting = (body) => body.clinicians.filter((clinician) => !clinician.newPatients);
+
+      // Without the filter some of the nearest clinicians are not taking new patients: the
+      // check below has something to catch.
+      const unfiltered = answer();
+      await page.goto(`${BASE_URL}/marketplace?company=acme&location=80202&tab=providers`);
+      const before = await (await unfiltered).json();
+      assert(notAccepting(before).length > 0, 'the demo data has clinicians near 80202 who are not accepting new patients');
+
+      const filtered = answer();
+      await page.goto(`${BASE_URL}/marketplace?company=acme&location=80202&tab=providers&newPatients=1`);
+      const after = await (await filtered).json();
+      assert(after.clinicians.length > 0, 'clinicians accepting new patients are listed');
+      assert(notAccepting(after).length === 0, `listed while not accepting: ${notAccepting(after).map((c) => c.title ?? c.name).join(', ')}`);
+      const cards = page.locator('[data-testid="result-card"][data-entity="provider"]');
+      await cards.first().waitFor();
+      assert((await cards.filter({ hasText: 'Not accepting new patients' }).count()) === 0, 'no clinician card on the Providers tab says Not accepting new patients');
+      await screenshot(page, `journeys-b-${size}-10-providers-accepting`);
+      await page.context().close();
+    }
+  } finally {
+    await browser.close();
+  }
+});
