@@ -378,7 +378,7 @@ test('journeys-b: with Accepting new patients, no clinician card says Not accept
   try {
     for (const [size, viewport] of [['desktop', DESKTOP], ['mobile', MOBILE]]) {
       const { page } = await newPage(browser, viewport);
-      const answer = (url) => page.waitForResponse((response) => response.url().includes('/member/app/market/search') && response.request().method() === 'POST');
+      const answer = () => page.waitForResponse((response) => response.url().includes('/member/app/market/search') && response.request().method() === 'POST');
       const notAccepting = (body) => body.clinicians.filter((clinician) => !clinician.newPatients);
 
       // Without the filter some of the nearest clinicians are not taking new patients: the
