@@ -53,15 +53,15 @@ export function useSearchState() {
     if (hasSearch) return;
     const last = lastMarketSearch.get();
     if (!last && !homeZip) return;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (last) for (const [name, value] of new URLSearchParams(last)) next.append(name, value);
-        else if (homeZip) next.set(SEARCH_PARAMS.location, homeZip);
-        return next;
-      },
-      { replace: true },
-    );
+    // The member may have searched since this render (router's own updater would see this
+    // render's parameters): their search stands.
+    const current = latestParams.current;
+    if (namesSearch(current)) return;
+    const next = new URLSearchParams(current);
+    if (last) for (const [name, value] of new URLSearchParams(last)) next.append(name, value);
+    else if (homeZip) next.set(SEARCH_PARAMS.location, homeZip);
+    latestParams.current = next;
+    setParams(next, { replace: true });
   }, [hasSearch, homeZip, setParams]);
 
   // The search is kept as the last one; profiles measure distances from its origin.
