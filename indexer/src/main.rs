@@ -127,7 +127,12 @@ struct PinArgs {
 #[derive(Subcommand)]
 enum LocationCommand {
     /// Marks whether a location accepts new patients.
-    SetAccepting { id: i64, accepting: bool },
+    SetAccepting {
+        id: i64,
+        /// `true` or `false` (a positional bool is a flag to clap unless told to take a value).
+        #[arg(action = clap::ArgAction::Set)]
+        accepting: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -372,4 +377,35 @@ async fn run_query(pool: &store::PgPool, query: QueryCommand) -> Result<()> {
     };
     println!("{}", serde_json::to_string_pretty(&json)?);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::{Cli, Command, LocationCommand};
+
+    fn accepting(args: &[&str]) -> Option<bool> {
+        match Cli::try_parse_from(args).ok()?.command {
+            Command::Location(LocationCommand::SetAccepting { accepting, .. }) => Some(accepting),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn set_accepting_reads_the_readme_form_both_ways() {
+        assert_eq!(
+            accepting(&["indexer", "location", "set-accepting", "668", "true"]),
+            Some(true)
+        );
+        assert_eq!(
+            accepting(&["indexer", "location", "set-accepting", "668", "false"]),
+            Some(false)
+        );
+        assert_eq!(
+            accepting(&["indexer", "location", "set-accepting", "668"]),
+            None,
+            "the value is required"
+        );
+    }
 }
