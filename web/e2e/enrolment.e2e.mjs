@@ -86,6 +86,10 @@ async function searchAddress(page, address) {
   } catch {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
   }
+  // The cards of this search, not of one the page restored before it.
+  const place = address.split(',')[0];
+  await page.waitForURL((url) => (url.searchParams.get('location') ?? '').startsWith(place) && url.searchParams.has('lat'), { timeout: 15_000 });
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
   await page.getByTestId('result-card').first().waitFor({ timeout: 15_000 });
 }
 

@@ -30,19 +30,36 @@ export function useSearchState() {
   const state = useMemo(() => ({ ...decoded, searchId }), [decoded, searchId]);
 
   // Actions that follow a wait (geocoding) apply to the URL as it is then, not as it was when the
-  // wait began: the latest parameters are read through a ref.
+  // wait began: the latest parameters are read through a ref. The router applies navigations in a
+  // transition, so a render may still show a URL from before this hook's last writes: those
+  // writes stay the latest until the router shows the last of them, and only a URL this hook did
+  // not write (Back, a link) replaces them.
   const latestParams = useRef(params);
-  latestParams.current = params;
+  const renderedParams = useRef(params);
+  const pendingWrites = useRef<string[]>([]);
+  if (renderedParams.current !== params) {
+    renderedParams.current = params;
+    const shown = pendingWrites.current.indexOf(params.toString());
+    pendingWrites.current = shown >= 0 ? pendingWrites.current.slice(shown + 1) : [];
+    if (pendingWrites.current.length === 0) latestParams.current = params;
+  }
+  const write = useCallback(
+    (next: URLSearchParams, replace: boolean) => {
+      latestParams.current = next;
+      pendingWrites.current.push(next.toString());
+      setParams(next, { replace });
+    },
+    [setParams],
+  );
   const dispatch: SearchDispatch = useCallback(
     (action, options) => {
       const current = latestParams.current;
       const next = encodeSearchState(searchReducer(decodeSearchState(current), action), current);
       if (next.toString() === current.toString()) return;
       if (action.type === 'move') setMovedTo(originKey(decodeSearchState(next)));
-      latestParams.current = next;
-      setParams(next, { replace: options?.replace ?? false });
+      write(next, options?.replace ?? false);
     },
-    [setParams],
+    [write],
   );
 
   // Arriving without a search: the last one, else the member's home (or clinic) ZIP code.
@@ -60,9 +77,8 @@ export function useSearchState() {
     const next = new URLSearchParams(current);
     if (last) for (const [name, value] of new URLSearchParams(last)) next.append(name, value);
     else if (homeZip) next.set(SEARCH_PARAMS.location, homeZip);
-    latestParams.current = next;
-    setParams(next, { replace: true });
-  }, [hasSearch, homeZip, setParams]);
+    write(next, true);
+  }, [hasSearch, homeZip, write]);
 
   // The search is kept as the last one; profiles measure distances from its origin.
   useEffect(() => {
