@@ -29,7 +29,7 @@ pub fn input(clinics: usize, gazetteer: &Gazetteer) -> SnapshotInput {
         locations: catalogue.locations,
         clinicians: catalogue.clinicians,
         employers: catalogue.employers,
-        watermark_micros: 0,
+        version: search::CatalogueVersion::default(),
     }
 }
 

@@ -80,7 +80,10 @@ pub fn snapshot_input(input: store::catalogue::IndexInput) -> SnapshotInput {
         locations: input.locations,
         clinicians: input.clinicians,
         employers: input.employers,
-        watermark_micros: input.watermark.timestamp_micros(),
+        version: search::CatalogueVersion {
+            watermark_micros: input.watermark.timestamp_micros(),
+            cursor: input.cursor,
+        },
     }
 }
 
@@ -118,6 +121,7 @@ pub async fn rebuild(
         .context("reading the catalogue")?;
     let read_millis = started.elapsed().as_millis();
     let watermark = rows.watermark;
+    let cursor = rows.cursor.clone();
     let generation = generations::next_generation_number(pool).await?;
     std::fs::create_dir_all(index_dir).with_context(|| format!("creating {}", index_dir.display()))?;
     let directory = generation_directory(&index_dir.canonicalize()?, generation);
@@ -144,6 +148,7 @@ pub async fn rebuild(
         &NewGeneration {
             directory: directory.to_string_lossy().into_owned(),
             catalogue_watermark: watermark,
+            catalogue_cursor: cursor,
             locations: built.location_count() as i32,
             clinicians: built.clinician_count() as i32,
             build_millis: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX),
@@ -240,19 +245,35 @@ pub enum CatchUp {
     NeedsRebuild(String),
 }
 
-/// Applies catalogue rows changed since the snapshot's watermark.
+/// Applies the catalogue rows changed since the snapshot was read (its cursor). A snapshot
+/// without a cursor (not built from this catalogue) needs a rebuild.
 pub async fn catch_up(pool: &PgPool, snapshot: &Snapshot) -> Result<CatchUp> {
-    let since = chrono::DateTime::from_timestamp_micros(snapshot.watermark_micros).unwrap_or_default();
-    let changes = store::catalogue::changes_since(pool, since, store::catalogue::CHANGE_LOOKBACK).await?;
+    let Some(changes) = changes_for(pool, snapshot).await? else {
+        return Ok(CatchUp::NeedsRebuild(
+            "the snapshot does not say which catalogue state it holds".into(),
+        ));
+    };
     if changes.is_empty() {
         return Ok(CatchUp::Unchanged);
     }
-    match snapshot.with_changes(
-        &changes.locations,
-        &changes.clinicians,
-        changes.watermark.timestamp_micros(),
-    ) {
+    let version = search::CatalogueVersion {
+        watermark_micros: changes.watermark.timestamp_micros(),
+        cursor: changes.cursor,
+    };
+    match snapshot.with_changes(&changes.locations, &changes.clinicians, version) {
         Ok(patched) => Ok(CatchUp::Patched(patched)),
         Err(search::snapshot::NeedsRebuild(reason)) => Ok(CatchUp::NeedsRebuild(reason)),
     }
+}
+
+/// The catalogue rows changed since `snapshot` was read (what a catch-up reads); `None` for a
+/// snapshot without a cursor.
+pub async fn changes_for(pool: &PgPool, snapshot: &Snapshot) -> Result<Option<store::catalogue::CatalogueChanges>> {
+    if snapshot.version.cursor.is_empty() {
+        return Ok(None);
+    }
+    let watermark = chrono::DateTime::from_timestamp_micros(snapshot.version.watermark_micros).unwrap_or_default();
+    Ok(Some(
+        store::catalogue::changes_since(pool, &snapshot.version.cursor, watermark).await?,
+    ))
 }

@@ -275,13 +275,19 @@ async fn status(pool: &store::PgPool) -> Result<()> {
     let report = match &current {
         Some(generation) => {
             let age = chrono::Utc::now() - generation.published_at;
-            let pending =
-                store::catalogue::changes_since(pool, generation.build.catalogue_watermark, chrono::TimeDelta::zero())
-                    .await?;
+            // A generation built before change cursors counts as all changed.
+            let changed = match generation.build.catalogue_cursor.as_str() {
+                "" => counts.locations + counts.clinicians,
+                cursor => {
+                    let pending =
+                        store::catalogue::changes_since(pool, cursor, generation.build.catalogue_watermark).await?;
+                    (pending.locations.len() + pending.clinicians.len()) as i64
+                }
+            };
             serde_json::json!({
                 "generation": generation,
                 "ageSeconds": age.num_seconds(),
-                "changedRowsSinceBuild": pending.locations.len() + pending.clinicians.len(),
+                "changedRowsSinceBuild": changed,
                 "catalogue": counts,
             })
         }

@@ -19,8 +19,19 @@ pub struct SnapshotInput {
     pub locations: Vec<Location>,
     pub clinicians: Vec<Clinician>,
     pub employers: Vec<Employer>,
+    /// Which state of the catalogue these rows are.
+    pub version: CatalogueVersion,
+}
+
+/// Which state of the catalogue a snapshot holds: the newest change time (for people) and the
+/// catalogue's own cursor (opaque here: PostgreSQL's snapshot the rows were read under), from
+/// which the next catch-up reads what changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CatalogueVersion {
     /// Microseconds since the Unix epoch of the newest catalogue change included.
     pub watermark_micros: i64,
+    /// Empty for rows that did not come from the catalogue (tests, benches).
+    pub cursor: String,
 }
 
 /// Lists of ordinals per entity, in compressed sparse row form.

@@ -12,7 +12,9 @@ use domain::{Clinician, Employer, LatLng, Location, Organisation, PEDIATRICS_SER
 use crate::bitset::Bitset;
 use crate::cards::CardCache;
 use crate::error::SearchError;
-use crate::rows::{NO_SPECIALITY, SnapshotInput, Tables, folded, location_text, sort_into_ordinal_order};
+use crate::rows::{
+    CatalogueVersion, NO_SPECIALITY, SnapshotInput, Tables, folded, location_text, sort_into_ordinal_order,
+};
 use crate::text::TextIndex;
 
 const CATALOGUE_FILE: &str = "catalogue.postcard";
@@ -78,7 +80,7 @@ pub struct Snapshot {
     pub(crate) cards: Arc<CardCache>,
     /// The published generation this snapshot was loaded from (0 when built in memory).
     pub generation: i64,
-    pub watermark_micros: i64,
+    pub version: CatalogueVersion,
     directory: Option<PathBuf>,
 }
 
@@ -171,7 +173,7 @@ impl Snapshot {
         directory: Option<PathBuf>,
     ) -> Self {
         let bits = AttributeBits::build(&input.locations);
-        let watermark_micros = input.watermark_micros;
+        let version = input.version.clone();
         let employer_networks = (0..input.employers.len()).map(|_| OnceLock::new()).collect();
         let core = Core {
             input,
@@ -188,7 +190,7 @@ impl Snapshot {
             clinician_overrides: Arc::default(),
             cards: Arc::new(cards),
             generation: 0,
-            watermark_micros,
+            version,
             directory,
         }
     }
@@ -364,7 +366,7 @@ impl Snapshot {
         &self,
         locations: &[Location],
         clinicians: &[Clinician],
-        watermark_micros: i64,
+        version: CatalogueVersion,
     ) -> Result<Self, NeedsRebuild> {
         let mut location_overrides = (*self.location_overrides).clone();
         let mut bits = (*self.bits).clone();
@@ -420,7 +422,10 @@ impl Snapshot {
                 self.core.tables.location_clinicians.pair_count(),
             )),
             generation: self.generation,
-            watermark_micros: watermark_micros.max(self.watermark_micros),
+            version: CatalogueVersion {
+                watermark_micros: version.watermark_micros.max(self.version.watermark_micros),
+                cursor: version.cursor,
+            },
             directory: self.directory.clone(),
         })
     }

@@ -56,8 +56,11 @@ pub struct IndexInput {
     pub locations: Vec<Location>,
     pub clinicians: Vec<Clinician>,
     pub employers: Vec<Employer>,
-    /// The newest `updated_at` seen; later changes are applied as patches.
+    /// The newest `updated_at` seen (for people: how fresh the rows are).
     pub watermark: DateTime<Utc>,
+    /// The database snapshot the rows were read under ([`changes_since`] reads what it could
+    /// not see).
+    pub cursor: String,
 }
 
 /// Columns of a location as the search snapshot needs them. Descriptions stay in PostgreSQL
@@ -79,13 +82,16 @@ pub async fn read_index_input(pool: &PgPool) -> Result<IndexInput> {
     sqlx::query("set transaction isolation level repeatable read, read only")
         .execute(&mut *transaction)
         .await?;
-    let watermark: DateTime<Utc> = sqlx::query_scalar(
+    // The first statement fixes the transaction's snapshot: the cursor is the one every row
+    // below is read under.
+    let (watermark, cursor): (DateTime<Utc>, String) = sqlx::query_as(
         "select greatest(
              (select max(updated_at) from locations),
              (select max(updated_at) from clinicians),
              (select max(updated_at) from organisations),
              (select max(updated_at) from employers),
-             'epoch'::timestamptz)",
+             'epoch'::timestamptz),
+             pg_current_snapshot()::text",
     )
     .fetch_one(&mut *transaction)
     .await?;
@@ -122,6 +128,7 @@ pub async fn read_index_input(pool: &PgPool) -> Result<IndexInput> {
         clinicians,
         employers,
         watermark,
+        cursor,
     })
 }
 
@@ -184,12 +191,15 @@ async fn attach_clinician_locations(
     Ok(())
 }
 
-/// Rows changed after a snapshot's watermark: what a patch applies.
+/// Rows changed since a catalogue cursor: what a patch applies.
 #[derive(Debug, Clone, Default)]
 pub struct CatalogueChanges {
     pub locations: Vec<Location>,
     pub clinicians: Vec<Clinician>,
+    /// The newest `updated_at` among the changed rows (or the one given when none changed).
     pub watermark: DateTime<Utc>,
+    /// The database snapshot the changes were read under: the next call's `cursor`.
+    pub cursor: String,
 }
 
 impl CatalogueChanges {
@@ -198,35 +208,32 @@ impl CatalogueChanges {
     }
 }
 
-/// How far before a watermark changes are read again. `updated_at` is stamped when a
-/// transaction starts but becomes visible when it commits, so a row stamped just before a
-/// snapshot's watermark can appear after it; re-applying a change is harmless.
-pub const CHANGE_LOOKBACK: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
-
-/// Reads locations and clinicians whose `updated_at` is after `since` minus `lookback` (pass
-/// [`CHANGE_LOOKBACK`] when applying changes, zero when counting them).
-pub async fn changes_since(
-    pool: &PgPool,
-    since: DateTime<Utc>,
-    lookback: chrono::TimeDelta,
-) -> Result<CatalogueChanges> {
-    let watermark_floor = since;
-    let since = since - lookback;
+/// Reads the locations and clinicians written by transactions that the database snapshot
+/// `cursor` (from [`read_index_input`] or an earlier call) could not see: committed after it was
+/// taken, or still running then. The rows' `change_xid` index bounds the read by the cursor's
+/// oldest running transaction, so it costs what changed, whatever the rows' timestamps are.
+/// `watermark` is the caller's current one, kept when nothing changed.
+pub async fn changes_since(pool: &PgPool, cursor: &str, watermark: DateTime<Utc>) -> Result<CatalogueChanges> {
     let mut transaction = pool.begin().await?;
     sqlx::query("set transaction isolation level repeatable read, read only")
         .execute(&mut *transaction)
         .await?;
-    let statement = format!("select {LOCATION_COLUMNS} from locations where updated_at > $1 order by id");
+    let next_cursor: String = sqlx::query_scalar("select pg_current_snapshot()::text")
+        .fetch_one(&mut *transaction)
+        .await?;
+    const UNSEEN: &str = "change_xid >= pg_snapshot_xmin($1::pg_snapshot) \
+                          and not pg_visible_in_snapshot(change_xid, $1::pg_snapshot)";
+    let statement = format!("select {LOCATION_COLUMNS} from locations where {UNSEEN} order by id");
     let locations = sqlx::query(sqlx::AssertSqlSafe(statement))
-        .bind(since)
+        .bind(cursor)
         .fetch_all(&mut *transaction)
         .await?
         .iter()
         .map(location_from_row)
         .collect::<Result<Vec<_>>>()?;
-    let statement = format!("select {CLINICIAN_COLUMNS} from clinicians where updated_at > $1 order by id");
+    let statement = format!("select {CLINICIAN_COLUMNS} from clinicians where {UNSEEN} order by id");
     let mut clinicians = sqlx::query(sqlx::AssertSqlSafe(statement))
-        .bind(since)
+        .bind(cursor)
         .fetch_all(&mut *transaction)
         .await?
         .iter()
@@ -234,21 +241,21 @@ pub async fn changes_since(
         .collect::<Result<Vec<_>>>()?;
     let ids: Vec<i64> = clinicians.iter().map(|clinician| clinician.id).collect();
     attach_clinician_locations(&mut transaction, &mut clinicians, Some(&ids)).await?;
-    let watermark: DateTime<Utc> = if locations.is_empty() && clinicians.is_empty() {
-        watermark_floor
-    } else {
-        sqlx::query_scalar(
-            "select greatest((select max(updated_at) from locations), (select max(updated_at) from clinicians), $1)",
-        )
-        .bind(watermark_floor)
+    let statement = format!(
+        "select greatest($2, (select max(updated_at) from locations where {UNSEEN}),
+                             (select max(updated_at) from clinicians where {UNSEEN}))"
+    );
+    let watermark: DateTime<Utc> = sqlx::query_scalar(sqlx::AssertSqlSafe(statement))
+        .bind(cursor)
+        .bind(watermark)
         .fetch_one(&mut *transaction)
-        .await?
-    };
+        .await?;
     transaction.commit().await?;
     Ok(CatalogueChanges {
         locations,
         clinicians,
         watermark,
+        cursor: next_cursor,
     })
 }
 

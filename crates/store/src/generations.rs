@@ -24,6 +24,8 @@ pub struct Generation {
 pub struct NewGeneration {
     pub directory: String,
     pub catalogue_watermark: DateTime<Utc>,
+    /// The database snapshot the catalogue was read under (see `catalogue::changes_since`).
+    pub catalogue_cursor: String,
     pub locations: i32,
     pub clinicians: i32,
     pub build_millis: i32,
@@ -44,13 +46,15 @@ pub async fn publish(pool: &PgPool, generation: i64, new: &NewGeneration) -> Res
     let mut transaction = pool.begin().await?;
     let row = sqlx::query(
         "insert into index_generations
-             (generation, directory, catalogue_watermark, locations, clinicians, build_millis, peak_rss_bytes)
-         values ($1, $2, $3, $4, $5, $6, $7)
+             (generation, directory, catalogue_watermark, catalogue_cursor, locations, clinicians, build_millis,
+              peak_rss_bytes)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)
          returning published_at",
     )
     .bind(generation)
     .bind(&new.directory)
     .bind(new.catalogue_watermark)
+    .bind(&new.catalogue_cursor)
     .bind(new.locations)
     .bind(new.clinicians)
     .bind(new.build_millis)
@@ -73,8 +77,8 @@ pub async fn publish(pool: &PgPool, generation: i64, new: &NewGeneration) -> Res
 /// Returns the newest published generation, if any.
 pub async fn current(pool: &PgPool) -> Result<Option<Generation>> {
     let row = sqlx::query(
-        "select generation, directory, catalogue_watermark, locations, clinicians, build_millis, peak_rss_bytes,
-                published_at
+        "select generation, directory, catalogue_watermark, catalogue_cursor, locations, clinicians, build_millis,
+                peak_rss_bytes, published_at
          from index_generations order by generation desc limit 1",
     )
     .fetch_optional(pool)
@@ -85,6 +89,7 @@ pub async fn current(pool: &PgPool) -> Result<Option<Generation>> {
             build: NewGeneration {
                 directory: row.try_get("directory")?,
                 catalogue_watermark: row.try_get("catalogue_watermark")?,
+                catalogue_cursor: row.try_get("catalogue_cursor")?,
                 locations: row.try_get("locations")?,
                 clinicians: row.try_get("clinicians")?,
                 build_millis: row.try_get("build_millis")?,

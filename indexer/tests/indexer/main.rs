@@ -185,6 +185,97 @@ async fn a_clinic_that_stops_taking_new_patients_reaches_the_snapshot_without_a_
     std::fs::remove_dir_all(&directory).unwrap();
 }
 
+/// The location and clinician ids a catch-up from `snapshot` would read.
+async fn pending_changes(pool: &store::PgPool, snapshot: &search::Snapshot) -> (Vec<i64>, Vec<i64>) {
+    let changes = indexer::changes_for(pool, snapshot)
+        .await
+        .unwrap()
+        .expect("a snapshot built from the catalogue has a cursor");
+    (
+        changes.locations.iter().map(|location| location.id).collect(),
+        changes.clinicians.iter().map(|clinician| clinician.id).collect(),
+    )
+}
+
+async fn patched(pool: &store::PgPool, snapshot: &search::Snapshot) -> search::Snapshot {
+    match indexer::catch_up(pool, snapshot).await.unwrap() {
+        indexer::CatchUp::Patched(patched) => patched,
+        indexer::CatchUp::Unchanged => panic!("a change was expected"),
+        indexer::CatchUp::NeedsRebuild(reason) => panic!("needs a rebuild: {reason}"),
+    }
+}
+
+/// A seeded catalogue stamps every row with one time, and transactions commit in another order
+/// than they stamp `updated_at`: a catch-up still reads exactly the rows written since its
+/// snapshot was read, no more (not the whole catalogue) and none less (not a late commit).
+#[tokio::test]
+async fn a_catch_up_reads_what_changed_whatever_the_timestamps_say() {
+    let database = seeded(300).await;
+    let pool = &database.pool;
+    let directory = index_dir("cursor");
+    let (_, snapshot) = indexer::rebuild(pool, &directory, |_, _, _| {}).await.unwrap();
+    assert_eq!(
+        pending_changes(pool, &snapshot).await,
+        (vec![], vec![]),
+        "nothing changed since the build"
+    );
+    assert!(matches!(
+        indexer::catch_up(pool, &snapshot).await.unwrap(),
+        indexer::CatchUp::Unchanged
+    ));
+
+    let ids: Vec<i64> = sqlx::query_scalar("select id from locations where not is_virtual order by id limit 2")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    let (early, late) = (ids[0], ids[1]);
+    let flip = "update locations set accepting_new_patients = not accepting_new_patients where id = $1";
+    // `early` is written first (its updated_at is the older) but commits last.
+    let mut slow = pool.begin().await.unwrap();
+    sqlx::query(flip).bind(early).execute(&mut *slow).await.unwrap();
+    sqlx::query(flip).bind(late).execute(pool).await.unwrap();
+
+    let first = patched(pool, &snapshot).await;
+    assert_eq!(pending_changes(pool, &snapshot).await, (vec![late], vec![]));
+    assert_eq!(
+        pending_changes(pool, &first).await,
+        (vec![], vec![]),
+        "the running write is not visible yet"
+    );
+    slow.commit().await.unwrap();
+    assert_eq!(
+        pending_changes(pool, &first).await,
+        (vec![early], vec![]),
+        "a write committed after the catch-up is read by the next one, though stamped before it"
+    );
+    let second = patched(pool, &first).await;
+    let accepting = |snapshot: &search::Snapshot, id: i64| {
+        snapshot
+            .location(snapshot.location_ordinal(id).unwrap())
+            .accepting_new_patients
+    };
+    assert_eq!(accepting(&second, early), !accepting(&snapshot, early));
+    assert_eq!(accepting(&second, late), !accepting(&snapshot, late));
+
+    let clinician: i64 = sqlx::query_scalar("select min(id) from clinicians")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    sqlx::query("update clinicians set accepting_new_patients = not accepting_new_patients where id = $1")
+        .bind(clinician)
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(pending_changes(pool, &second).await, (vec![], vec![clinician]));
+    let third = patched(pool, &second).await;
+    assert_eq!(pending_changes(pool, &third).await, (vec![], vec![]));
+
+    // The published generation keeps its cursor: `indexer status` counts what changed since.
+    let current = store::generations::current(pool).await.unwrap().unwrap();
+    assert!(!current.build.catalogue_cursor.is_empty());
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
 #[tokio::test]
 async fn publishing_announces_the_generation() {
     let database = seeded(100).await;

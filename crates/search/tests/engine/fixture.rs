@@ -65,6 +65,9 @@ pub fn input() -> SnapshotInput {
         locations,
         clinicians: catalogue.clinicians,
         employers: catalogue.employers,
-        watermark_micros: 1,
+        version: search::CatalogueVersion {
+            watermark_micros: 1,
+            cursor: String::new(),
+        },
     }
 }

@@ -1,9 +1,16 @@
 //! Writing, opening and patching snapshots.
 
 use domain::{DistanceSlider, LatLng, SearchFilters};
-use search::{SearchRequest, Snapshot, SnapshotHandle};
+use search::{CatalogueVersion, SearchRequest, Snapshot, SnapshotHandle};
 
 use crate::fixture::{fixture, gazetteer, input};
+
+fn version(watermark_micros: i64) -> CatalogueVersion {
+    CatalogueVersion {
+        watermark_micros,
+        cursor: format!("cursor-{watermark_micros}"),
+    }
+}
 
 fn new_patients_near(snapshot: &Snapshot, origin: LatLng) -> usize {
     let filters = SearchFilters {
@@ -72,7 +79,7 @@ fn a_clinic_that_stops_taking_new_patients_is_patched_in_without_a_rebuild() {
     };
     let before = new_patients_near(original, origin);
     changed.accepting_new_patients = false;
-    let patched = original.with_changes(&[changed.clone()], &[], 99).unwrap();
+    let patched = original.with_changes(&[changed.clone()], &[], version(99)).unwrap();
     assert_eq!(new_patients_near(&patched, origin), before - 1);
     assert_eq!(
         new_patients_near(original, origin),
@@ -80,7 +87,7 @@ fn a_clinic_that_stops_taking_new_patients_is_patched_in_without_a_rebuild() {
         "the old snapshot is unchanged"
     );
     assert!(!patched.location(ordinal).accepting_new_patients);
-    assert_eq!(patched.watermark_micros, 99);
+    assert_eq!(patched.version, version(99));
 
     let handle = SnapshotHandle::new(original.clone());
     let in_flight = handle.load().unwrap();
@@ -94,7 +101,7 @@ fn a_clinic_that_stops_taking_new_patients_is_patched_in_without_a_rebuild() {
 
     changed.lat += 1.0;
     assert!(
-        original.with_changes(&[changed], &[], 100).is_err(),
+        original.with_changes(&[changed], &[], version(100)).is_err(),
         "a moved clinic needs a rebuild"
     );
 }
