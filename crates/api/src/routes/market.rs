@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::response::Response;
 use axum::routing::{get, post};
 use domain::SearchFilters;
-use search::{Bounds, DEFAULT_PAGE_SIZE, Favourites, PinFilters, SearchError, SearchRequest};
+use search::{Bounds, DEFAULT_PAGE_SIZE, Favourites, PinFilters, SearchError, SearchRequest, Snapshot};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -33,8 +33,9 @@ pub fn router() -> Router<AppState> {
         .route("/market/organization/from/alias", post(from_alias))
 }
 
+/// The search's query string; a parameter it does not name is refused.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchQuery {
     page: Option<u32>,
     limit: Option<u32>,
@@ -44,16 +45,32 @@ pub struct SearchQuery {
     user_zip_code: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct SearchBody {
-    search: SearchSection,
-}
+/// A search body: `{"search": {"filters": {...}}}`, each level optional. Anything else in it
+/// (a filter one level too high, `{"search": {"distance": 5}}`, a misspelt key) is refused with
+/// the field's path rather than ignored, so a misplaced filter cannot widen the answer.
+type SearchBody = Map<String, Value>;
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct SearchSection {
-    filters: SearchFilters,
+fn search_filters(mut body: SearchBody, snapshot: &Snapshot) -> ApiResult<SearchFilters> {
+    if let Some(key) = body.keys().find(|key| *key != "search") {
+        return Err(invalid_filters(format!(
+            "{key} is not part of a search body: filters go in search.filters"
+        )));
+    }
+    let mut search = match body.remove("search") {
+        None | Some(Value::Null) => return Ok(SearchFilters::default()),
+        Some(Value::Object(search)) => search,
+        Some(_) => return Err(invalid_filters("search must be an object".into())),
+    };
+    if let Some(key) = search.keys().find(|key| *key != "filters") {
+        return Err(invalid_filters(format!(
+            "search.{key} is not part of a search: filters go in search.filters"
+        )));
+    }
+    match search.remove("filters") {
+        None | Some(Value::Null) => Ok(SearchFilters::default()),
+        Some(Value::Object(fields)) => read_filters(fields, "search.filters", snapshot),
+        Some(_) => Err(invalid_filters("search.filters must be an object".into())),
+    }
 }
 
 /// Runs a search and serialises the answer while the snapshot it borrows from is held.
@@ -63,7 +80,8 @@ fn run_search(
     body: SearchBody,
     favourites: Option<&Favourites>,
 ) -> ApiResult<Response> {
-    let mut filters = body.search.filters;
+    let snapshot = state.snapshot()?;
+    let mut filters = search_filters(body, &snapshot)?;
     if let Some(zip) = query.user_zip_code.filter(|zip| !zip.trim().is_empty()) {
         filters.user_zip_code = Some(zip);
     }
@@ -74,7 +92,6 @@ fn run_search(
         page: query.page.unwrap_or(1),
         limit: query.limit.unwrap_or(DEFAULT_PAGE_SIZE),
     };
-    let snapshot = state.snapshot()?;
     let answer = snapshot.search_for(&request, &state.gazetteer, favourites)?;
     Ok(crate::respond::json_bytes(snapshot.search_json(&answer)))
 }
@@ -111,17 +128,20 @@ fn invalid_filters(message: String) -> ApiError {
     SearchError::InvalidFilter(message).into()
 }
 
-/// Reads the JSON text of a search's `search.filters` object (the pin calls' `filters`
-/// parameter) with the search body's own rules, naming the field at fault; a key that is not
-/// a search filter is refused rather than ignored, so a misspelt filter cannot widen the map.
-fn parse_filters(text: &str) -> ApiResult<SearchFilters> {
-    let fields: Map<String, Value> = serde_json::from_str(text).map_err(|error| {
-        invalid_filters(format!(
-            "filters must be the JSON of the search's filters object: {error}"
-        ))
-    })?;
+/// Reads a search's filters object (`search.filters` of a search body, the pin calls' `filters`
+/// parameter), naming the field at fault as `{path}.{key}`; a key that is not a search filter is
+/// refused rather than ignored, so a misspelt filter cannot widen the answer. `employer` is a
+/// company name, or an employer's id (a number) read as that employer's name.
+fn read_filters(mut fields: Map<String, Value>, path: &str, snapshot: &Snapshot) -> ApiResult<SearchFilters> {
     if let Some(unknown) = fields.keys().find(|key| !FILTER_KEYS.contains(key)) {
-        return Err(invalid_filters(format!("filters.{unknown} is not a search filter")));
+        return Err(invalid_filters(format!("{path}.{unknown} is not a search filter")));
+    }
+    if let Some(Value::Number(number)) = fields.get("employer") {
+        let employer = number
+            .as_i64()
+            .and_then(|id| snapshot.employers().iter().find(|employer| employer.id == id))
+            .ok_or_else(|| invalid_filters(format!("{path}.employer: no employer has the id {number}")))?;
+        fields.insert("employer".into(), Value::String(employer.company_name.clone()));
     }
     serde_json::from_value(Value::Object(fields.clone())).map_err(|error| {
         // Read alone, the field at fault is the one that fails.
@@ -129,19 +149,29 @@ fn parse_filters(text: &str) -> ApiResult<SearchFilters> {
             let alone = Map::from_iter([(key.clone(), value.clone())]);
             serde_json::from_value::<SearchFilters>(Value::Object(alone))
                 .err()
-                .map(|error| format!("filters.{key}: {error}"))
+                .map(|error| format!("{path}.{key}: {error}"))
         });
-        invalid_filters(culprit.unwrap_or_else(|| format!("filters: {error}")))
+        invalid_filters(culprit.unwrap_or_else(|| format!("{path}: {error}")))
     })
+}
+
+/// Reads the pin calls' `filters` parameter: the JSON text of a search's filters object.
+fn parse_filters(text: &str, snapshot: &Snapshot) -> ApiResult<SearchFilters> {
+    let fields: Map<String, Value> = serde_json::from_str(text).map_err(|error| {
+        invalid_filters(format!(
+            "filters must be the JSON of the search's filters object: {error}"
+        ))
+    })?;
+    read_filters(fields, "filters", snapshot)
 }
 
 /// Pin queries: a map box and the search's question. `filters` (the JSON of the search's
 /// `search.filters`) and `company` are read as a search reads them; with `filters`, the older
 /// `newPatients`, `serviceTypes` and `employer` parameters are ignored. `alias` is the older
 /// name of `company`. A box needs no origin, so `lat`, `lng`, `zipCode` and `userZipCode` are
-/// accepted and ignored.
+/// accepted and ignored; any other parameter is refused.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PinQuery {
     nw_lng: f64,
     nw_lat: f64,
@@ -162,6 +192,14 @@ pub struct PinQuery {
     alias: Option<String>,
     #[serde(default)]
     zoom: Option<u32>,
+    #[serde(default, rename = "lat")]
+    _lat: Option<String>,
+    #[serde(default, rename = "lng")]
+    _lng: Option<String>,
+    #[serde(default, rename = "zipCode")]
+    _zip_code: Option<String>,
+    #[serde(default, rename = "userZipCode")]
+    _user_zip_code: Option<String>,
 }
 
 impl PinQuery {
@@ -175,7 +213,7 @@ impl PinQuery {
     }
 
     /// The search's question: `filters` when sent, else the older individual parameters.
-    fn filters(&self) -> ApiResult<PinFilters> {
+    fn filters(&self, snapshot: &Snapshot) -> ApiResult<PinFilters> {
         let company = self.company.as_deref().map(str::trim).filter(|alias| !alias.is_empty());
         let alias = self.alias.as_deref().map(str::trim).filter(|alias| !alias.is_empty());
         if let (Some(company), Some(alias)) = (company, alias)
@@ -187,7 +225,7 @@ impl PinQuery {
             .into());
         }
         let filters = match &self.filters {
-            Some(text) => parse_filters(text)?,
+            Some(text) => parse_filters(text, snapshot)?,
             None => SearchFilters {
                 new_patients: self.new_patients.unwrap_or(false),
                 service_types: self
@@ -214,11 +252,10 @@ async fn pins(
     MaybeCaller(caller): MaybeCaller,
     Query(query): Query<PinQuery>,
 ) -> ApiResult<Response> {
-    let filters = query.filters()?;
+    let snapshot = state.snapshot()?;
+    let filters = query.filters(&snapshot)?;
     let favourites = favourites_of(&state, caller.map(|caller| caller.member_id)).await?;
-    let answer = state
-        .snapshot()?
-        .pins_for(query.bounds(), &filters, favourites.as_ref())?;
+    let answer = snapshot.pins_for(query.bounds(), &filters, favourites.as_ref())?;
     Ok(crate::respond::json(&answer, 128 * (answer.pins.len() + 1)))
 }
 
@@ -230,15 +267,14 @@ async fn area_pins(
     let zoom = query
         .zoom
         .ok_or_else(|| ApiError::with_message(codes::INVALID_QUERY, "zoom is required"))?;
-    let filters = query.filters()?;
+    let snapshot = state.snapshot()?;
+    let filters = query.filters(&snapshot)?;
     // Clusters carry no flags: the caller's favourites are read only to keep them alone.
     let favourites = match caller {
         Some(caller) if filters.filters.favorites => favourites_of(&state, Some(caller.member_id)).await?,
         _ => None,
     };
-    let answer = state
-        .snapshot()?
-        .area_pins_for(query.bounds(), zoom, &filters, favourites.as_ref())?;
+    let answer = snapshot.area_pins_for(query.bounds(), zoom, &filters, favourites.as_ref())?;
     Ok(crate::respond::json(&answer, 256 * (answer.areas.len() + 1)))
 }
 

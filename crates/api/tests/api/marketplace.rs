@@ -626,3 +626,112 @@ async fn a_joined_waitlist_flags_the_members_cards_and_profile_and_nobody_elses(
     assert_eq!(profile(Some(other)).await, false);
     assert_eq!(profile(None).await, false);
 }
+
+const DENVER: &str = "lat=39.7392&lng=-104.9903&page=1&limit=6";
+
+fn location_ids(answer: &crate::helpers::Answer) -> Vec<i64> {
+    answer.body["clinics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|clinic| clinic["locationId"].as_i64().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_search_body_with_anything_but_search_filters_is_refused_naming_the_field() {
+    let app = TestApp::spawn(300).await;
+    for (body, named) in [
+        (json!({ "search": { "distance": 5 } }), "search.distance"),
+        (json!({ "search": { "searchByName": "zzzz" } }), "search.searchByName"),
+        (json!({ "searchDistance": 1 }), "searchDistance"),
+        (
+            json!({ "search": { "filters": { "distance": 5 } } }),
+            "search.filters.distance",
+        ),
+        (
+            json!({ "search": { "filters": { "newPatients": "yes" } } }),
+            "search.filters.newPatients",
+        ),
+        (
+            json!({ "search": { "filters": { "employer": 999_999 } } }),
+            "search.filters.employer",
+        ),
+        (json!({ "search": [] }), "search"),
+        (json!({ "search": { "filters": 1 } }), "search.filters"),
+    ] {
+        let answer = app.post(&format!("/member/app/market/search?{DENVER}"), &body).await;
+        assert_error(&answer, 400, "invalid_filter");
+        let message = answer.body["message"].as_str().unwrap();
+        assert!(message.contains(named), "{body}: {message}");
+        for rust in ["struct", "i64", "u32", "u8", "SearchFilters", "DistanceSlider"] {
+            assert!(
+                !message.contains(rust),
+                "{body}: the message names a Rust type: {message}"
+            );
+        }
+    }
+    // Each level may be left out: an empty body is a search with no filters.
+    let unfiltered = app
+        .post(&format!("/member/app/market/search?{DENVER}"), &json!({}))
+        .await;
+    assert_eq!(unfiltered.status, 200, "{:?}", unfiltered.body);
+    assert_eq!(
+        location_ids(&unfiltered),
+        location_ids(&app.search(DENVER, json!({})).await)
+    );
+
+    let unknown_parameter = app
+        .post(&format!("/member/app/market/search?{DENVER}&distance=5"), &json!({}))
+        .await;
+    assert_error(&unknown_parameter, 400, "invalid_query");
+    assert!(unknown_parameter.body["message"].as_str().unwrap().contains("distance"));
+    let pins = app
+        .get(&format!("/member/app/market/location/pins?{DENVER_BOX}&distance=5"))
+        .await;
+    assert_error(&pins, 400, "invalid_query");
+    assert!(pins.body["message"].as_str().unwrap().contains("distance"));
+    // The origin a pin call may carry is accepted (and needs nothing of it).
+    let with_origin = app
+        .get(&format!(
+            "/member/app/market/location/pins?{DENVER_BOX}&lat=39.7&lng=-104.9&userZipCode=80202&zipCode=80202"
+        ))
+        .await;
+    assert_eq!(with_origin.status, 200, "{:?}", with_origin.body);
+}
+
+#[tokio::test]
+async fn an_employer_given_by_id_is_that_employer() {
+    let app = TestApp::spawn(300).await;
+    let northwind = app
+        .post("/market/organization/from/alias", &json!({ "company": "northwind" }))
+        .await;
+    let (id, name) = (
+        northwind.body["id"].as_i64().unwrap(),
+        northwind.body["companyName"].clone(),
+    );
+    let by_name = app.search(DENVER, json!({ "employer": name })).await;
+    let by_id = app.search(DENVER, json!({ "employer": id })).await;
+    assert_eq!(by_id.status, 200, "{:?}", by_id.body);
+    assert_eq!(location_ids(&by_id), location_ids(&by_name));
+    assert_eq!(by_id.body["totalResults"], by_name.body["totalResults"]);
+    let everyone = app.search(DENVER, json!({})).await;
+    assert_ne!(
+        by_id.body["totalResults"], everyone.body["totalResults"],
+        "Northwind's restricted network narrows the answer, so the id was read"
+    );
+    let pins_by_id = app
+        .get(&format!(
+            "/member/app/market/location/pins?{DENVER_BOX}&filters={}",
+            encoded(&json!({ "employer": id }).to_string())
+        ))
+        .await;
+    let pins_by_name = app
+        .get(&format!(
+            "/member/app/market/location/pins?{DENVER_BOX}&filters={}",
+            encoded(&json!({ "employer": name }).to_string())
+        ))
+        .await;
+    assert_eq!(pins_by_id.status, 200, "{:?}", pins_by_id.body);
+    assert_eq!(pins_by_id.body, pins_by_name.body);
+}
