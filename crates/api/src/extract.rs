@@ -11,23 +11,51 @@ use crate::auth::{LinkToken, TOKEN_HEADER};
 use crate::error::ApiError;
 use crate::error_codes as codes;
 
-/// `axum::Json` with our error body.
+/// `axum::Json` with our error body. The body must be a JSON object (every call takes one), and
+/// no string or key in it may hold a NUL character (PostgreSQL's text cannot): both are a 400
+/// before the handler runs. Messages name the field at fault, never a Rust type.
 pub struct Json<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(request, state).await {
-            Ok(axum::Json(value)) => Ok(Self(value)),
+        let value = match axum::Json::<serde_json::Value>::from_request(request, state).await {
+            Ok(axum::Json(value)) => value,
             Err(JsonRejection::BytesRejection(rejection))
                 if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE =>
             {
-                Err(ApiError::PayloadTooLarge)
+                return Err(ApiError::PayloadTooLarge);
             }
-            Err(JsonRejection::MissingJsonContentType(_)) => Err(ApiError::known(codes::UNSUPPORTED_MEDIA_TYPE)),
-            Err(rejection) => Err(ApiError::with_message(codes::INVALID_BODY, rejection.body_text())),
+            Err(JsonRejection::MissingJsonContentType(_)) => {
+                return Err(ApiError::known(codes::UNSUPPORTED_MEDIA_TYPE));
+            }
+            Err(rejection) => {
+                return Err(ApiError::with_message(
+                    codes::INVALID_BODY,
+                    crate::edge::plain_message(&rejection.body_text()),
+                ));
+            }
+        };
+        if !value.is_object() {
+            return Err(ApiError::with_message(
+                codes::INVALID_BODY,
+                "the body must be a JSON object",
+            ));
         }
+        if let Some(field) = crate::edge::find_nul(&value) {
+            return Err(crate::edge::nul_in(&field));
+        }
+        serde_path_to_error::deserialize(value).map(Self).map_err(|error| {
+            let path = error.path().to_string();
+            let message = crate::edge::plain_message(&error.into_inner().to_string());
+            let message = if path == "." {
+                format!("Failed to deserialize the JSON body into the target type: {message}")
+            } else {
+                format!("Failed to deserialize the JSON body into the target type: {path}: {message}")
+            };
+            ApiError::with_message(codes::INVALID_BODY, message)
+        })
     }
 }
 
@@ -41,7 +69,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
         axum::extract::Query::<T>::from_request_parts(parts, state)
             .await
             .map(|axum::extract::Query(value)| Self(value))
-            .map_err(|rejection: QueryRejection| ApiError::with_message(codes::INVALID_QUERY, rejection.body_text()))
+            .map_err(|rejection: QueryRejection| {
+                ApiError::with_message(codes::INVALID_QUERY, crate::edge::plain_message(&rejection.body_text()))
+            })
     }
 }
 
@@ -55,7 +85,9 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Path<T>
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|axum::extract::Path(value)| Self(value))
-            .map_err(|rejection: PathRejection| ApiError::with_message(codes::INVALID_PATH, rejection.body_text()))
+            .map_err(|rejection: PathRejection| {
+                ApiError::with_message(codes::INVALID_PATH, crate::edge::plain_message(&rejection.body_text()))
+            })
     }
 }
 
