@@ -167,7 +167,7 @@ async fn first_path_id(parts: &mut Parts, state: &AppState) -> ApiResult<i64> {
         }
         Err(rejection) => Err(ApiError::with_message(
             codes::INVALID_PATH,
-            crate::edge::plain_message(&rejection.body_text()),
+            crate::extract::plain_message(&rejection.body_text()),
         )),
     }
 }

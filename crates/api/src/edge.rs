@@ -1,14 +1,13 @@
 //! The request edge, before any handler: refusals that do not need one (a URI or a declared
 //! body that is too long, a NUL character in the path or the query), JSON bodies for the
-//! statuses axum and tower answer bare (405, 408, ...), the security headers of every answer,
-//! and the checks the body extractor applies to every JSON value (NUL characters, Rust type
-//! names in messages).
+//! statuses axum and tower answer bare (405, 408, ...), and the security headers of every
+//! answer. (The checks of every JSON body, NUL characters and plain messages, are in
+//! `extract`.)
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::error_codes::{self as codes, ErrorCode};
@@ -43,26 +42,17 @@ fn refuse_early(request: &Request, body_limit: usize) -> Option<ApiError> {
     }
     let path = percent_encoding::percent_decode_str(uri.path()).collect::<Vec<u8>>();
     if path.contains(&0) {
-        return Some(nul_in("path"));
+        return Some(crate::extract::nul_in("path"));
     }
     if let Some(query) = uri.query() {
         for (name, value) in form_urlencoded::parse(query.as_bytes()) {
             if name.contains('\0') || value.contains('\0') {
                 let field: String = name.replace('\0', "\\u0000").chars().take(100).collect();
-                return Some(nul_in(&field));
+                return Some(crate::extract::nul_in(&field));
             }
         }
     }
     None
-}
-
-/// The 400 of a NUL character in `field`.
-pub fn nul_in(field: &str) -> ApiError {
-    ApiError::with_message(
-        codes::INVALID_CHARACTER,
-        format!("{field}: text may not contain a NUL (\\u0000) character"),
-    )
-    .with_details(json!({ "field": field }))
 }
 
 /// Gives a JSON error body to error answers that have none (axum's 405, tower's 408, ...),
@@ -126,132 +116,5 @@ fn add_security_headers(response: &mut Response, hsts: bool) {
             header::STRICT_TRANSPORT_SECURITY,
             HeaderValue::from_static("max-age=31536000; includeSubDomains"),
         );
-    }
-}
-
-/// The first NUL character in a JSON value, as the path of the string or key holding it
-/// (`search.filters.a\u0000b`, `items[2]`); `None` when there is none.
-pub fn find_nul(value: &Value) -> Option<String> {
-    fn walk(value: &Value, path: &mut String) -> bool {
-        match value {
-            Value::String(text) => text.contains('\0'),
-            Value::Array(items) => items.iter().enumerate().any(|(index, item)| {
-                let before = path.len();
-                path.push_str(&format!("[{index}]"));
-                let found = walk(item, path);
-                if !found {
-                    path.truncate(before);
-                }
-                found
-            }),
-            Value::Object(map) => map.iter().any(|(key, item)| {
-                let before = path.len();
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(&key.replace('\0', "\\u0000"));
-                let found = key.contains('\0') || walk(item, path);
-                if !found {
-                    path.truncate(before);
-                }
-                found
-            }),
-            _ => false,
-        }
-    }
-    let mut path = String::new();
-    walk(value, &mut path).then(|| {
-        if path.is_empty() {
-            "body".to_owned()
-        } else {
-            path.chars().take(100).collect()
-        }
-    })
-}
-
-/// A deserialisation message without Rust's names for types: `struct SearchBody` becomes
-/// "an object", `i64` "a whole number", `f64` "a number".
-pub fn plain_message(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut words = message.split_inclusive(|c: char| c.is_whitespace()).peekable();
-    while let Some(word) = words.next() {
-        let (core, tail) = split_trailing(word);
-        let bare = core.trim_matches('`');
-        match bare {
-            "struct" | "enum" | "tuple" if words.peek().is_some() => {
-                // Drop the type's name that follows ("struct SearchBody", "tuple struct Id").
-                let mut next = words.next().unwrap_or_default();
-                if bare == "tuple" && split_trailing(next).0 == "struct" {
-                    next = words.next().unwrap_or_default();
-                }
-                let (_, next_tail) = split_trailing(next);
-                out.push_str(if bare == "enum" {
-                    "one of the allowed values"
-                } else {
-                    "an object"
-                });
-                out.push_str(next_tail);
-            }
-            "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => {
-                if out.ends_with("a ") && core.starts_with('`') {
-                    out.truncate(out.len() - 2);
-                }
-                out.push_str("a whole number");
-                out.push_str(tail);
-            }
-            "f32" | "f64" => {
-                if out.ends_with("a ") && core.starts_with('`') {
-                    out.truncate(out.len() - 2);
-                }
-                out.push_str("a number");
-                out.push_str(tail);
-            }
-            _ => out.push_str(word),
-        }
-    }
-    out
-}
-
-/// A word and what follows it: trailing punctuation and whitespace.
-fn split_trailing(word: &str) -> (&str, &str) {
-    let end = word
-        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ':' | ';' | ')'))
-        .len();
-    word.split_at(end)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rust_type_names_become_plain_words() {
-        assert_eq!(
-            plain_message("invalid type: sequence, expected struct SearchBody"),
-            "invalid type: sequence, expected an object"
-        );
-        assert_eq!(
-            plain_message("Cannot parse `abc` to a `i64`"),
-            "Cannot parse `abc` to a whole number"
-        );
-        assert_eq!(
-            plain_message("invalid type: string \"x\", expected u32 at line 1"),
-            "invalid type: string \"x\", expected a whole number at line 1"
-        );
-        assert_eq!(plain_message("expected f64."), "expected a number.");
-        assert_eq!(plain_message("missing field `email`"), "missing field `email`");
-    }
-
-    #[test]
-    fn a_nul_is_found_in_strings_and_keys_with_its_path() {
-        assert_eq!(
-            find_nul(&json!({ "a": "fine", "b": ["x", "y\u{0}"] })),
-            Some("b[1]".into())
-        );
-        assert_eq!(
-            find_nul(&json!({ "search": { "filters": { "k\u{0}": 1 } } })),
-            Some("search.filters.k\\u0000".into())
-        );
-        assert_eq!(find_nul(&json!({ "a": "fine", "n": 1 })), None);
     }
 }
