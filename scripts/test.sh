@@ -56,6 +56,9 @@ done
 # The browser tests read one-time links from the e2e server's email outbox.
 (cd web && NEARCARE_URL="http://127.0.0.1:${port}" E2E_DATABASE_URL="${DATABASE_URL%/*}/${e2e_db}" npm run test:e2e)
 
+step "API fuzzing (schemathesis) against the OpenAPI document, signed out and signed in"
+scripts/api-fuzz.sh
+
 echo
 echo "rust: ${rust_passed} passed, 0 failed"
 echo "screenshots: ${root}/web/test-results/screenshots"

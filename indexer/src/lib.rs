@@ -132,10 +132,18 @@ pub async fn rebuild(
             std::fs::remove_dir_all(&build_directory)?;
         }
         std::fs::create_dir_all(&build_directory)?;
+        // Marks the folder as being built for as long as this process holds the lock: a folder
+        // whose marker nobody holds was left by a killed build (see remove_partial_generations).
+        let marker = std::fs::File::create(build_directory.join(BUILDING_MARKER))?;
+        marker.lock()?;
         let outcome = Snapshot::build_with_progress(snapshot_input(rows), Some(&build_directory), &progress);
-        if outcome.is_err() {
-            let _ = std::fs::remove_dir_all(&build_directory);
+        match &outcome {
+            Ok(_) => std::fs::remove_file(build_directory.join(BUILDING_MARKER))?,
+            Err(_) => {
+                let _ = std::fs::remove_dir_all(&build_directory);
+            }
         }
+        drop(marker);
         outcome.map_err(anyhow::Error::from)
     })
     .await
@@ -167,6 +175,39 @@ pub async fn rebuild(
         },
         snapshot,
     ))
+}
+
+/// The file a generation folder holds (locked) while it is being built.
+pub const BUILDING_MARKER: &str = ".building";
+
+/// Removes generation folders left half-built by a rebuild that was killed: those whose
+/// building marker no live process holds. Run at the start of the server and the indexer; a
+/// build running elsewhere keeps its lock and its folder. Returns the folders removed.
+pub fn remove_partial_generations(index_dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(index_dir) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.filter_map(|entry| entry.ok()) {
+        let path = entry.path();
+        let is_generation = entry.file_name().to_str().is_some_and(|name| name.starts_with("gen-"));
+        let Ok(marker) = std::fs::File::open(path.join(BUILDING_MARKER)) else {
+            continue;
+        };
+        // Held by a running build: not ours to remove.
+        if !is_generation || marker.try_lock().is_err() {
+            continue;
+        }
+        drop(marker);
+        match std::fs::remove_dir_all(&path) {
+            Ok(()) => {
+                tracing::warn!(path = %path.display(), "removed a generation left half-built by a stopped rebuild");
+                removed.push(path);
+            }
+            Err(error) => tracing::warn!(path = %path.display(), %error, "could not remove a half-built generation"),
+        }
+    }
+    removed
 }
 
 fn generation_directory(index_dir: &Path, generation: i64) -> PathBuf {
@@ -215,6 +256,7 @@ pub async fn load_published(pool: &PgPool) -> Result<Option<Snapshot>> {
 /// The newest snapshot with later catalogue changes applied; builds and publishes one when
 /// none can be opened (a fresh machine needs no extra step).
 pub async fn load_or_build(pool: &PgPool, index_dir: &Path) -> Result<Snapshot> {
+    remove_partial_generations(index_dir);
     let snapshot = match load_published(pool).await? {
         Some(snapshot) => snapshot,
         None => {

@@ -165,6 +165,7 @@ async fn run(cli: Cli) -> Result<()> {
         return pg(command, &cli.local_dir);
     }
     let pool = indexer::open_database(cli.database_url.as_deref(), &cli.local_dir).await?;
+    indexer::remove_partial_generations(&index_dir);
     match cli.command {
         Command::Migrate => println!("migrations applied"),
         Command::Seed {
@@ -396,6 +397,86 @@ mod tests {
             Command::Location(LocationCommand::SetAccepting { accepting, .. }) => Some(accepting),
             _ => None,
         }
+    }
+
+    /// Every `indexer ...` command the README shows (in backticks), as concrete command lines:
+    /// optional `[...]` parts included, placeholders given example values, `true/false` both
+    /// ways, and a `query ...` alternative after ` / ` read as an indexer command too.
+    fn readme_commands() -> Vec<String> {
+        const README: &str = include_str!("../../README.md");
+        let mut commands = Vec::new();
+        for line in README.lines() {
+            let spans: Vec<&str> = line.split('`').skip(1).step_by(2).collect();
+            let first_cell = line.starts_with("| `indexer ");
+            for (index, span) in spans.iter().enumerate() {
+                let span = span.trim();
+                // In the CLI table, the first cell's alternatives (`indexer pg start` / `indexer pg
+                // stop`, `query pins ...` / `query area-pins ...`) are commands too.
+                let alternative =
+                    first_cell && index > 0 && line.split('|').nth(1).is_some_and(|cell| cell.contains(span));
+                let command = if span.starts_with("indexer ") {
+                    span.to_owned()
+                } else if alternative {
+                    format!("indexer {span}")
+                } else {
+                    continue;
+                };
+                let concrete = command
+                    .replace(['[', ']'], "")
+                    .replace("...", "--bounds -105,40,-104,39")
+                    .replace("nwLng,nwLat,seLng,seLat", "-105,40,-104,39")
+                    .replace("0..9", "3");
+                let words: Vec<&str> = concrete
+                    .split_whitespace()
+                    .map(|word| match word {
+                        "N" => "10",
+                        "M" => "8",
+                        "S" | "P" => "1",
+                        "Z" => "5",
+                        "ID" => "668",
+                        other => other,
+                    })
+                    .collect();
+                let line = words.join(" ");
+                if line.contains("true/false") {
+                    commands.push(line.replace("true/false", "true"));
+                    commands.push(line.replace("true/false", "false"));
+                } else {
+                    commands.push(line);
+                }
+            }
+        }
+        commands
+    }
+
+    #[test]
+    fn every_readme_command_parses_as_written() {
+        let commands = readme_commands();
+        for expected in [
+            "indexer location set-accepting 668 true",
+            "indexer location set-accepting 668 false",
+            "indexer pg stop",
+            "indexer rebuild",
+        ] {
+            assert!(
+                commands.iter().any(|command| command == expected),
+                "{expected} in {commands:#?}"
+            );
+        }
+        assert!(commands.len() >= 10, "{commands:#?}");
+        for command in &commands {
+            let parsed = Cli::try_parse_from(command.split_whitespace());
+            assert!(
+                parsed.is_ok(),
+                "README: `{command}` does not parse: {}",
+                parsed.err().unwrap()
+            );
+        }
+        let reopen = commands
+            .iter()
+            .find(|command| command.ends_with("set-accepting 668 true"))
+            .unwrap();
+        assert_eq!(accepting(&reopen.split_whitespace().collect::<Vec<_>>()), Some(true));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::error_codes as codes;
 use crate::extract::Path;
 use crate::state::AppState;
 
-/// The signed-in member, when the request carries a valid token.
+/// The signed-in member, when the request carries a valid token for a member who exists.
 #[derive(Debug, Clone, Copy)]
 pub struct Caller {
     pub member_id: i64,
@@ -25,7 +25,8 @@ pub struct Caller {
     pub actor: Option<i64>,
 }
 
-/// An optional caller: no header is fine, a bad header is a 401.
+/// An optional caller: no header is fine, a bad header is a 401, and so is a token whose
+/// member no longer exists.
 pub struct MaybeCaller(pub Option<Caller>);
 
 impl FromRequestParts<AppState> for MaybeCaller {
@@ -49,6 +50,11 @@ impl FromRequestParts<AppState> for MaybeCaller {
             Some(actor) => Some(actor.sub.parse::<i64>().map_err(|_| invalid())?),
             None => None,
         };
+        // A signed token outlives its account: a deleted member (or a family member no longer
+        // managed by the subscriber who switched to them) is signed out on every call.
+        if !store::members::token_subject_exists(&state.pool, member_id, actor).await? {
+            return Err(please_log_in());
+        }
         Ok(Self(Some(Caller { member_id, actor })))
     }
 }
@@ -92,6 +98,16 @@ pub async fn signed_in_member(state: &AppState, caller: Caller) -> ApiResult<Mem
 /// The 401 of a request whose token is missing or names no account.
 pub fn please_log_in() -> ApiError {
     ApiError::known(codes::PLEASE_LOG_IN)
+}
+
+/// The caller acting as themselves, for the account calls (login email, password): 403
+/// `switched_account` under a token switched to a family member, whose email is a contact
+/// address and never a login (docs/accounts.md).
+pub fn own_account(caller: Caller) -> ApiResult<Caller> {
+    if caller.actor.is_some() {
+        return Err(ApiError::known(codes::SWITCHED_ACCOUNT));
+    }
+    Ok(caller)
 }
 
 /// The signed-in subscriber, when they may manage a family: acting as themselves (not switched
@@ -149,11 +165,16 @@ async fn first_path_id(parts: &mut Parts, state: &AppState) -> ApiResult<i64> {
             let Path((id, _)) = Path::<(i64, i64)>::from_request_parts(parts, state).await?;
             Ok(id)
         }
-        Err(rejection) => Err(ApiError::with_message(codes::INVALID_PATH, rejection.body_text())),
+        Err(rejection) => Err(ApiError::with_message(
+            codes::INVALID_PATH,
+            crate::extract::plain_message(&rejection.body_text()),
+        )),
     }
 }
 
-/// The client's address: the peer, or the first entry of the configured proxy header.
+/// The client's address: the peer, or, behind proxies, the entry of the configured header
+/// that the trusted proxies wrote: `trusted_proxy_hops` entries from the right. Entries to the
+/// left of that one were written by the client and are never used.
 #[derive(Debug, Clone)]
 pub struct ClientIp(pub String);
 
@@ -161,21 +182,53 @@ impl FromRequestParts<AppState> for ClientIp {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        if let Some(header) = &state.config.client_ip_header
-            && let Some(first) = parts
+        if let Some(header) = &state.config.client_ip_header {
+            // Several header lines read as one list, in order (RFC 9110 5.3).
+            let joined = parts
                 .headers
-                .get(header.as_str())
-                .and_then(|value| value.to_str().ok())
-                .and_then(|value| value.split(',').next())
-                .map(str::trim)
-                .filter(|value| !value.is_empty())
-        {
-            return Ok(Self(first.chars().take(64).collect()));
+                .get_all(header.as_str())
+                .iter()
+                .filter_map(|value| value.to_str().ok())
+                .collect::<Vec<_>>()
+                .join(",");
+            if let Some(address) = proxied_address(&joined, state.config.trusted_proxy_hops) {
+                return Ok(Self(address));
+            }
         }
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map_or_else(|| "unknown".to_owned(), |ConnectInfo(address)| address.ip().to_string());
         Ok(Self(peer))
+    }
+}
+
+/// The address `hops` entries from the right of a comma-separated proxy header (the leftmost
+/// when there are fewer); `None` for an empty header or `hops` 0.
+pub fn proxied_address(header: &str, hops: usize) -> Option<String> {
+    let entries: Vec<&str> = header
+        .split(',')
+        .map(str::trim)
+        .filter(|entry| !entry.is_empty())
+        .collect();
+    if hops == 0 || entries.is_empty() {
+        return None;
+    }
+    let index = entries.len().saturating_sub(hops);
+    Some(entries[index].chars().take(64).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::proxied_address;
+
+    #[test]
+    fn the_address_is_the_one_the_trusted_proxies_appended() {
+        let header = "198.51.100.7, 203.0.113.7";
+        assert_eq!(proxied_address(header, 1).as_deref(), Some("203.0.113.7"));
+        assert_eq!(proxied_address(header, 2).as_deref(), Some("198.51.100.7"));
+        assert_eq!(proxied_address(header, 5).as_deref(), Some("198.51.100.7"));
+        assert_eq!(proxied_address(" , ", 1), None);
+        assert_eq!(proxied_address(header, 0), None);
     }
 }

@@ -2,6 +2,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use axum::Router;
@@ -26,6 +27,9 @@ pub struct Application {
     router: Router,
     state: AppState,
     cluster: Option<pgcluster::PrivateCluster>,
+    /// Tells background tasks to stop; they are awaited before the pool closes.
+    stop_background: crate::shutdown::Trigger,
+    background: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Application {
@@ -33,10 +37,19 @@ impl Application {
     /// snapshot, starts the snapshot listener and binds the port.
     pub async fn build(config: Config) -> Result<Self> {
         let database_url = config.database_url.as_ref().map(|secret| secret.0.clone());
-        let (pool, cluster) = indexer::open_database_with_cluster(database_url.as_deref(), &config.local_dir).await?;
+        let (setup_pool, cluster) =
+            indexer::open_database_with_cluster(database_url.as_deref(), &config.local_dir).await?;
         let cluster = cluster.filter(pgcluster::PrivateCluster::started_here);
-        seed_if_empty(&pool, config.seed_clinics).await?;
-        let snapshot = indexer::load_or_build(&pool, &config.index_dir()).await?;
+        seed_if_empty(&setup_pool, config.seed_clinics).await?;
+        let snapshot = indexer::load_or_build(&setup_pool, &config.index_dir()).await?;
+        // Requests wait at most this long for a connection: with PostgreSQL down they answer
+        // 503 `database_unavailable` quickly instead of a 500 after the 5 s of start-up.
+        let pool = setup_pool
+            .options()
+            .clone()
+            .acquire_timeout(Duration::from_millis(config.database_acquire_timeout_ms.max(1)))
+            .connect_lazy_with((*setup_pool.connect_options()).clone());
+        setup_pool.close().await;
         tracing::info!(
             generation = snapshot.generation,
             locations = snapshot.location_count(),
@@ -44,7 +57,12 @@ impl Application {
             "snapshot loaded"
         );
         let snapshots = SnapshotHandle::new(snapshot);
-        tokio::spawn(crate::snapshot_sync::run(pool.clone(), snapshots.clone()));
+        let (stop_background, shutdown) = crate::shutdown::channel();
+        let background = vec![tokio::spawn(crate::snapshot_sync::run(
+            pool.clone(),
+            snapshots.clone(),
+            shutdown.clone(),
+        ))];
         let tokens = match &config.jwt_secret {
             Some(secret) => Tokens::new(secret.0.as_bytes()),
             None => Tokens::load_or_create(&config.local_dir)?,
@@ -64,6 +82,7 @@ impl Application {
         let limits = RateLimits {
             per_email: config.rate_limit_per_email,
             per_client: config.rate_limit_per_client,
+            per_email_ceiling: config.rate_limit_per_email_ceiling,
         };
         let gazetteer = Arc::new(Gazetteer::embedded());
         let geocoder = Geocoder::new(
@@ -82,6 +101,7 @@ impl Application {
             geocoder,
             tokens: Arc::new(tokens),
             config: Arc::new(config),
+            shutdown,
         };
         let router = router(state.clone());
         Ok(Self {
@@ -89,6 +109,8 @@ impl Application {
             router,
             state,
             cluster,
+            stop_background,
+            background,
         })
     }
 
@@ -105,15 +127,21 @@ impl Application {
         self.run(shutdown_signal()).await
     }
 
-    /// Serves until `shutdown` completes.
+    /// Serves until `shutdown` completes, then stops the background tasks, then closes the
+    /// pool.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> Result<()> {
         tracing::info!(address = %self.local_addr(), "listening");
-        axum::serve(
-            self.listener,
-            self.router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(shutdown)
-        .await?;
+        let limits = crate::serve::ConnectionLimits {
+            header_read_timeout: Duration::from_secs(self.state.config.header_read_timeout.max(1)),
+            max_connections: self.state.config.max_connections,
+        };
+        crate::serve::serve(self.listener, self.router, limits, shutdown).await;
+        self.stop_background.fire();
+        for task in self.background {
+            if tokio::time::timeout(Duration::from_secs(10), task).await.is_err() {
+                tracing::warn!("a background task did not stop within 10 s");
+            }
+        }
         self.state.pool.close().await;
         if let Some(cluster) = self.cluster {
             tokio::task::spawn_blocking(move || cluster.stop()).await??;

@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 
 /// The header the SPA sends the `token` cookie in.
 pub const TOKEN_HEADER: &str = "x-access-token";
+/// Clock difference tolerated on `exp`, `nbf` and `iat`.
+const LEEWAY_SECONDS: u64 = 5;
 /// How long an access token lives.
 pub const ACCESS_TOKEN_SECONDS: u64 = 60 * 60 * 12;
 
@@ -43,7 +45,8 @@ pub struct Tokens {
 impl Tokens {
     pub fn new(secret: &[u8]) -> Self {
         let mut validation = Validation::new(Algorithm::HS256);
-        validation.leeway = 5;
+        validation.leeway = LEEWAY_SECONDS;
+        validation.validate_nbf = true;
         validation.set_required_spec_claims(&["exp", "sub"]);
         Self {
             encoding: EncodingKey::from_secret(secret),
@@ -94,10 +97,14 @@ impl Tokens {
         )?)
     }
 
+    /// The claims of a token signed with our key, unexpired, and neither issued nor valid only
+    /// in the future (`iat`, `nbf`): a token from the future was not issued by this server.
     pub fn verify(&self, token: &str) -> Option<Claims> {
-        jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
-            .ok()
-            .map(|data| data.claims)
+        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+            .ok()?
+            .claims;
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).ok()?.as_secs();
+        (claims.iat <= now + LEEWAY_SECONDS).then_some(claims)
     }
 }
 
@@ -151,6 +158,32 @@ mod tests {
         let claims = tokens.verify(&tokens.issue_on_behalf(43, 42).unwrap()).unwrap();
         assert_eq!(claims.sub, "43");
         assert_eq!(claims.act, Some(Actor { sub: "42".into() }));
+    }
+
+    #[test]
+    fn tokens_from_the_future_are_refused() {
+        let tokens = Tokens::new(b"secret one");
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
+        let sign = |claims: serde_json::Value| {
+            jsonwebtoken::encode(
+                &Header::new(Algorithm::HS256),
+                &claims,
+                &EncodingKey::from_secret(b"secret one"),
+            )
+            .unwrap()
+        };
+        let exp = now + 3600;
+        assert!(
+            tokens
+                .verify(&sign(serde_json::json!({ "sub": "1", "iat": now, "exp": exp })))
+                .is_some()
+        );
+        let iat_ahead = sign(serde_json::json!({ "sub": "1", "iat": now + 600, "exp": exp }));
+        assert!(tokens.verify(&iat_ahead).is_none(), "iat in the future");
+        let nbf_ahead = sign(serde_json::json!({ "sub": "1", "iat": now, "nbf": now + 600, "exp": exp }));
+        assert!(tokens.verify(&nbf_ahead).is_none(), "nbf in the future");
+        let nbf_past = sign(serde_json::json!({ "sub": "1", "iat": now, "nbf": now - 60, "exp": exp }));
+        assert!(tokens.verify(&nbf_past).is_some(), "nbf in the past");
     }
 
     #[test]

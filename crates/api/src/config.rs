@@ -68,10 +68,34 @@ pub struct Config {
     /// Login failures and link requests allowed per client address in 15 minutes (0: no limit).
     #[arg(long, env = "NEARCARE_RATE_LIMIT_PER_CLIENT", default_value_t = 30)]
     pub rate_limit_per_client: u32,
-    /// A header holding the client address when behind a proxy (for example x-forwarded-for;
-    /// its first entry is used). Unset: the peer address.
+    /// Failed logins allowed per email from all addresses together in 15 minutes, a ceiling
+    /// well above the per-email-and-address limit (0: no ceiling).
+    #[arg(long, env = "NEARCARE_RATE_LIMIT_PER_EMAIL_CEILING", default_value_t = 100)]
+    pub rate_limit_per_email_ceiling: u32,
+    /// A header holding the client address when behind a proxy (for example x-forwarded-for).
+    /// The address used is the one the trusted proxies appended (see
+    /// NEARCARE_TRUSTED_PROXY_HOPS), never an entry the client wrote. Unset: the peer address.
     #[arg(long, env = "NEARCARE_CLIENT_IP_HEADER")]
     pub client_ip_header: Option<String>,
+    /// How many proxies in front of the server append to the client address header: the
+    /// address used is this many entries from the right (1: the last entry, written by the one
+    /// proxy in front). With fewer entries than that, the leftmost is used.
+    #[arg(long, env = "NEARCARE_TRUSTED_PROXY_HOPS", default_value_t = 1)]
+    pub trusted_proxy_hops: usize,
+    /// Send Strict-Transport-Security (true or false); unset: only when the public URL is https.
+    #[arg(long, env = "NEARCARE_HSTS", value_parser = clap::builder::BoolishValueParser::new(), action = clap::ArgAction::Set)]
+    pub hsts: Option<bool>,
+    /// Seconds a connection may take to send a request's headers, and may stay idle between
+    /// requests, before it is closed.
+    #[arg(long, env = "NEARCARE_HEADER_READ_TIMEOUT", default_value_t = 10)]
+    pub header_read_timeout: u64,
+    /// Connections served at once; further ones wait in the listen queue.
+    #[arg(long, env = "NEARCARE_MAX_CONNECTIONS", default_value_t = 1024)]
+    pub max_connections: usize,
+    /// Milliseconds a request waits for a database connection before it answers 503
+    /// `database_unavailable`.
+    #[arg(long, env = "NEARCARE_DATABASE_ACQUIRE_TIMEOUT_MS", default_value_t = 2000)]
+    pub database_acquire_timeout_ms: u64,
     /// The address members are told to write to when only support can help (an active
     /// membership that cannot change provider).
     #[arg(long, env = "NEARCARE_SUPPORT_EMAIL", default_value = "support@nearcare.example")]
@@ -96,9 +120,24 @@ impl Config {
             public_url: None,
             rate_limit_per_email: 5,
             rate_limit_per_client: 30,
+            rate_limit_per_email_ceiling: 100,
             client_ip_header: None,
+            trusted_proxy_hops: 1,
+            hsts: None,
+            header_read_timeout: 10,
+            max_connections: 1024,
+            database_acquire_timeout_ms: 2000,
             support_email: "support@nearcare.example".into(),
         }
+    }
+
+    /// Whether answers carry Strict-Transport-Security.
+    pub fn hsts(&self) -> bool {
+        self.hsts.unwrap_or_else(|| {
+            self.public_url
+                .as_deref()
+                .is_some_and(|url| url.to_ascii_lowercase().starts_with("https://"))
+        })
     }
 
     pub fn index_dir(&self) -> PathBuf {

@@ -157,9 +157,35 @@ impl ApiError {
     }
 }
 
+/// Whether a database error means PostgreSQL cannot be reached (down, restarting, refusing
+/// connections, no connection free in time), not that the query was wrong.
+pub fn is_database_outage(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => true,
+        // Class 08: connection exceptions; 57P01-57P03: shutting down, crashed, starting up.
+        sqlx::Error::Database(database) => database
+            .code()
+            .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
+        _ => false,
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if let Self::Internal(error) = &self {
+            let outage = error
+                .chain()
+                .filter_map(|cause| cause.downcast_ref::<sqlx::Error>())
+                .any(is_database_outage);
+            if outage {
+                tracing::warn!(error = format!("{error:#}"), "database unavailable");
+                let mut response = Self::known(codes::DATABASE_UNAVAILABLE).into_response();
+                response.headers_mut().insert(
+                    axum::http::header::RETRY_AFTER,
+                    axum::http::HeaderValue::from_static("5"),
+                );
+                return response;
+            }
             tracing::error!(error = format!("{error:#}"), "request failed");
         }
         let message = match &self {

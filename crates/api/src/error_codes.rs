@@ -56,6 +56,16 @@ error_codes! {
     INVALID_PARAMETER = ("invalid_parameter", BAD_REQUEST);
     /// A form value of the wrong type (`{message, code, field}`).
     INVALID_FIELD = ("invalid_field", BAD_REQUEST);
+    /// A NUL character in a JSON string or key, a query parameter or the path (`field` names it).
+    INVALID_CHARACTER = ("invalid_character", BAD_REQUEST);
+    /// The path exists but not with this method.
+    METHOD_NOT_ALLOWED = ("method_not_allowed", METHOD_NOT_ALLOWED, "this method is not allowed on this path");
+    /// The request line is longer than the server reads.
+    URI_TOO_LONG = ("uri_too_long", URI_TOO_LONG, "the request URI is too long");
+    /// The request did not complete in time (a slow body or handler).
+    REQUEST_TIMEOUT = ("request_timeout", REQUEST_TIMEOUT, "the request took too long");
+    /// PostgreSQL cannot be reached (or no connection came free in time).
+    DATABASE_UNAVAILABLE = ("database_unavailable", SERVICE_UNAVAILABLE, "the service is temporarily unavailable, please retry in a moment");
 
     // ---- Search ---------------------------------------------------------------------------
     NO_ORIGIN = ("no_origin", BAD_REQUEST);
@@ -95,6 +105,8 @@ error_codes! {
     LINK_NOT_VALID = ("link_expired", UNAUTHORIZED, "Oops, it seems your link has expired.");
     PASSWORD_ALREADY_SET = ("password_already_set", FORBIDDEN, "Your password is already set. Use Change Password instead.");
     INVALID_PASSWORD = ("invalid_password", BAD_REQUEST, "Invalid password");
+    /// An account call (login email, password) under a token switched to a family member.
+    SWITCHED_ACCOUNT = ("switched_account", FORBIDDEN, "Switch back to your own account to change a login e-mail or password: a family member's e-mail is never a login.");
     NO_MEMBER = ("not_found", NOT_FOUND, "No member found");
     PLAN_NOT_FOUND = ("plan_not_found", NOT_FOUND, "We could not find a plan with this ID");
 

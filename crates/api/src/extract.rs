@@ -6,28 +6,57 @@ use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 
 use crate::auth::{LinkToken, TOKEN_HEADER};
 use crate::error::ApiError;
 use crate::error_codes as codes;
 
-/// `axum::Json` with our error body.
+/// `axum::Json` with our error body. The body must be a JSON object (every call takes one), and
+/// no string or key in it may hold a NUL character (PostgreSQL's text cannot): both are a 400
+/// before the handler runs. Messages name the field at fault, never a Rust type.
 pub struct Json<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(request, state).await {
-            Ok(axum::Json(value)) => Ok(Self(value)),
+        let value = match axum::Json::<serde_json::Value>::from_request(request, state).await {
+            Ok(axum::Json(value)) => value,
             Err(JsonRejection::BytesRejection(rejection))
                 if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE =>
             {
-                Err(ApiError::PayloadTooLarge)
+                return Err(ApiError::PayloadTooLarge);
             }
-            Err(JsonRejection::MissingJsonContentType(_)) => Err(ApiError::known(codes::UNSUPPORTED_MEDIA_TYPE)),
-            Err(rejection) => Err(ApiError::with_message(codes::INVALID_BODY, rejection.body_text())),
+            Err(JsonRejection::MissingJsonContentType(_)) => {
+                return Err(ApiError::known(codes::UNSUPPORTED_MEDIA_TYPE));
+            }
+            Err(rejection) => {
+                return Err(ApiError::with_message(
+                    codes::INVALID_BODY,
+                    plain_message(&rejection.body_text()),
+                ));
+            }
+        };
+        if !value.is_object() {
+            return Err(ApiError::with_message(
+                codes::INVALID_BODY,
+                "the body must be a JSON object",
+            ));
         }
+        if let Some(field) = find_nul(&value) {
+            return Err(nul_in(&field));
+        }
+        serde_path_to_error::deserialize(value).map(Self).map_err(|error| {
+            let path = error.path().to_string();
+            let message = plain_message(&error.into_inner().to_string());
+            let message = if path == "." {
+                format!("Failed to deserialize the JSON body into the target type: {message}")
+            } else {
+                format!("Failed to deserialize the JSON body into the target type: {path}: {message}")
+            };
+            ApiError::with_message(codes::INVALID_BODY, message)
+        })
     }
 }
 
@@ -41,7 +70,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
         axum::extract::Query::<T>::from_request_parts(parts, state)
             .await
             .map(|axum::extract::Query(value)| Self(value))
-            .map_err(|rejection: QueryRejection| ApiError::with_message(codes::INVALID_QUERY, rejection.body_text()))
+            .map_err(|rejection: QueryRejection| {
+                ApiError::with_message(codes::INVALID_QUERY, plain_message(&rejection.body_text()))
+            })
     }
 }
 
@@ -55,7 +86,9 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Path<T>
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|axum::extract::Path(value)| Self(value))
-            .map_err(|rejection: PathRejection| ApiError::with_message(codes::INVALID_PATH, rejection.body_text()))
+            .map_err(|rejection: PathRejection| {
+                ApiError::with_message(codes::INVALID_PATH, plain_message(&rejection.body_text()))
+            })
     }
 }
 
@@ -112,4 +145,141 @@ pub fn link_token(headers: &HeaderMap, fallback: Option<&str>) -> String {
         .or(header)
         .unwrap_or_default()
         .to_owned()
+}
+
+/// The 400 of a NUL character in `field`.
+pub fn nul_in(field: &str) -> ApiError {
+    ApiError::with_message(
+        codes::INVALID_CHARACTER,
+        format!("{field}: text may not contain a NUL (\\u0000) character"),
+    )
+    .with_details(json!({ "field": field }))
+}
+
+/// The first NUL character in a JSON value, as the path of the string or key holding it
+/// (`search.filters.a\u0000b`, `items[2]`); `None` when there is none.
+pub fn find_nul(value: &Value) -> Option<String> {
+    fn walk(value: &Value, path: &mut String) -> bool {
+        match value {
+            Value::String(text) => text.contains('\0'),
+            Value::Array(items) => items.iter().enumerate().any(|(index, item)| {
+                let before = path.len();
+                path.push_str(&format!("[{index}]"));
+                let found = walk(item, path);
+                if !found {
+                    path.truncate(before);
+                }
+                found
+            }),
+            Value::Object(map) => map.iter().any(|(key, item)| {
+                let before = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(&key.replace('\0', "\\u0000"));
+                let found = key.contains('\0') || walk(item, path);
+                if !found {
+                    path.truncate(before);
+                }
+                found
+            }),
+            _ => false,
+        }
+    }
+    let mut path = String::new();
+    walk(value, &mut path).then(|| {
+        if path.is_empty() {
+            "body".to_owned()
+        } else {
+            path.chars().take(100).collect()
+        }
+    })
+}
+
+/// A deserialisation message without Rust's names for types: `struct SearchBody` becomes
+/// "an object", `i64` "a whole number", `f64` "a number".
+pub fn plain_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut words = message.split_inclusive(|c: char| c.is_whitespace()).peekable();
+    while let Some(word) = words.next() {
+        let (core, tail) = split_trailing(word);
+        let bare = core.trim_matches('`');
+        match bare {
+            "struct" | "enum" | "tuple" if words.peek().is_some() => {
+                // Drop the type's name that follows ("struct SearchBody", "tuple struct Id").
+                let mut next = words.next().unwrap_or_default();
+                if bare == "tuple" && split_trailing(next).0 == "struct" {
+                    next = words.next().unwrap_or_default();
+                }
+                let (_, next_tail) = split_trailing(next);
+                out.push_str(if bare == "enum" {
+                    "one of the allowed values"
+                } else {
+                    "an object"
+                });
+                out.push_str(next_tail);
+            }
+            "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => {
+                if out.ends_with("a ") && core.starts_with('`') {
+                    out.truncate(out.len() - 2);
+                }
+                out.push_str("a whole number");
+                out.push_str(tail);
+            }
+            "f32" | "f64" => {
+                if out.ends_with("a ") && core.starts_with('`') {
+                    out.truncate(out.len() - 2);
+                }
+                out.push_str("a number");
+                out.push_str(tail);
+            }
+            _ => out.push_str(word),
+        }
+    }
+    out
+}
+
+/// A word and what follows it: trailing punctuation and whitespace.
+fn split_trailing(word: &str) -> (&str, &str) {
+    let end = word
+        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ':' | ';' | ')'))
+        .len();
+    word.split_at(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn rust_type_names_become_plain_words() {
+        assert_eq!(
+            plain_message("invalid type: sequence, expected struct SearchBody"),
+            "invalid type: sequence, expected an object"
+        );
+        assert_eq!(
+            plain_message("Cannot parse `abc` to a `i64`"),
+            "Cannot parse `abc` to a whole number"
+        );
+        assert_eq!(
+            plain_message("invalid type: string \"x\", expected u32 at line 1"),
+            "invalid type: string \"x\", expected a whole number at line 1"
+        );
+        assert_eq!(plain_message("expected f64."), "expected a number.");
+        assert_eq!(plain_message("missing field `email`"), "missing field `email`");
+    }
+
+    #[test]
+    fn a_nul_is_found_in_strings_and_keys_with_its_path() {
+        assert_eq!(
+            find_nul(&json!({ "a": "fine", "b": ["x", "y\u{0}"] })),
+            Some("b[1]".into())
+        );
+        assert_eq!(
+            find_nul(&json!({ "search": { "filters": { "k\u{0}": 1 } } })),
+            Some("search.filters.k\\u0000".into())
+        );
+        assert_eq!(find_nul(&json!({ "a": "fine", "n": 1 })), None);
+    }
 }

@@ -14,12 +14,19 @@ pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 pub struct RateLimits {
     pub per_email: u32,
     pub per_client: u32,
+    /// Failed logins for one email from all addresses together.
+    pub per_email_ceiling: u32,
 }
 
 /// What a limit counts.
 #[derive(Debug, Clone, Copy)]
 pub enum Bucket<'a> {
-    /// Failed logins for an email.
+    /// Failed logins for an email from one client address: the limit that stops guessing from
+    /// one place without locking the owner out from theirs (OWASP: a lockout must not become a
+    /// denial of service; see README "Rate limits").
+    LoginEmailClient(&'a str, &'a str),
+    /// Failed logins for an email from everywhere: a much higher ceiling, so guessing from
+    /// many addresses is still bounded.
     LoginEmail(&'a str),
     /// Link emails requested for an address (magic link, verification, reset, change of email).
     LinkEmail(&'a str),
@@ -37,7 +44,8 @@ pub enum Bucket<'a> {
 impl RateLimits {
     fn key_and_limit(&self, bucket: Bucket<'_>) -> (String, u32) {
         match bucket {
-            Bucket::LoginEmail(email) => (format!("login:{email}"), self.per_email),
+            Bucket::LoginEmailClient(email, client) => (format!("login:{email}:{client}"), self.per_email),
+            Bucket::LoginEmail(email) => (format!("login:{email}"), self.per_email_ceiling),
             Bucket::LinkEmail(email) => (format!("link:{email}"), self.per_email),
             Bucket::Client(address) => (format!("client:{address}"), self.per_client),
             Bucket::Lookup(address) => (format!("lookup:{address}"), self.per_client),

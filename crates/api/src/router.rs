@@ -11,25 +11,37 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+use crate::edge;
 use crate::error::ApiError;
 use crate::routes;
 use crate::state::AppState;
 
 /// Path prefixes that belong to the API; anything else is the SPA.
-const API_PREFIXES: [&str; 5] = ["/member/", "/market/", "/dpcproviders/", "/health", "/openapi.json"];
+const API_PREFIXES: [&str; 6] = [
+    "/member/",
+    "/market/",
+    "/dpcproviders/",
+    "/health",
+    "/ready",
+    "/openapi.json",
+];
 
 pub fn router(state: AppState) -> Router {
     let web_dist = state.config.web_dist.clone();
     let body_limit = state.config.body_limit;
-    let api = feature_routes().with_state(state);
+    let api = feature_routes().with_state(state.clone());
     api.fallback_service(spa(web_dist))
         // Enforced by the body extractors, so an oversized body gets our JSON 413.
         .layer(axum::extract::DefaultBodyLimit::max(body_limit))
+        // Too long a URI or declared body, a NUL in the path or query: refused at once.
+        .layer(axum::middleware::from_fn_with_state(state.clone(), edge::guard))
         .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(30),
         ))
+        // JSON bodies for the bare 405 and 408, security headers on everything.
+        .layer(axum::middleware::from_fn_with_state(state, edge::finish))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(|_| {
             ApiError::Internal(anyhow::anyhow!("a handler panicked")).into_response()
         }))

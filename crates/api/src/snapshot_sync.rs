@@ -6,14 +6,19 @@ use std::time::Duration;
 use search::SnapshotHandle;
 use sqlx::postgres::PgListener;
 use store::PgPool;
+
+use crate::shutdown::Shutdown;
 use store::generations::{CATALOGUE_CHANGED_CHANNEL, INDEX_PUBLISHED_CHANNEL};
 
-/// Runs until the pool closes, reconnecting when the database connection drops.
-pub async fn run(pool: PgPool, snapshots: SnapshotHandle) {
+/// Runs until the server stops (or the pool closes), reconnecting when the database
+/// connection drops.
+pub async fn run(pool: PgPool, snapshots: SnapshotHandle, mut shutdown: Shutdown) {
     loop {
-        let outcome = listen(&pool, &snapshots).await;
-        // A closed pool means the server is shutting down.
-        if pool.is_closed() {
+        let outcome = tokio::select! {
+            outcome = listen(&pool, &snapshots) => outcome,
+            () = shutdown.wait() => return,
+        };
+        if pool.is_closed() || shutdown.is_fired() {
             return;
         }
         if let Err(error) = outcome {
@@ -22,7 +27,10 @@ pub async fn run(pool: PgPool, snapshots: SnapshotHandle) {
                 "snapshot listener lost its connection, retrying"
             );
         }
-        tokio::time::sleep(Duration::from_secs(2)).await;
+        tokio::select! {
+            () = tokio::time::sleep(Duration::from_secs(2)) => {}
+            () = shutdown.wait() => return,
+        }
     }
 }
 

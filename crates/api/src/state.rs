@@ -29,6 +29,8 @@ pub struct AppState {
     pub eligibility: Arc<dyn Eligibility>,
     pub mailer: Mailer,
     pub limits: RateLimits,
+    /// Fires when the server stops: background tasks end on it (see `crate::shutdown`).
+    pub shutdown: crate::shutdown::Shutdown,
 }
 
 impl AppState {

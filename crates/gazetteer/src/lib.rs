@@ -9,6 +9,10 @@ use serde::Serialize;
 
 const ZIPS_CSV: &str = include_str!("../../../data/gazetteer/zips.csv");
 const CITIES_CSV: &str = include_str!("../../../data/gazetteer/cities.csv");
+/// Reverse geocoding answers "no place" beyond this distance from the nearest ZIP centroid
+/// (the ocean, another country): the widest ZCTAs (rural Alaska, Nevada) put a place at most
+/// some tens of miles from its centroid.
+pub const MAX_REVERSE_GEOCODE_MILES: f64 = 60.0;
 
 /// A ZIP code's centroid and its city.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -200,9 +204,13 @@ impl Gazetteer {
         })
     }
 
-    /// Describes the place at a position by its nearest ZIP.
+    /// Describes the place at a position by its nearest ZIP; `None` farther than
+    /// [`MAX_REVERSE_GEOCODE_MILES`] from every ZIP.
     pub fn reverse_geocode(&self, position: LatLng) -> Option<Geocoded> {
         let place = self.nearest_zip(position)?;
+        if domain::geo::haversine_miles(position, place.position) > MAX_REVERSE_GEOCODE_MILES {
+            return None;
+        }
         Some(Geocoded {
             position,
             ..self.geocoded_zip(place)
@@ -343,6 +351,19 @@ mod tests {
         assert_eq!(springfield.state, "IL");
         assert!(gazetteer().geocode("Qwxyz").is_none());
         assert!(gazetteer().geocode("").is_none());
+    }
+
+    #[test]
+    fn a_point_far_from_every_zip_has_no_place() {
+        let gazetteer = gazetteer();
+        assert!(gazetteer.reverse_geocode(LatLng::new(0.0, 0.0).unwrap()).is_none());
+        assert!(gazetteer.reverse_geocode(LatLng::new(30.0, -40.0).unwrap()).is_none());
+        // A remote but inhabited place still answers its ZIP.
+        assert!(
+            gazetteer
+                .reverse_geocode(LatLng::new(64.8378, -147.7164).unwrap())
+                .is_some()
+        );
     }
 
     #[test]

@@ -133,31 +133,47 @@ impl PrivateCluster {
             .map(|_| port)
     }
 
+    /// Starts a server stopped with [`PrivateCluster::stop`] again, on the same port, so
+    /// clients holding its URL reconnect (outage tests).
+    pub fn start_again(&self) -> Result<()> {
+        let output = self.pg_ctl_start(self.port)?;
+        if !output.status.success() {
+            bail!("pg_ctl start failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        Ok(())
+    }
+
+    fn pg_ctl_start(&self, port: u16) -> Result<Output> {
+        let data_dir = self.data_dir();
+        let log_file = self.root.join("server.log");
+        let options = format!(
+            "-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c fsync=off \
+             -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=256MB"
+        );
+        self.pg_command(
+            "pg_ctl",
+            &[
+                "-D",
+                path_str(&data_dir)?,
+                "-l",
+                path_str(&log_file)?,
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                &options,
+                "start",
+            ],
+        )
+    }
+
     fn start_server(self) -> Result<Self> {
         let data_dir = self.data_dir();
         let log_file = self.root.join("server.log");
         // A port taken between our probe and the server's bind makes pg_ctl fail; try again.
         for _attempt in 0..5 {
             let port = free_loopback_port()?;
-            let options = format!(
-                "-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c fsync=off \
-                 -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=256MB"
-            );
-            let output = self.pg_command(
-                "pg_ctl",
-                &[
-                    "-D",
-                    path_str(&data_dir)?,
-                    "-l",
-                    path_str(&log_file)?,
-                    "-w",
-                    "-t",
-                    "60",
-                    "-o",
-                    &options,
-                    "start",
-                ],
-            )?;
+            let output = self.pg_ctl_start(port)?;
             if output.status.success() {
                 fs::write(self.port_file(), port.to_string())?;
                 tracing::info!(port, data = %data_dir.display(), "started private postgres");

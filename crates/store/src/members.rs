@@ -153,6 +153,18 @@ pub async fn find(pool: &PgPool, id: i64) -> Result<Option<Member>> {
         .await?)
 }
 
+/// Whether a token's subject still exists and, for a token switched to a family member,
+/// whether `actor` (the subscriber) still manages them.
+pub async fn token_subject_exists(pool: &PgPool, id: i64, actor: Option<i64>) -> Result<bool> {
+    Ok(sqlx::query_scalar(
+        "select exists(select 1 from members where id = $1 and ($2::bigint is null or subscriber_id = $2))",
+    )
+    .bind(id)
+    .bind(actor)
+    .fetch_one(pool)
+    .await?)
+}
+
 /// The member whose login is `email` (already lower-cased).
 pub async fn find_by_email(pool: &PgPool, email: &str) -> Result<Option<Member>> {
     let statement = format!("select {MEMBER_COLUMNS} from {MEMBER_FROM} where lower(m.email) = $1");

@@ -1,6 +1,7 @@
 //! Login with email and password, or with a one-time magic link. A login with an unknown
-//! email still verifies a (dummy) hash; failed logins are rate limited per email and per
-//! client address, and only failures count.
+//! email still verifies a (dummy) hash; failed logins are rate limited per client address,
+//! per email and client address together, and (with a much higher ceiling) per email; only
+//! failures count.
 
 use axum::Router;
 use axum::extract::State;
@@ -44,20 +45,21 @@ async fn login(
     if password.is_empty() {
         return Err(ApiError::invalid_field("password", ValidationError::PasswordRequired));
     }
-    state.limits.check(&state.pool, Bucket::Client(&client)).await?;
-    state
-        .limits
-        .check(&state.pool, Bucket::LoginEmail(email.as_str()))
-        .await?;
+    let buckets = [
+        Bucket::Client(&client),
+        Bucket::LoginEmailClient(email.as_str(), &client),
+        Bucket::LoginEmail(email.as_str()),
+    ];
+    for bucket in buckets {
+        state.limits.check(&state.pool, bucket).await?;
+    }
     let member = store::members::find_by_email(&state.pool, email.as_str()).await?;
     let stored = member.as_ref().and_then(|member| member.password_hash.as_deref());
     let matches = state.passwords.verify(&password, stored).await?;
     let Some(member) = member.filter(|_| matches) else {
-        state.limits.record(&state.pool, Bucket::Client(&client)).await?;
-        state
-            .limits
-            .record(&state.pool, Bucket::LoginEmail(email.as_str()))
-            .await?;
+        for bucket in buckets {
+            state.limits.record(&state.pool, bucket).await?;
+        }
         return Err(ApiError::known(codes::INVALID_CREDENTIALS));
     };
     if member.email_verified_at.is_none() {

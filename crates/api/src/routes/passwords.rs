@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use store::tokens::Purpose;
 
-use crate::access::{Caller, ClientIp, MaybeCaller, signed_in_member};
+use crate::access::{Caller, ClientIp, MaybeCaller, own_account, signed_in_member};
 use crate::auth::LinkToken;
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
@@ -133,7 +133,7 @@ async fn password_reset(
         Some(token) => set_password_with_token(&state, token, &password).await?,
         None => {
             let caller = caller.ok_or_else(|| ApiError::known(codes::LINK_EXPIRED))?;
-            let member = signed_in_member(&state, caller).await?;
+            let member = signed_in_member(&state, own_account(caller)?).await?;
             if member.password_hash.is_some() {
                 return Err(ApiError::known(codes::PASSWORD_ALREADY_SET));
             }
@@ -183,7 +183,8 @@ async fn password_change(
     caller: Caller,
     Json(body): Json<ChangePasswordBody>,
 ) -> ApiResult<axum::Json<Value>> {
-    change_password(&state, caller, body).await.map_err(ApiError::with_msg)
+    let changed = async { change_password(&state, own_account(caller)?, body).await };
+    changed.await.map_err(ApiError::with_msg)
 }
 
 async fn change_password(state: &AppState, caller: Caller, body: ChangePasswordBody) -> ApiResult<axum::Json<Value>> {

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use store::StoreError;
 use store::tokens::Purpose;
 
-use crate::access::{Caller, ClientIp, signed_in_member};
+use crate::access::{Caller, ClientIp, own_account, signed_in_member};
 use crate::auth::LinkToken;
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
@@ -103,6 +103,7 @@ async fn change_email(
     ClientIp(client): ClientIp,
     Json(body): Json<EmailBody>,
 ) -> ApiResult<axum::Json<Value>> {
+    let caller = own_account(caller)?;
     let email = parse_email(body.email.as_deref())?;
     let member = signed_in_member(&state, caller).await?;
     if member.email.as_deref() == Some(email.as_str()) {

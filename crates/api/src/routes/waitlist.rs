@@ -61,7 +61,8 @@ pub struct Position {
 }
 
 /// Adds the caller to a clinic's waitlist (201), or answers 200 `alreadyListed` when their
-/// address already waits for it. Signed out, the email and the consent box are required.
+/// address already waits for it. Signed out, the email and the consent box are required, and
+/// the answer is 201 without an id whether or not the address was already waiting.
 async fn join_waitlist(
     State(state): State<AppState>,
     MaybeCaller(caller): MaybeCaller,
@@ -140,6 +141,14 @@ async fn join_waitlist(
             member = member_id,
             "waitlist joined"
         );
+    }
+    if member_id.is_none() {
+        // Signed out, anyone may type anyone's email: the answer must not tell whether that
+        // address was already waiting, so it is the same either way (201, no entry id).
+        return Ok((
+            StatusCode::CREATED,
+            axum::Json(json!({ "message": ADDED_TO_WAITLIST, "alreadyListed": false })),
+        ));
     }
     Ok((
         status,

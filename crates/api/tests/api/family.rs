@@ -9,12 +9,12 @@ use crate::helpers::{Answer, TestApp, assert_error};
 
 const FAMILY: &str = "/member/app/family/member";
 
-fn member_path(id: i64) -> String {
+pub(crate) fn member_path(id: i64) -> String {
     format!("{FAMILY}/{id}")
 }
 
 /// John Doe, Jane's spouse on the roster, as the add-family form sends him.
-fn john_form() -> Value {
+pub(crate) fn john_form() -> Value {
     json!({
         "subscriberRelation": "Spouse",
         "firstName": seed::demo::SPOUSE_FIRST_NAME,
@@ -34,7 +34,7 @@ fn john_form() -> Value {
 }
 
 /// Emma Doe, Jane's daughter on the roster (pediatric care covered).
-fn emma_form() -> Value {
+pub(crate) fn emma_form() -> Value {
     json!({
         "subscriberRelation": "Dependent",
         "firstName": seed::demo::CHILD_FIRST_NAME,
@@ -58,18 +58,18 @@ async fn add(app: &TestApp, token: &str, form: &Value) -> Answer {
     app.post_as(FAMILY, form, Some(token)).await
 }
 
-async fn added(app: &TestApp, token: &str, form: &Value) -> i64 {
+pub(crate) async fn added(app: &TestApp, token: &str, form: &Value) -> i64 {
     let answer = add(app, token, form).await;
     assert_eq!(answer.status, 201, "{:?}", answer.body);
     answer.body["id"].as_i64().unwrap()
 }
 
-async fn confirm(app: &TestApp, token: &str, id: i64, form: &Value) -> Answer {
+pub(crate) async fn confirm(app: &TestApp, token: &str, id: i64, form: &Value) -> Answer {
     app.post_as(&format!("{}/confirm/info", member_path(id)), form, Some(token))
         .await
 }
 
-async fn delete(app: &TestApp, token: &str, path: &str) -> Answer {
+pub(crate) async fn delete(app: &TestApp, token: &str, path: &str) -> Answer {
     app.send_raw(
         reqwest::Method::DELETE,
         path,
@@ -80,7 +80,7 @@ async fn delete(app: &TestApp, token: &str, path: &str) -> Answer {
     .await
 }
 
-async fn token_for(app: &TestApp, token: &str, id: i64) -> Answer {
+pub(crate) async fn token_for(app: &TestApp, token: &str, id: i64) -> Answer {
     app.get_as(&format!("/member/app/token/dependent/{id}"), Some(token))
         .await
 }

@@ -9,6 +9,7 @@ mod errors;
 mod family;
 mod favourites;
 mod geocoder;
+mod hardening;
 mod marketplace;
 mod metadata;
 mod profiles;

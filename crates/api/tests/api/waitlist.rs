@@ -272,15 +272,17 @@ async fn joining_the_same_clinic_twice_keeps_one_entry() {
     assert_eq!(second.body["alreadyListed"], true);
     assert_eq!(second.body["id"], first.body["id"]);
     assert_eq!(second.body["message"], ADDED);
-    // The same address signed out is the same person on the list.
+    // The same address signed out is the same person on the list; the visitor is not told
+    // that it was already waiting (anyone can type anyone's email).
     let as_visitor = app
         .join_waitlist(
             &visitor_join("TWICE@example.com", Some(WAITLIST_LOCATION), Some(true)),
             None,
         )
         .await;
-    assert_eq!(as_visitor.status, 200);
-    assert_eq!(as_visitor.body["alreadyListed"], true);
+    assert_eq!(as_visitor.status, 201);
+    assert_eq!(as_visitor.body["alreadyListed"], false);
+    assert!(as_visitor.body.get("id").is_none());
     assert_eq!(app.waitlist_rows().await.len(), 1);
 }
 
