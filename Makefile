@@ -1,6 +1,8 @@
 # The two commands of the README. Everything else is in scripts/.
 .PHONY: run test bench load-test
 
+comma := ,
+
 ## Builds the web app and the server, then serves http://127.0.0.1:8080 (private PostgreSQL,
 ## seeded data and the search index are set up on first run).
 run:
@@ -11,10 +13,11 @@ run:
 test:
 	./scripts/test.sh
 
-## Criterion benchmarks (10,000 and 1,000,000 locations).
+## Criterion benchmarks (10,000 and 1,000,000 locations; `make bench SIZE=1000000` for one size).
 bench:
-	cargo bench -p benches
+	NEARCARE_BENCH_SIZES=$(or $(SIZE),$(NEARCARE_BENCH_SIZES),10000$(comma)1000000) cargo bench -p benches
 
-## Load test of the HTTP search path against a release server.
+## Load test of the HTTP search path against a release server (`make load-test SIZE=1000000`;
+## default 1,500 clinics).
 load-test:
-	./scripts/load-test.sh
+	SIZE=$(or $(SIZE),1500) ./scripts/load-test.sh

@@ -1,19 +1,40 @@
 #!/usr/bin/env bash
 # Load test on loopback: throughput of the search endpoint against a trivial endpoint (/health)
-# on the same release server, measured in one run with wrk. Prints a table for the README.
+# on the same release server, measured in one run with wrk, at a catalogue size of SIZE clinics
+# (default 1500; e.g. SIZE=1000000). Each size keeps its own private cluster and index in
+# .local/load-SIZE (seeded and indexed once). Also measures the server's start-up (until /ready
+# answers) and memory, and the p50 of one keep-alive client. Prints a table for the README.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+size=${SIZE:-1500}
 duration=${DURATION:-10s}
 connections=${CONNECTIONS:-32}
+local_dir=.local/load-${size}
 
 command -v wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 cargo build --release --quiet -p api -p indexer
+indexer() { ./target/release/indexer --local-dir "$local_dir" "$@"; }
+if [ ! -f "$local_dir/seeded" ]; then
+  echo "== seeding ${size} clinics and building their index (once) in ${local_dir}" >&2
+  indexer seed --clinics "$size" --replace >/dev/null
+  indexer rebuild >/dev/null
+  touch "$local_dir/seeded"
+fi
+url=$(indexer pg start)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-PORT=$port RUST_LOG=warn ./target/release/nearcare-server >.local/load-test-server.log 2>&1 &
+started=$(date +%s.%N)
+DATABASE_URL="$url" NEARCARE_LOCAL_DIR="$local_dir" PORT=$port RUST_LOG=warn ./target/release/nearcare-server \
+  >"$local_dir/server.log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 300); do curl -fs "http://127.0.0.1:${port}/health" >/dev/null 2>&1 && break; sleep 1; done
-
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; ./target/release/indexer --local-dir "$local_dir" pg stop >/dev/null 2>&1 || true' EXIT
+for _ in $(seq 1 600); do
+  curl -fs "http://127.0.0.1:${port}/ready" >/dev/null 2>&1 && break
+  kill -0 "$server" 2>/dev/null || { tail -20 "$local_dir/server.log"; exit 1; }
+  sleep 0.1
+done
+ready_seconds=$(python3 -c "import time; print(f'{time.time() - ${started}:.1f}')")
+memory() { awk -v key="$1:" '$1 == key {printf "%.0f", $2 / 1024}' "/proc/${server}/status"; }
+ready_rss=$(memory VmRSS)
 base="http://127.0.0.1:${port}"
 # Both endpoints go through the same Lua request loop over requests formatted once, in init, so
 # wrk's Lua costs the same per request for each and the two are measured alike.
@@ -70,3 +91,11 @@ echo "|---|---|---|---|"
 echo "| GET /health | ${health_median} | ${health_rps[*]} | $(median $(to_ms "${health_p50[@]}")) ms |"
 echo "| POST /member/app/market/search | ${search_median} | ${search_rps[*]} | $(median $(to_ms "${search_p50[@]}")) ms |"
 echo "search throughput = ${ratio}% of /health (${connections} connections, ${duration} per run, 2 wrk threads, same machine)"
+
+# One keep-alive client: the latency of a single request, unqueued.
+single() { wrk -t1 -c1 -d"${SINGLE_DURATION:-5s}" --latency "$@" | awk '/^ +50%/ {print $2}'; }
+health_single=$(to_ms "$(single -s .local/health.lua "$base/health")")
+search_single=$(to_ms "$(single -s .local/search.lua "$base/member/app/market/search")")
+single_ratio=$(python3 -c "print(f'{${search_single}/${health_single}:.1f}')")
+echo "one keep-alive client, p50: /health ${health_single} ms, search ${search_single} ms (${single_ratio}x /health)"
+echo "catalogue: ${size} clinics; server ready after ${ready_seconds} s with ${ready_rss} MB RSS; after the load $(memory VmRSS) MB RSS, peak $(memory VmHWM) MB"

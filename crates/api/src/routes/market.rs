@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::access::{FamilyMemberOfCaller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
-use crate::extract::{Json, Query};
+use crate::extract::{Json, Query, plain_message};
 use crate::services::favourites::favourites_of;
 use crate::state::AppState;
 
@@ -149,9 +149,9 @@ fn read_filters(mut fields: Map<String, Value>, path: &str, snapshot: &Snapshot)
             let alone = Map::from_iter([(key.clone(), value.clone())]);
             serde_json::from_value::<SearchFilters>(Value::Object(alone))
                 .err()
-                .map(|error| format!("{path}.{key}: {error}"))
+                .map(|error| format!("{path}.{key}: {}", plain_message(&error.to_string())))
         });
-        invalid_filters(culprit.unwrap_or_else(|| format!("{path}: {error}")))
+        invalid_filters(culprit.unwrap_or_else(|| format!("{path}: {}", plain_message(&error.to_string()))))
     })
 }
 
@@ -159,7 +159,8 @@ fn read_filters(mut fields: Map<String, Value>, path: &str, snapshot: &Snapshot)
 fn parse_filters(text: &str, snapshot: &Snapshot) -> ApiResult<SearchFilters> {
     let fields: Map<String, Value> = serde_json::from_str(text).map_err(|error| {
         invalid_filters(format!(
-            "filters must be the JSON of the search's filters object: {error}"
+            "filters must be the JSON of the search's filters object: {}",
+            plain_message(&error.to_string())
         ))
     })?;
     read_filters(fields, "filters", snapshot)

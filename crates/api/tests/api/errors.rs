@@ -28,7 +28,7 @@ async fn malformed_requests_get_json_errors() {
         &app.search("", json!({ "zipCode": "80202", "searchDistance": 12 }))
             .await,
         400,
-        "invalid_body",
+        "invalid_filter",
     );
     assert_error(
         &app.search("", json!({ "zipCode": "80202", "selectedGenders": ["X"] }))

@@ -117,7 +117,14 @@ async fn the_edge_answers_the_json_error_contract() {
             &json!({ "search": { "filters": { "searchDistance": "far" } } }),
         )
         .await;
-    assert_error(&number, 400, "invalid_body");
+    // A filter's value is the filter's to refuse, as in the pin calls' `filters`.
+    assert_error(&number, 400, "invalid_filter");
+    assert!(
+        number.body["message"]
+            .as_str()
+            .unwrap()
+            .contains("search.filters.searchDistance")
+    );
     assert_plain(&number);
 
     // A JSON array is not an object: no login with one.
