@@ -2,6 +2,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use axum::Router;
@@ -9,13 +10,14 @@ use gazetteer::Gazetteer;
 use search::SnapshotHandle;
 use store::PgPool;
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 
 use crate::auth::Tokens;
 use crate::config::Config;
 use crate::coverage::RosterEligibility;
 use crate::geocoding::Geocoder;
 use crate::limits::RateLimits;
-use crate::mail::Mailer;
+use crate::mail::{Delivery, Mailer, Sender, SenderSettings};
 use crate::passwords::PasswordHasher;
 use crate::router::router;
 use crate::state::AppState;
@@ -26,6 +28,8 @@ pub struct Application {
     router: Router,
     state: AppState,
     cluster: Option<pgcluster::PrivateCluster>,
+    stop_background: watch::Sender<bool>,
+    background: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Application {
@@ -59,8 +63,21 @@ impl Application {
                 listener.local_addr().map_or(address, |bound| bound.to_string())
             )
         });
-        let mailer = Mailer::new(&public_url);
-        tokio::spawn(mailer.clone().run_sender(pool.clone()));
+        let (mailer, delivery, domain) = mail_delivery(&config, &public_url)?;
+        let (stop_background, stopped) = watch::channel(false);
+        let sender = Sender {
+            pool: pool.clone(),
+            mailer: mailer.clone(),
+            delivery,
+            settings: SenderSettings {
+                poll: Duration::from_millis(config.mail_poll_ms.max(10)),
+                retry_base: Duration::from_millis(config.mail_retry_base_ms),
+                max_attempts: config.mail_max_attempts.max(1),
+                ..SenderSettings::default()
+            },
+            domain,
+        };
+        let mut background = vec![tokio::spawn(sender.run(stopped.clone()))];
         let limits = RateLimits {
             per_email: config.rate_limit_per_email,
             per_client: config.rate_limit_per_client,
@@ -83,12 +100,19 @@ impl Application {
             tokens: Arc::new(tokens),
             config: Arc::new(config),
         };
+        background.push(tokio::spawn(crate::jobs::run(
+            state.clone(),
+            Duration::from_millis(state.config.mail_poll_ms.max(10)),
+            stopped,
+        )));
         let router = router(state.clone());
         Ok(Self {
             listener,
             router,
             state,
             cluster,
+            stop_background,
+            background,
         })
     }
 
@@ -114,12 +138,62 @@ impl Application {
         )
         .with_graceful_shutdown(shutdown)
         .await?;
+        // The sender finishes the message it is sending, then stops before the pool closes.
+        let _ = self.stop_background.send(true);
+        for task in self.background {
+            if tokio::time::timeout(Duration::from_secs(30), task).await.is_err() {
+                tracing::warn!("a background task did not stop within 30 seconds");
+            }
+        }
         self.state.pool.close().await;
         if let Some(cluster) = self.cluster {
             tokio::task::spawn_blocking(move || cluster.stop()).await??;
             tracing::info!("stopped the private postgres");
         }
         Ok(())
+    }
+}
+
+/// The mailer and how it delivers: SMTP when configured; otherwise the development mailbox,
+/// served on a loopback address only (elsewhere a warning says no email leaves the server).
+fn mail_delivery(config: &Config, public_url: &str) -> Result<(Mailer, Delivery, String)> {
+    let from_domain = |from: &str| {
+        from.rsplit_once('@')
+            .map(|(_, domain)| domain.trim_end_matches('>').trim().to_owned())
+            .filter(|domain| !domain.is_empty())
+            .unwrap_or_else(|| "nearcare.example".to_owned())
+    };
+    match &config.smtp_url {
+        Some(url) => {
+            let settings = mail::SmtpSettings::from_url(
+                &url.0,
+                config.smtp_user.as_deref(),
+                config.smtp_password.as_ref().map(|secret| secret.0.as_str()),
+            )?;
+            let smtp = mail::Smtp::new(&settings, &config.mail_from)?;
+            tracing::info!(host = %settings.host, port = settings.port, security = ?settings.security, from = %config.mail_from, "emails are sent over SMTP");
+            let domain = smtp.from_domain();
+            Ok((Mailer::new(public_url), Delivery::Smtp(Box::new(smtp)), domain))
+        }
+        None => {
+            let loopback = mail::is_loopback(config.host.trim_start_matches('[').trim_end_matches(']'));
+            if loopback {
+                tracing::info!(
+                    mailbox = %format!("{}/dev/mailbox", public_url.trim_end_matches('/')),
+                    "no SMTP server configured (NEARCARE_SMTP_URL): emails are not sent; read them in the development mailbox"
+                );
+            } else {
+                tracing::warn!(
+                    host = %config.host,
+                    "no SMTP server configured (NEARCARE_SMTP_URL): emails are NOT sent, and the development mailbox is not served on a non-loopback address"
+                );
+            }
+            Ok((
+                Mailer::new(public_url).with_mailbox(loopback),
+                Delivery::Log,
+                from_domain(&config.mail_from),
+            ))
+        }
     }
 }
 

@@ -16,7 +16,14 @@ use crate::routes;
 use crate::state::AppState;
 
 /// Path prefixes that belong to the API; anything else is the SPA.
-const API_PREFIXES: [&str; 5] = ["/member/", "/market/", "/dpcproviders/", "/health", "/openapi.json"];
+const API_PREFIXES: [&str; 6] = [
+    "/member/",
+    "/market/",
+    "/dpcproviders/",
+    "/health",
+    "/openapi.json",
+    "/dev/",
+];
 
 pub fn router(state: AppState) -> Router {
     let web_dist = state.config.web_dist.clone();
@@ -85,4 +92,5 @@ fn feature_routes() -> Router<AppState> {
         .merge(routes::waitlist::router())
         .merge(routes::favourites::router())
         .merge(routes::analytics::router())
+        .merge(routes::dev_mailbox::router())
 }

@@ -9,6 +9,7 @@ pub mod enrolment;
 pub mod family;
 pub mod favourites;
 pub mod generations;
+pub mod jobs;
 pub mod members;
 pub mod outbox;
 pub mod rate_limits;

@@ -4,6 +4,7 @@ mod helpers;
 
 mod accounts;
 mod eligibility;
+mod email;
 mod enrolment;
 mod errors;
 mod family;
@@ -14,4 +15,5 @@ mod metadata;
 mod profiles;
 mod reindex;
 mod security;
+mod smtp;
 mod waitlist;
