@@ -227,3 +227,35 @@ async fn shutdown_signal() {
     tokio::select! { () = interrupt => {}, () = terminate => {} }
     tracing::info!("shutting down");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Secret;
+
+    fn config(host: &str, smtp: Option<&str>) -> Config {
+        let mut config = Config::for_tests("postgres://unused/db".into(), std::env::temp_dir());
+        config.host = host.into();
+        config.smtp_url = smtp.map(|url| Secret(url.into()));
+        config
+    }
+
+    #[test]
+    fn the_development_mailbox_is_served_only_on_a_loopback_address_without_smtp() {
+        let url = "http://127.0.0.1:8080";
+        for (host, smtp, served) in [
+            ("127.0.0.1", None, true),
+            ("localhost", None, true),
+            ("::1", None, true),
+            ("0.0.0.0", None, false),
+            ("192.0.2.10", None, false),
+            ("127.0.0.1", Some("smtp://127.0.0.1:2525"), false),
+        ] {
+            let (mailer, delivery, domain) = mail_delivery(&config(host, smtp), url).unwrap();
+            assert_eq!(mailer.serves_mailbox(), served, "{host} {smtp:?}");
+            assert_eq!(matches!(delivery, Delivery::Log), smtp.is_none());
+            assert_eq!(domain, "nearcare.example");
+        }
+        assert!(mail_delivery(&config("127.0.0.1", Some("http://mail.example")), url).is_err());
+    }
+}
