@@ -445,3 +445,47 @@ async fn notify_me_for_an_area_emails_once_when_a_clinic_inside_opens_or_is_adde
     );
     assert!(sink.messages_to("area.newyork@example.com").is_empty());
 }
+
+#[tokio::test]
+async fn a_crashed_senders_messages_are_claimed_again_when_the_lease_runs_out() {
+    let database = testkit::database().await.expect("a test database");
+    let mut connection = database.pool.acquire().await.unwrap();
+    let id = store::outbox::enqueue(
+        &mut connection,
+        &store::outbox::NewEmail {
+            to_email: "lease@example.com",
+            kind: "magic_link",
+            link: Some("http://127.0.0.1:1/login?magicLink=T&email=x"),
+            facts: json!({}),
+        },
+    )
+    .await
+    .unwrap();
+    drop(connection);
+    let lease = Duration::from_millis(600);
+    // A sender claims it and dies without recording anything.
+    let first = store::outbox::claim(&database.pool, 10, lease, "nearcare.example")
+        .await
+        .unwrap();
+    assert_eq!(first.iter().map(|email| email.id).collect::<Vec<_>>(), vec![id]);
+    let message_id = first[0].message_id.clone().unwrap();
+    assert!(message_id.starts_with(&format!("<outbox-{id}.")), "{message_id}");
+    // While the lease holds, nobody else takes it.
+    assert!(
+        store::outbox::claim(&database.pool, 10, lease, "nearcare.example")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    tokio::time::sleep(lease + Duration::from_millis(200)).await;
+    let second = store::outbox::claim(&database.pool, 10, lease, "other.example")
+        .await
+        .unwrap();
+    assert_eq!(second.len(), 1, "taken again after the lease");
+    assert_eq!(second[0].attempts, 2);
+    assert_eq!(
+        second[0].message_id.as_deref(),
+        Some(message_id.as_str()),
+        "the same Message-ID"
+    );
+}
