@@ -489,3 +489,72 @@ async fn a_crashed_senders_messages_are_claimed_again_when_the_lease_runs_out() 
         "the same Message-ID"
     );
 }
+
+#[tokio::test]
+async fn the_server_stops_its_sender_and_job_runner_cleanly_on_sigterm() {
+    let database = testkit::database().await.expect("a test database");
+    let local_dir = std::env::temp_dir().join(format!("nearcare-sigterm-{}", database.name));
+    let log_path = local_dir.with_extension("log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_nearcare-server"))
+        .env("DATABASE_URL", &database.url)
+        .env("PORT", "0")
+        .env("NEARCARE_LOCAL_DIR", &local_dir)
+        .env("NEARCARE_SEED_CLINICS", "0")
+        .env("NEARCARE_MAIL_POLL_MS", "20")
+        .env("NEARCARE_JWT_SECRET", "test-secret-not-for-production-use")
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .expect("the server starts");
+    let read_log = || std::fs::read_to_string(&log_path).unwrap_or_default();
+    let started = std::time::Instant::now();
+    while !read_log().contains("listening") {
+        assert!(started.elapsed() < Duration::from_secs(60), "{}", read_log());
+        assert!(
+            server.try_wait().unwrap().is_none(),
+            "the server exited: {}",
+            read_log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        read_log().contains("/dev/mailbox"),
+        "the start-up log names the mailbox: {}",
+        read_log()
+    );
+    // Let the sender and the job runner poll a few times, then stop the server.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let stopped = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            stopped.elapsed() < Duration::from_secs(30),
+            "still running: {}",
+            read_log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let output = read_log();
+    let _ = std::fs::remove_file(&log_path);
+    let _ = std::fs::remove_dir_all(&local_dir);
+    assert!(status.success(), "{status:?}: {output}");
+    assert!(output.contains("shutting down"), "{output}");
+    for complaint in [
+        "outbox delivery failed",
+        "running background jobs failed",
+        "PoolClosed",
+        "pool closed",
+    ] {
+        assert!(!output.contains(complaint), "{complaint}: {output}");
+    }
+}
