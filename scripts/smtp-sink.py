@@ -2,11 +2,13 @@
 """A real SMTP server for tests (aiosmtpd): writes each message it accepts to a folder.
 
     smtp-sink.py --port 2525 --dir .local/mail [--reject a@x.example,b@x.example]
+                 [--defer c@x.example --defer-times 2]
 
 For every message it writes NAME.eml (the raw message) and then NAME.json: envelope sender and
 recipients, Message-ID, Subject, and the decoded text/plain and text/html parts, parsed with
 Python's email package. Files are named by arrival (nanoseconds, then a counter), so the newest
-sorts last. A recipient listed in --reject gets `550 5.1.1` at RCPT. Prints `listening HOST:PORT`
+sorts last. A recipient listed in --reject gets `550 5.1.1` at RCPT; one listed in --defer gets
+`451 4.3.0` at RCPT the first --defer-times times (a temporary failure). Prints `listening HOST:PORT`
 once it accepts connections; stops on SIGTERM or SIGINT.
 """
 import argparse
@@ -22,15 +24,20 @@ from aiosmtpd.controller import Controller
 
 
 class Sink:
-    def __init__(self, folder, reject):
+    def __init__(self, folder, reject, defer, defer_times):
         self.folder = folder
         self.reject = reject
+        self.defer = defer
+        self.deferred = {address: defer_times for address in defer}
         self.count = 0
         self.lock = threading.Lock()
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.lower() in self.reject:
             return "550 5.1.1 <%s>: mailbox unavailable" % address
+        if self.deferred.get(address.lower(), 0) > 0:
+            self.deferred[address.lower()] -= 1
+            return "451 4.3.0 <%s>: try again later" % address
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -68,10 +75,14 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--dir", required=True)
     parser.add_argument("--reject", default="")
+    parser.add_argument("--defer", default="")
+    parser.add_argument("--defer-times", type=int, default=1)
     arguments = parser.parse_args()
     os.makedirs(arguments.dir, exist_ok=True)
     reject = {address.strip().lower() for address in arguments.reject.split(",") if address.strip()}
-    controller = Controller(Sink(arguments.dir, reject), hostname=arguments.host, port=arguments.port)
+    defer = {address.strip().lower() for address in arguments.defer.split(",") if address.strip()}
+    sink = Sink(arguments.dir, reject, defer, arguments.defer_times)
+    controller = Controller(sink, hostname=arguments.host, port=arguments.port)
     controller.start()
     print("listening %s:%d" % (arguments.host, arguments.port), flush=True)
     stopped = threading.Event()

@@ -232,6 +232,29 @@ async fn a_550_fails_the_message_after_one_try_and_an_operator_retry_sends_it() 
 }
 
 #[tokio::test]
+async fn a_451_answer_is_retried_with_backoff_and_delivered_once() {
+    let sink = SmtpSink::start_with(&[], &["deferred@example.com"], 2).await;
+    let app = app_with(&sink, 30).await;
+    assert_eq!(
+        app.signup(&json!({ "email": "deferred@example.com" })).await.status,
+        200
+    );
+    let message = sink.wait_for("deferred@example.com", 1, WAIT).await;
+    checked_link(&message, &app.address);
+    let mut row = outbox_row(&app, "deferred@example.com").await;
+    for _ in 0..50 {
+        if row.0 == "sent" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        row = outbox_row(&app, "deferred@example.com").await;
+    }
+    assert_eq!((row.0.as_str(), row.1), ("sent", 3), "two 451 answers, then accepted");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(sink.messages_to("deferred@example.com").len(), 1);
+}
+
+#[tokio::test]
 async fn two_senders_drain_200_messages_without_a_duplicate() {
     let sink = SmtpSink::start(&[]).await;
     let database = testkit::database().await.expect("a test database");

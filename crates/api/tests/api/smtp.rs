@@ -13,6 +13,8 @@ pub struct SmtpSink {
     pub port: u16,
     pub dir: PathBuf,
     reject: Vec<String>,
+    defer: Vec<String>,
+    defer_times: u32,
     child: Option<Child>,
 }
 
@@ -36,12 +38,20 @@ fn free_port() -> u16 {
 impl SmtpSink {
     /// Starts a sink answering 550 for the recipients in `reject`.
     pub async fn start(reject: &[&str]) -> Self {
+        Self::start_with(reject, &[], 0).await
+    }
+
+    /// The same, also answering 451 (try again later) the first `defer_times` times a
+    /// recipient in `defer` is given.
+    pub async fn start_with(reject: &[&str], defer: &[&str], defer_times: u32) -> Self {
         let dir = std::env::temp_dir().join(format!("nearcare-smtp-{}-{}", std::process::id(), free_port()));
         std::fs::create_dir_all(&dir).expect("a sink folder");
         let mut sink = Self {
             port: free_port(),
             dir,
             reject: reject.iter().map(|address| (*address).to_owned()).collect(),
+            defer: defer.iter().map(|address| (*address).to_owned()).collect(),
+            defer_times,
             child: None,
         };
         sink.resume().await;
@@ -69,6 +79,12 @@ impl SmtpSink {
             .args(["--port", &self.port.to_string(), "--dir"])
             .arg(&self.dir)
             .args(["--reject", &self.reject.join(",")])
+            .args([
+                "--defer",
+                &self.defer.join(","),
+                "--defer-times",
+                &self.defer_times.to_string(),
+            ])
             .stdout(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
