@@ -196,7 +196,11 @@ impl Mailer {
                 escape(&email.to_email),
                 email.created_at.format("%Y-%m-%d %H:%M:%S UTC"),
                 escape(&email.kind),
-                escape(&email.state),
+                match email.state.as_str() {
+                    "sent" => "not emailed (no SMTP), shown here",
+                    "pending" => "waiting",
+                    other => other,
+                },
                 linkify(&text),
             );
         }
@@ -347,7 +351,9 @@ impl Sender {
             Ok(()) => {
                 let keep_link = matches!(self.delivery, Delivery::Log);
                 store::outbox::mark_sent(&self.pool, email.id, &rendered.subject, keep_link).await?;
-                tracing::info!(id = email.id, to = %email.to_email, kind = %email.kind, message_id, "email sent");
+                if !keep_link {
+                    tracing::info!(id = email.id, to = %email.to_email, kind = %email.kind, message_id, "email sent");
+                }
             }
             Err(SendError::Permanent(error)) => {
                 tracing::warn!(id = email.id, to = %email.to_email, error = %error, "email refused: failed");
