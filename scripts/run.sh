@@ -11,4 +11,7 @@ fi
 (cd web && npm run build)
 cargo build --release -p api -p indexer
 echo "Nearcare is starting on http://${HOST:-127.0.0.1}:${PORT:-8080}/"
+if [ -z "${NEARCARE_SMTP_URL:-}" ]; then
+  echo "No NEARCARE_SMTP_URL: emails are not sent; read them at http://${HOST:-127.0.0.1}:${PORT:-8080}/dev/mailbox"
+fi
 exec ./target/release/nearcare-server

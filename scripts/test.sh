@@ -9,6 +9,7 @@ step() { printf '\n== %s\n' "$*"; }
 
 cleanup() {
   if [ -n "${server_pid:-}" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [ -n "${sink_pid:-}" ]; then kill "$sink_pid" 2>/dev/null || true; wait "$sink_pid" 2>/dev/null || true; fi
   if [ -n "${own_cluster:-}" ]; then ./target/debug/indexer --local-dir .local/test-run pg stop >/dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT
@@ -28,6 +29,11 @@ if [ -z "${DATABASE_URL:-}" ]; then
   echo "private test PostgreSQL at ${DATABASE_URL}"
 fi
 
+step "the test SMTP server (aiosmtpd in .local/smtp-venv)"
+NEARCARE_SMTP_PYTHON=$(scripts/smtp-venv.sh)
+export NEARCARE_SMTP_PYTHON
+echo "python for scripts/smtp-sink.py: ${NEARCARE_SMTP_PYTHON}"
+
 step "rust tests (unit, property and integration, against PostgreSQL)"
 cargo test --workspace --quiet 2>&1 | tee .local/rust-tests.log
 # Keep the totals for the summary line.
@@ -43,9 +49,18 @@ fi
 e2e_db="e2e_$$"
 psql "$DATABASE_URL" -qc "create database ${e2e_db}" >/dev/null
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# The e2e server sends its emails to a real SMTP server; the browser tests read the links from
+# the messages it received (one .json per message in .local/e2e-mail).
+smtp_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+rm -rf .local/e2e-mail
+"$NEARCARE_SMTP_PYTHON" scripts/smtp-sink.py --port "$smtp_port" --dir .local/e2e-mail >.local/e2e-smtp.log 2>&1 &
+sink_pid=$!
+for _ in $(seq 1 50); do grep -q listening .local/e2e-smtp.log 2>/dev/null && break; sleep 0.2; done
+grep -q listening .local/e2e-smtp.log || { cat .local/e2e-smtp.log; exit 1; }
 # Every browser flow comes from 127.0.0.1: the per-client limit (30 per 15 minutes) is raised
 # for this server; the per-email limits stay.
 DATABASE_URL="${DATABASE_URL%/*}/${e2e_db}" PORT=$port NEARCARE_LOCAL_DIR=.local/test-run/e2e NEARCARE_RATE_LIMIT_PER_CLIENT=1000 \
+  NEARCARE_SMTP_URL="smtp://127.0.0.1:${smtp_port}" \
   ./target/debug/nearcare-server >.local/e2e-server.log 2>&1 &
 server_pid=$!
 for _ in $(seq 1 120); do
@@ -53,8 +68,8 @@ for _ in $(seq 1 120); do
   kill -0 "$server_pid" 2>/dev/null || { tail -20 .local/e2e-server.log; exit 1; }
   sleep 1
 done
-# The browser tests read one-time links from the e2e server's email outbox.
-(cd web && NEARCARE_URL="http://127.0.0.1:${port}" E2E_DATABASE_URL="${DATABASE_URL%/*}/${e2e_db}" npm run test:e2e)
+# The browser tests read one-time links from the SMTP server's messages, other rows from the database.
+(cd web && NEARCARE_URL="http://127.0.0.1:${port}" E2E_DATABASE_URL="${DATABASE_URL%/*}/${e2e_db}" E2E_MAIL_DIR="${root}/.local/e2e-mail" npm run test:e2e)
 
 step "API fuzzing (schemathesis) against the OpenAPI document, signed out and signed in"
 scripts/api-fuzz.sh

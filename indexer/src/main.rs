@@ -57,9 +57,25 @@ enum Command {
     /// Edits a location (a small change that reaches running servers without a rebuild).
     #[command(subcommand)]
     Location(LocationCommand),
+    /// The email outbox: what is waiting, sent and failed; sending failed messages again.
+    #[command(subcommand)]
+    Mail(MailCommand),
     /// Manages the private PostgreSQL cluster.
     #[command(subcommand)]
     Pg(PgCommand),
+}
+
+#[derive(Subcommand)]
+enum MailCommand {
+    /// Counts messages by state (pending, sent, failed) and lists the failed ones with their
+    /// last error.
+    Status {
+        /// How many failed messages to list, newest first.
+        #[arg(long, default_value_t = 50)]
+        limit: i64,
+    },
+    /// Sends a failed message again (its attempts start from zero).
+    Retry { id: i64 },
 }
 
 #[derive(Subcommand)]
@@ -183,6 +199,17 @@ async fn run(cli: Cli) -> Result<()> {
             }
             println!("location {id} accepting new patients: {accepting}");
         }
+        Command::Mail(MailCommand::Status { limit }) => mail_status(&pool, limit).await?,
+        Command::Mail(MailCommand::Retry { id }) => {
+            if !store::outbox::retry(&pool, id).await? {
+                bail!("no failed message with id {id} (see `indexer mail status`)");
+            }
+            // Running servers hear this and send it at once.
+            sqlx::query("select pg_notify('email_outbox', '')")
+                .execute(&pool)
+                .await?;
+            println!("message {id} will be sent again");
+        }
         Command::Pg(_) => unreachable!("handled above"),
     }
     Ok(())
@@ -266,6 +293,29 @@ async fn rebuild(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<()
     );
     if !snapshot.text_indexes_are_compact() {
         println!("note: a name index spans several segments; queries map doc ids through a fast field");
+    }
+    Ok(())
+}
+
+async fn mail_status(pool: &store::PgPool, limit: i64) -> Result<()> {
+    for (state, count) in store::outbox::counts(pool).await? {
+        println!("{state:<8} {count}");
+    }
+    let failed = store::outbox::failed(pool, limit).await?;
+    if !failed.is_empty() {
+        println!();
+        println!("failed (newest first; `indexer mail retry ID` sends one again):");
+        for email in failed {
+            println!(
+                "{:>8}  {}  {:<20} {:<32} attempts {:<3} {}",
+                email.id,
+                email.created_at.format("%Y-%m-%d %H:%M"),
+                email.kind,
+                email.to_email,
+                email.attempts,
+                email.last_error.unwrap_or_default()
+            );
+        }
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 // without it they fail):
 // the demo roster's Alex Rivera (Northwind) registers here, and Jane Doe's family is used with the
 // account the accounts tests created (or one made here when they did not run).
-import { assert, BASE_URL, DESKTOP, launchBrowser, logIn, MOBILE, newPage, outboxLink, local, quote, requireDatabase, screenshot, skip, sql, test } from './harness.mjs';
+import { assert, BASE_URL, DESKTOP, latestLink, launchBrowser, logIn, MOBILE, newPage, outboxLink, local, quote, requireDatabase, screenshot, skip, sql, test } from './harness.mjs';
 
 const PASSWORD = 'Nearcare-e2e-5';
 
@@ -19,14 +19,10 @@ const alex = { email: `e2e-alex-${Date.now()}@northwind.example`, ready: false }
 
 /** Signs in through a one-time link (for an account whose password this file does not know). */
 async function logInByLink(page, email) {
-  const before = sql(`select coalesce(max(id), 0) from email_outbox where to_email = ${quote(email)}`);
+  const before = latestLink(email);
   const response = await fetch(`${BASE_URL}/member/app/request/magic/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
   assert(response.ok, `magic link request answered ${response.status}`);
-  let link = '';
-  for (let attempt = 0; attempt < 40 && !link; attempt += 1) {
-    link = sql(`select link from email_outbox where to_email = ${quote(email)} and id > ${before} order by id desc limit 1`);
-    if (!link) await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const link = await outboxLink(email, before);
   assert(link.includes('magicLink='), `a magic link for ${email}`);
   await page.goto(local(link));
 }

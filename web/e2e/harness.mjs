@@ -1,6 +1,7 @@
 // A tiny test harness for the browser tests: runs tests in order, prints one line per test and
 // the closing 'N passed, N failed' line, and exits non-zero on failure.
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,17 +115,34 @@ export function sql(query) {
 
 export const quote = (text) => `'${text.replace(/'/g, "''")}'`;
 
-/** The newest link emailed to `email` (optionally newer than `after`), polled for a few seconds. */
+/** The folder the e2e server's SMTP server (scripts/smtp-sink.py) writes each received message to. */
+export const MAIL_DIR = process.env.E2E_MAIL_DIR ?? '';
+
+/** The first link of the newest message the SMTP server received for `email` ('' when none). */
+export function latestLink(email) {
+  if (!MAIL_DIR) throw new Error('E2E_MAIL_DIR is not set: the browser tests read emailed links from the messages the e2e server\'s SMTP server received (scripts/test.sh starts it and exports the folder)');
+  const address = email.toLowerCase();
+  const names = readdirSync(MAIL_DIR).filter((name) => name.endsWith('.json') && !name.startsWith('.')).sort().reverse();
+  for (const name of names) {
+    const message = JSON.parse(readFileSync(path.join(MAIL_DIR, name), 'utf8'));
+    if (!message.rcpt_tos.some((to) => to.toLowerCase() === address)) continue;
+    const link = (message.text ?? '').split(/\s+/).find((word) => /^https?:\/\//.test(word));
+    if (link) return link;
+  }
+  return '';
+}
+
+/** The newest link emailed to `email` (optionally other than `after`), read from the messages the SMTP server received, polled for a few seconds. */
 export async function outboxLink(email, after = null) {
-  for (let attempt = 0; attempt < 40; attempt += 1) {
-    const link = sql(`select link from email_outbox where to_email = ${quote(email)} order by id desc limit 1`);
+  for (let attempt = 0; attempt < 60; attempt += 1) {
+    const link = latestLink(email);
     if (link && link !== after) return link;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`no new link in email_outbox for ${email}`);
+  throw new Error(`no new emailed link for ${email} in ${MAIL_DIR}`);
 }
 
-/** The emailed link on this server: the outbox holds the configured public URL. */
+/** The emailed link on this server: messages hold the configured public URL. */
 export function local(link) {
   const url = new URL(link);
   return `${BASE_URL}${url.pathname}${url.search}`;

@@ -16,7 +16,7 @@ use crate::config::Config;
 use crate::coverage::RosterEligibility;
 use crate::geocoding::Geocoder;
 use crate::limits::RateLimits;
-use crate::mail::Mailer;
+use crate::mail::{Delivery, Mailer, Sender, SenderSettings};
 use crate::passwords::PasswordHasher;
 use crate::router::router;
 use crate::state::AppState;
@@ -58,7 +58,7 @@ impl Application {
         );
         let snapshots = SnapshotHandle::new(snapshot);
         let (stop_background, shutdown) = crate::shutdown::channel();
-        let background = vec![tokio::spawn(crate::snapshot_sync::run(
+        let mut background = vec![tokio::spawn(crate::snapshot_sync::run(
             pool.clone(),
             snapshots.clone(),
             shutdown.clone(),
@@ -77,8 +77,21 @@ impl Application {
                 listener.local_addr().map_or(address, |bound| bound.to_string())
             )
         });
-        let mailer = Mailer::new(&public_url);
-        tokio::spawn(mailer.clone().run_sender(pool.clone()));
+        let (mailer, delivery, domain) = mail_delivery(&config, &public_url)?;
+        let stopped = shutdown.receiver();
+        let sender = Sender {
+            pool: pool.clone(),
+            mailer: mailer.clone(),
+            delivery,
+            settings: SenderSettings {
+                poll: Duration::from_millis(config.mail_poll_ms.max(10)),
+                retry_base: Duration::from_millis(config.mail_retry_base_ms),
+                max_attempts: config.mail_max_attempts.max(1),
+                ..SenderSettings::default()
+            },
+            domain,
+        };
+        background.push(tokio::spawn(sender.run(stopped.clone())));
         let limits = RateLimits {
             per_email: config.rate_limit_per_email,
             per_client: config.rate_limit_per_client,
@@ -103,6 +116,11 @@ impl Application {
             config: Arc::new(config),
             shutdown,
         };
+        background.push(tokio::spawn(crate::jobs::run(
+            state.clone(),
+            Duration::from_millis(state.config.mail_poll_ms.max(10)),
+            stopped,
+        )));
         let router = router(state.clone());
         Ok(Self {
             listener,
@@ -136,10 +154,11 @@ impl Application {
             max_connections: self.state.config.max_connections,
         };
         crate::serve::serve(self.listener, self.router, limits, shutdown).await;
+        // The sender finishes the message it is sending, then stops before the pool closes.
         self.stop_background.fire();
         for task in self.background {
-            if tokio::time::timeout(Duration::from_secs(10), task).await.is_err() {
-                tracing::warn!("a background task did not stop within 10 s");
+            if tokio::time::timeout(Duration::from_secs(30), task).await.is_err() {
+                tracing::warn!("a background task did not stop within 30 seconds");
             }
         }
         self.state.pool.close().await;
@@ -148,6 +167,49 @@ impl Application {
             tracing::info!("stopped the private postgres");
         }
         Ok(())
+    }
+}
+
+/// The mailer and how it delivers: SMTP when configured; otherwise the development mailbox,
+/// served on a loopback address only (elsewhere a warning says no email leaves the server).
+fn mail_delivery(config: &Config, public_url: &str) -> Result<(Mailer, Delivery, String)> {
+    let from_domain = |from: &str| {
+        from.rsplit_once('@')
+            .map(|(_, domain)| domain.trim_end_matches('>').trim().to_owned())
+            .filter(|domain| !domain.is_empty())
+            .unwrap_or_else(|| "nearcare.example".to_owned())
+    };
+    match &config.smtp_url {
+        Some(url) => {
+            let settings = mail::SmtpSettings::from_url(
+                &url.0,
+                config.smtp_user.as_deref(),
+                config.smtp_password.as_ref().map(|secret| secret.0.as_str()),
+            )?;
+            let smtp = mail::Smtp::new(&settings, &config.mail_from)?;
+            tracing::info!(host = %settings.host, port = settings.port, security = ?settings.security, from = %config.mail_from, "emails are sent over SMTP");
+            let domain = smtp.from_domain();
+            Ok((Mailer::new(public_url), Delivery::Smtp(Box::new(smtp)), domain))
+        }
+        None => {
+            let loopback = mail::is_loopback(config.host.trim_start_matches('[').trim_end_matches(']'));
+            if loopback {
+                tracing::info!(
+                    mailbox = %format!("{}/dev/mailbox", public_url.trim_end_matches('/')),
+                    "no SMTP server configured (NEARCARE_SMTP_URL): emails are not sent; read them in the development mailbox"
+                );
+            } else {
+                tracing::warn!(
+                    host = %config.host,
+                    "no SMTP server configured (NEARCARE_SMTP_URL): emails are NOT sent, and the development mailbox is not served on a non-loopback address"
+                );
+            }
+            Ok((
+                Mailer::new(public_url).with_mailbox(loopback),
+                Delivery::Log,
+                from_domain(&config.mail_from),
+            ))
+        }
     }
 }
 
@@ -180,4 +242,36 @@ async fn shutdown_signal() {
     };
     tokio::select! { () = interrupt => {}, () = terminate => {} }
     tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Secret;
+
+    fn config(host: &str, smtp: Option<&str>) -> Config {
+        let mut config = Config::for_tests("postgres://unused/db".into(), std::env::temp_dir());
+        config.host = host.into();
+        config.smtp_url = smtp.map(|url| Secret(url.into()));
+        config
+    }
+
+    #[test]
+    fn the_development_mailbox_is_served_only_on_a_loopback_address_without_smtp() {
+        let url = "http://127.0.0.1:8080";
+        for (host, smtp, served) in [
+            ("127.0.0.1", None, true),
+            ("localhost", None, true),
+            ("::1", None, true),
+            ("0.0.0.0", None, false),
+            ("192.0.2.10", None, false),
+            ("127.0.0.1", Some("smtp://127.0.0.1:2525"), false),
+        ] {
+            let (mailer, delivery, domain) = mail_delivery(&config(host, smtp), url).unwrap();
+            assert_eq!(mailer.serves_mailbox(), served, "{host} {smtp:?}");
+            assert_eq!(matches!(delivery, Delivery::Log), smtp.is_none());
+            assert_eq!(domain, "nearcare.example");
+        }
+        assert!(mail_delivery(&config("127.0.0.1", Some("http://mail.example")), url).is_err());
+    }
 }

@@ -100,6 +100,44 @@ pub struct Config {
     /// membership that cannot change provider).
     #[arg(long, env = "NEARCARE_SUPPORT_EMAIL", default_value = "support@nearcare.example")]
     pub support_email: String,
+    /// The SMTP relay: smtp://[user:password@]host[:port] (STARTTLS required, except to a
+    /// loopback host where it is used when offered; ?tls=required|opportunistic|none) or
+    /// smtps://host[:port] (TLS). Unset: no email leaves the server; on a loopback address the
+    /// messages are shown at /dev/mailbox.
+    #[arg(long, env = "NEARCARE_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<Secret>,
+    /// The SMTP user, in place of one in the URL.
+    #[arg(long, env = "NEARCARE_SMTP_USER")]
+    pub smtp_user: Option<String>,
+    /// The SMTP password, in place of one in the URL.
+    #[arg(long, env = "NEARCARE_SMTP_PASSWORD", hide_env_values = true)]
+    pub smtp_password: Option<Secret>,
+    /// The sender of every email; its domain ends each Message-ID.
+    #[arg(
+        long,
+        env = "NEARCARE_MAIL_FROM",
+        default_value = "Nearcare <no-reply@nearcare.example>"
+    )]
+    pub mail_from: String,
+    /// Delay before the first retry of a temporary SMTP failure, in milliseconds; each further
+    /// retry doubles it (up to an hour), with jitter.
+    #[arg(long, env = "NEARCARE_MAIL_RETRY_BASE_MS", default_value_t = 30_000)]
+    pub mail_retry_base_ms: u64,
+    /// Attempts after which a message that keeps failing temporarily is marked failed.
+    #[arg(long, env = "NEARCARE_MAIL_MAX_ATTEMPTS", default_value_t = 8)]
+    pub mail_max_attempts: i32,
+    /// How often the sender looks for due retries and background jobs, in milliseconds (new
+    /// messages wake it at once).
+    #[arg(long, env = "NEARCARE_MAIL_POLL_MS", default_value_t = 2_000)]
+    pub mail_poll_ms: u64,
+    /// Delay before the first background retry of an eligibility check the roster could not
+    /// answer, in milliseconds; each further retry doubles it (up to an hour), with jitter.
+    #[arg(long, env = "NEARCARE_ELIGIBILITY_RETRY_BASE_MS", default_value_t = 60_000)]
+    pub eligibility_retry_base_ms: u64,
+    /// How long a pending check is retried, in hours; then it stays pending for the member to
+    /// confirm again.
+    #[arg(long, env = "NEARCARE_ELIGIBILITY_RETRY_HOURS", default_value_t = 72)]
+    pub eligibility_retry_hours: u64,
 }
 
 impl Config {
@@ -128,6 +166,15 @@ impl Config {
             max_connections: 1024,
             database_acquire_timeout_ms: 2000,
             support_email: "support@nearcare.example".into(),
+            smtp_url: None,
+            smtp_user: None,
+            smtp_password: None,
+            mail_from: "Nearcare <no-reply@nearcare.example>".into(),
+            mail_retry_base_ms: 30_000,
+            mail_max_attempts: 8,
+            mail_poll_ms: 200,
+            eligibility_retry_base_ms: 60_000,
+            eligibility_retry_hours: 72,
         }
     }
 

@@ -13,6 +13,7 @@ pub mod error_codes;
 pub mod extract;
 pub mod forms;
 pub mod geocoding;
+pub mod jobs;
 pub mod limits;
 pub mod mail;
 pub mod passwords;

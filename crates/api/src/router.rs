@@ -17,13 +17,14 @@ use crate::routes;
 use crate::state::AppState;
 
 /// Path prefixes that belong to the API; anything else is the SPA.
-const API_PREFIXES: [&str; 6] = [
+const API_PREFIXES: [&str; 7] = [
     "/member/",
     "/market/",
     "/dpcproviders/",
     "/health",
     "/ready",
     "/openapi.json",
+    "/dev/",
 ];
 
 pub fn router(state: AppState) -> Router {
@@ -97,4 +98,5 @@ fn feature_routes() -> Router<AppState> {
         .merge(routes::waitlist::router())
         .merge(routes::favourites::router())
         .merge(routes::analytics::router())
+        .merge(routes::dev_mailbox::router())
 }

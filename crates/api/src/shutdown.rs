@@ -30,6 +30,11 @@ impl Shutdown {
         let _ = self.0.wait_for(|stopped| *stopped).await;
     }
 
+    /// The signal as a plain watch receiver (true once fired), for tasks that select on it.
+    pub fn receiver(&self) -> watch::Receiver<bool> {
+        self.0.clone()
+    }
+
     pub fn is_fired(&self) -> bool {
         *self.0.borrow()
     }

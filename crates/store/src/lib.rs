@@ -9,6 +9,7 @@ pub mod enrolment;
 pub mod family;
 pub mod favourites;
 pub mod generations;
+pub mod jobs;
 pub mod members;
 pub mod outbox;
 pub mod rate_limits;
@@ -67,4 +68,17 @@ pub fn convert_sqlx_err(error: sqlx::Error) -> StoreError {
         return StoreError::AlreadyExists(db_error.constraint().unwrap_or("unique key").to_owned());
     }
     StoreError::Database(error)
+}
+
+/// Puts a claimed row (an outbox message, a job) back to be tried again after `delay`, with the
+/// error that stopped it: `statement` binds the row's id ($1), the error ($2) and the delay in
+/// seconds ($3).
+async fn reschedule(pool: &PgPool, statement: &'static str, id: i64, error: &str, delay: Duration) -> Result<()> {
+    sqlx::query(statement)
+        .bind(id)
+        .bind(error)
+        .bind(delay.as_secs_f64())
+        .execute(pool)
+        .await?;
+    Ok(())
 }

@@ -3,6 +3,8 @@
 //! a confirmed member is activated, sponsored by their employer (or the subscriber's) and
 //! moved on to choosing a provider or enrolled. Each route writes its own answer.
 
+use std::time::Duration;
+
 use axum::http::StatusCode;
 use chrono::{NaiveDate, Utc};
 use domain::Relation;
@@ -97,13 +99,27 @@ impl NotConfirmed {
     }
 }
 
-/// Checks the applicant and, when the roster confirms them, saves the confirmation.
+/// The background retry of a check that could not run (the roster unreadable).
+pub const RETRY_JOB: &str = "eligibility_retry";
+
+/// Checks the applicant and, when the roster confirms them, saves the confirmation. A check
+/// that cannot run leaves eligibility pending and schedules a retry (`RETRY_JOB`).
 pub async fn confirm(state: &AppState, applicant: Applicant<'_>) -> ApiResult<Result<Confirmation, NotConfirmed>> {
+    confirm_with(state, applicant, true).await
+}
+
+/// The same; `limited`: the attempt counts against the member's eligibility rate limit (a
+/// request does, the background retry does not).
+pub async fn confirm_with(
+    state: &AppState,
+    applicant: Applicant<'_>,
+    limited: bool,
+) -> ApiResult<Result<Confirmation, NotConfirmed>> {
     let (applied, query) = match &applicant {
         Applicant::Myself { member, subscriber } => {
             let applied = own_details(member);
             let query = query_for(&applied, member.payer_id.clone(), member.subscriber_member_id.clone());
-            if query.is_some() {
+            if query.is_some() && limited {
                 state.limits.hit(&state.pool, Bucket::Eligibility(member.id)).await?;
             }
             let query = query.map(|query| EligibilityQuery {
@@ -116,10 +132,12 @@ pub async fn confirm(state: &AppState, applicant: Applicant<'_>) -> ApiResult<Re
             // Every attempt counts against the subscriber, also one that cannot be checked yet:
             // a subscriber who has not confirmed their own membership has no member id to check
             // family members under.
-            state
-                .limits
-                .hit(&state.pool, Bucket::Eligibility(subscriber.id))
-                .await?;
+            if limited {
+                state
+                    .limits
+                    .hit(&state.pool, Bucket::Eligibility(subscriber.id))
+                    .await?;
+            }
             let query = subscriber.member_id.clone().and_then(|subscriber_member_id| {
                 query_for(relative, subscriber.payer_id.clone(), Some(subscriber_member_id))
             });
@@ -135,6 +153,19 @@ pub async fn confirm(state: &AppState, applicant: Applicant<'_>) -> ApiResult<Re
         EligibilityOutcome::NotOnPlan => return Ok(Err(NotConfirmed::NotOnPlan)),
         EligibilityOutcome::Unavailable => {
             store::members::mark_eligibility_pending(&state.pool, applied.id).await?;
+            let subscriber_id = match &applicant {
+                Applicant::Myself { .. } => None,
+                Applicant::FamilyMember { subscriber, .. } => Some(subscriber.id),
+            };
+            store::jobs::enqueue(
+                &state.pool,
+                RETRY_JOB,
+                &serde_json::json!({ "memberId": applied.id, "subscriberId": subscriber_id }),
+                &format!("{RETRY_JOB}:{}", applied.id),
+                Duration::from_millis(state.config.eligibility_retry_base_ms),
+                Duration::from_secs(state.config.eligibility_retry_hours.saturating_mul(3600)),
+            )
+            .await?;
             return Ok(Err(NotConfirmed::Unavailable));
         }
     };
@@ -216,7 +247,9 @@ async fn own_sponsor(state: &AppState, member: &Member, coverage: &Coverage) -> 
     })
 }
 
-fn own_details(member: &Member) -> Applied<'_> {
+/// What the check reads of a stored member (oneself, or a family member checked under their
+/// subscriber).
+pub fn own_details(member: &Member) -> Applied<'_> {
     Applied {
         id: member.id,
         first_name: &member.first_name,

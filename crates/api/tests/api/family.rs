@@ -695,3 +695,43 @@ async fn bad_family_input_is_a_4xx_and_text_stays_text() {
         .unwrap();
     assert_eq!(members, 2, "Jane and the one family member");
 }
+
+#[tokio::test]
+async fn a_family_member_left_pending_is_confirmed_in_the_background_and_the_subscriber_is_emailed() {
+    let sink = crate::smtp::SmtpSink::start(&[]).await;
+    let url = sink.url();
+    let app = TestApp::spawn_with(30, move |config| {
+        config.smtp_url = Some(api::config::Secret(url));
+        config.eligibility_retry_base_ms = 300;
+    })
+    .await;
+    let (_, token) = confirmed_jane(&app).await;
+    let john = added(&app, &token, &john_form()).await;
+    sqlx::query("alter table eligibility_roster rename to eligibility_roster_offline")
+        .execute(&app.database.pool)
+        .await
+        .unwrap();
+    let down = confirm(&app, &token, john, &john_form()).await;
+    assert_eq!(down.body["eligibility"]["err"]["chcDown"], true, "{:?}", down.body);
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    sqlx::query("alter table eligibility_roster_offline rename to eligibility_roster")
+        .execute(&app.database.pool)
+        .await
+        .unwrap();
+    let message = sink
+        .wait_for("jane@example.com", 2, std::time::Duration::from_secs(20))
+        .await;
+    assert_eq!(message["subject"], "Your eligibility is confirmed", "{message}");
+    let text = message["text"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("{}'s eligibility", seed::demo::SPOUSE_FIRST_NAME)),
+        "{text}"
+    );
+    crate::smtp::checked_link(&message, &app.address);
+    let status: Option<String> = sqlx::query_scalar("select eligibility_status from members where id = $1")
+        .bind(john)
+        .fetch_one(&app.database.pool)
+        .await
+        .unwrap();
+    assert_eq!(status.as_deref(), Some("active"));
+}

@@ -4,6 +4,7 @@ mod helpers;
 
 mod accounts;
 mod eligibility;
+mod email;
 mod enrolment;
 mod errors;
 mod family;
@@ -15,4 +16,5 @@ mod metadata;
 mod profiles;
 mod reindex;
 mod security;
+mod smtp;
 mod waitlist;

@@ -24,9 +24,12 @@ impl TestApp {
         .unwrap()
     }
 
-    /// `(to_email, link)` of every waitlist_open email, oldest first.
-    async fn waitlist_emails(&self) -> Vec<(String, Option<String>)> {
-        sqlx::query_as("select to_email, link from email_outbox where kind = 'waitlist_open' order by id")
+    /// `(to_email, clinic)` of every waitlist_open email, oldest first (the trigger writes the
+    /// fact; the sender renders the message).
+    async fn waitlist_emails(&self) -> Vec<(String, Option<i64>)> {
+        sqlx::query_as(
+            "select to_email, (facts->>'location_id')::bigint from email_outbox where kind = 'waitlist_open' order by id",
+        )
             .fetch_all(&self.database.pool)
             .await
             .unwrap()
@@ -336,24 +339,50 @@ async fn opening_a_clinic_emails_each_waiting_entry_once() {
 
     app.set_accepting(WAITLIST_LOCATION, true).await;
     let emails = app.waitlist_emails().await;
-    let link = format!(
-        "/marketplace/provider/details/{}?location={WAITLIST_LOCATION}",
-        seed::demo::DENVER_ORGANISATION_ID
-    );
     assert_eq!(
         emails,
         vec![
-            ("opened.member@example.com".to_owned(), Some(link.clone())),
-            ("opened.visitor@example.com".to_owned(), Some(link.clone())),
+            ("opened.member@example.com".to_owned(), Some(WAITLIST_LOCATION)),
+            ("opened.visitor@example.com".to_owned(), Some(WAITLIST_LOCATION)),
         ]
     );
-    let (subject, body): (String, String) =
-        sqlx::query_as("select subject, body from email_outbox where kind = 'waitlist_open' limit 1")
-            .fetch_one(&app.database.pool)
+    // The sender renders them with an absolute link to the clinic's profile (the development
+    // mailbox shows what was sent).
+    let link = format!(
+        "{}/marketplace/provider/details/{}?location={WAITLIST_LOCATION}",
+        app.address,
+        seed::demo::DENVER_ORGANISATION_ID
+    );
+    let heading = format!(
+        "<h2>{} is accepting new patients</h2>",
+        seed::demo::DENVER_ORGANISATION_NAME
+    );
+    let mut page = String::new();
+    for _ in 0..100 {
+        page = app
+            .get("/dev/mailbox")
             .await
-            .unwrap();
-    assert!(subject.ends_with("is accepting new patients"), "{subject}");
-    assert!(body.contains(&link), "{body}");
+            .body
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        if page.matches(&heading).count() == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(page.matches(&heading).count(), 2, "{page}");
+    // The notify-me entry for the area around it hears of it too (its own message).
+    assert_eq!(
+        page.matches("<h2>A clinic near Denver, CO 80206 is accepting new patients</h2>")
+            .count(),
+        1,
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("<a href=\"{}\">", link.replace('&', "&amp;"))),
+        "{page}"
+    );
     let notified: Vec<(Option<i64>, bool)> =
         sqlx::query_as("select location_id, notified_at is not null from waitlist_entries order by id")
             .fetch_all(&app.database.pool)
