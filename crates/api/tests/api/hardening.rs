@@ -560,10 +560,15 @@ async fn background_tasks_stop_before_the_pool_closes() {
         let _ = stopped.await;
     }));
     let deadline = Instant::now() + Duration::from_secs(10);
-    while listeners().await == 0 && Instant::now() < deadline {
+    // The snapshot listener, the outbox sender and the job runner each LISTEN on a connection.
+    while listeners().await < 3 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(listeners().await, 1, "the snapshot listener runs");
+    assert_eq!(
+        listeners().await,
+        3,
+        "the snapshot listener, the outbox sender and the job runner run"
+    );
     stop.send(()).unwrap();
     tokio::time::timeout(Duration::from_secs(15), running)
         .await
@@ -571,7 +576,11 @@ async fn background_tasks_stop_before_the_pool_closes() {
         .unwrap()
         .unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(listeners().await, 0, "the listener's connection closed with the server");
+    assert_eq!(
+        listeners().await,
+        0,
+        "the listeners' connections closed with the server"
+    );
     let _ = std::fs::remove_dir_all(local_dir);
 }
 
