@@ -176,7 +176,7 @@ async fn run(cli: Cli) -> Result<()> {
         } => seed_catalogue(&pool, clinics, clinicians, seed, replace).await?,
         Command::Rebuild => rebuild(&pool, &index_dir).await?,
         Command::Status => status(&pool).await?,
-        Command::Query(query) => run_query(&pool, query).await?,
+        Command::Query(query) => run_query(&pool, &index_dir, query).await?,
         Command::Location(LocationCommand::SetAccepting { id, accepting }) => {
             if !store::catalogue::set_accepting_new_patients(&pool, id, accepting).await? {
                 bail!("no location with id {id}");
@@ -298,8 +298,8 @@ async fn status(pool: &store::PgPool) -> Result<()> {
     Ok(())
 }
 
-async fn current_snapshot(pool: &store::PgPool) -> Result<Snapshot> {
-    let snapshot = indexer::load_published(pool)
+async fn current_snapshot(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<Snapshot> {
+    let snapshot = indexer::load_published(pool, index_dir)
         .await?
         .context("no published snapshot: run `indexer rebuild` first")?;
     Ok(match indexer::catch_up(pool, &snapshot).await? {
@@ -345,8 +345,8 @@ fn pin_filters(args: &PinArgs) -> PinFilters {
     }
 }
 
-async fn run_query(pool: &store::PgPool, query: QueryCommand) -> Result<()> {
-    let snapshot = current_snapshot(pool).await?;
+async fn run_query(pool: &store::PgPool, index_dir: &std::path::Path, query: QueryCommand) -> Result<()> {
+    let snapshot = current_snapshot(pool, index_dir).await?;
     let json = match query {
         QueryCommand::Search(args) => {
             let filters = match &args.filters {
