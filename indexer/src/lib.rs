@@ -293,6 +293,14 @@ fn generation_files(directory: &Path) -> Result<Vec<(String, PathBuf)>> {
     Ok(files)
 }
 
+/// Whether a folder holds the stored files, by size (a cheap check: the contents were checked
+/// when the folder was fetched or built).
+fn holds_files(directory: &Path, stored: &[generations::StoredFile]) -> bool {
+    stored.iter().all(|file| {
+        std::fs::metadata(directory.join(&file.path)).is_ok_and(|metadata| metadata.len() == file.size as u64)
+    })
+}
+
 /// What fetching a generation did.
 #[derive(Debug, Clone)]
 pub struct Fetched {
@@ -459,8 +467,14 @@ pub async fn load_published(pool: &PgPool, index_dir: &Path) -> Result<Option<Sn
     };
     let generation = current.generation;
     let mut directory = generation_directory(index_dir, generation);
+    let stored = generations::stored_files(pool, generation).await?;
+    if directory.exists() && !stored.is_empty() && !holds_files(&directory, &stored) {
+        // A folder of the same number from another database (one that was reset, say).
+        tracing::warn!(path = %directory.display(), "a local folder is not the published generation: replacing it");
+        std::fs::remove_dir_all(&directory).with_context(|| format!("removing {}", directory.display()))?;
+    }
     if !directory.exists() {
-        if generations::stored_files(pool, generation).await?.is_empty() {
+        if stored.is_empty() {
             // Published before generations were stored: only its builder's folder has it.
             directory = PathBuf::from(&current.build.directory);
         } else {

@@ -287,3 +287,24 @@ async fn a_rebuild_killed_mid_upload_publishes_nothing_and_its_folder_is_removed
     assert!(generation_folder(&builder, first).exists());
     std::fs::remove_dir_all(&builder).unwrap();
 }
+
+#[tokio::test]
+async fn a_local_folder_of_the_same_number_from_another_database_is_replaced() {
+    let database = seeded(300).await;
+    let pool = &database.pool;
+    let builder = index_dir("stale-builder");
+    let server = index_dir("stale-server");
+    let (report, built) = indexer::rebuild(pool, &builder, |_, _, _| {}).await.unwrap();
+    let generation = report.generation.generation;
+    // What a reset database's server may have left under the same number.
+    let stale = generation_folder(&server, generation);
+    std::fs::create_dir_all(&stale).unwrap();
+    std::fs::write(stale.join("READY"), b"ready\n").unwrap();
+    std::fs::write(stale.join("catalogue.postcard"), b"another catalogue").unwrap();
+    let snapshot = indexer::load_published(pool, &server).await.unwrap().unwrap();
+    assert_eq!(snapshot.generation, generation);
+    assert_eq!(answer(&snapshot), answer(&built));
+    assert_eq!(files(&stale), files(&generation_folder(&builder, generation)));
+    std::fs::remove_dir_all(&builder).unwrap();
+    std::fs::remove_dir_all(&server).unwrap();
+}
