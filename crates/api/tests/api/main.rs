@@ -8,6 +8,7 @@ mod enrolment;
 mod errors;
 mod family;
 mod favourites;
+mod fleet;
 mod geocoder;
 mod hardening;
 mod marketplace;
