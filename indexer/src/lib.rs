@@ -491,15 +491,19 @@ pub async fn load_published(pool: &PgPool, index_dir: &Path) -> Result<Option<Sn
 /// none can be opened (a fresh machine needs no extra step).
 pub async fn load_or_build(pool: &PgPool, index_dir: &Path) -> Result<Snapshot> {
     remove_partial_generations(index_dir);
+    // A second try covers a newer generation published (and an older one collected) mid-fetch.
     let loaded = match load_published(pool, index_dir).await {
         Ok(loaded) => loaded,
-        Err(error) => {
-            tracing::warn!(
-                error = format!("{error:#}"),
-                "the newest generation cannot be fetched or opened"
-            );
-            None
-        }
+        Err(_) => match load_published(pool, index_dir).await {
+            Ok(loaded) => loaded,
+            Err(error) => {
+                tracing::warn!(
+                    error = format!("{error:#}"),
+                    "the newest generation cannot be fetched or opened"
+                );
+                None
+            }
+        },
     };
     let snapshot = match loaded {
         Some(snapshot) => snapshot,

@@ -192,3 +192,169 @@ async fn answers_of(client: &reqwest::Client, servers: &[Server]) -> Vec<(u16, i
     }
     answers
 }
+
+/// A `nearcare-server` process, killed when dropped.
+struct Process {
+    child: std::process::Child,
+    address: String,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the real server binary on a free loopback port with its own local folder and waits
+/// for the address it logs.
+fn spawn_process(database_url: &str, local_dir: &std::path::Path) -> Process {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nearcare-server"))
+        .env("DATABASE_URL", database_url)
+        .env("NEARCARE_LOCAL_DIR", local_dir)
+        .env("HOST", "127.0.0.1")
+        .env("PORT", "0")
+        .env("NEARCARE_SEED_CLINICS", "0")
+        .env(
+            "NEARCARE_JWT_SECRET",
+            "a-fleet-test-secret-shared-by-every-server-0123456789",
+        )
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the server binary starts");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        // Reads every line (the pipe must not fill up) and reports the listening address.
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            let plain: String = strip_ansi(&line);
+            if let Some(at) = plain.find("listening address=") {
+                let address = plain[at + "listening address=".len()..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
+                let _ = sender.send(address);
+            }
+        }
+    });
+    let address = receiver
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the server logs its address");
+    Process {
+        child,
+        address: format!("http://{address}"),
+    }
+}
+
+fn strip_ansi(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut characters = line.chars();
+    while let Some(character) = characters.next() {
+        if character == '\u{1b}' {
+            for next in characters.by_ref() {
+                if next.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            plain.push(character);
+        }
+    }
+    plain
+}
+
+/// Polls a process's /ready until it reports `generation` (at most 20 s).
+async fn process_serves(client: &reqwest::Client, process: &Process, generation: i64) {
+    let started = Instant::now();
+    loop {
+        let served = async {
+            let response = client.get(format!("{}/ready", process.address)).send().await.ok()?;
+            let body: Value = response.json().await.ok()?;
+            body["generation"].as_i64()
+        }
+        .await;
+        if served == Some(generation) {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{} serves {served:?}, not generation {generation}",
+            process.address
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_restarted_one_catches_up() {
+    let database = testkit::database().await.expect("a test database");
+    let catalogue = seed::generate(
+        &seed::SeedConfig {
+            clinics: 300,
+            clinicians: 240,
+            seed: 7,
+        },
+        &Gazetteer::embedded(),
+    );
+    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    let root = std::env::temp_dir().join(format!("nearcare-fleet-processes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let client = reqwest::Client::new();
+
+    // The first builds and publishes generation 1; the other two fetch it.
+    let mut processes = vec![spawn_process(&database.url, &root.join("a"))];
+    let first = store::generations::current(&database.pool)
+        .await
+        .unwrap()
+        .unwrap()
+        .generation;
+    for name in ["b", "c"] {
+        processes.push(spawn_process(&database.url, &root.join(name)));
+    }
+    for process in &processes {
+        process_serves(&client, process, first).await;
+    }
+
+    // A rebuild on a fourth folder reaches all three processes.
+    let second = indexer::rebuild(&database.pool, &root.join("builder"), |_, _, _| {})
+        .await
+        .unwrap()
+        .0
+        .generation
+        .generation;
+    for process in &processes {
+        process_serves(&client, process, second).await;
+    }
+    for name in ["a", "b", "c"] {
+        assert!(root.join(format!("{name}/index/gen-{second:06}/READY")).exists());
+    }
+
+    // One killed: the others keep serving; restarted on its folder, it serves the newest.
+    drop(processes.pop());
+    for process in &processes {
+        process_serves(&client, process, second).await;
+    }
+    processes.push(spawn_process(&database.url, &root.join("c")));
+    // A server started after the rebuild fetches the newest.
+    processes.push(spawn_process(&database.url, &root.join("late")));
+    for process in &processes {
+        process_serves(&client, process, second).await;
+    }
+    assert!(root.join(format!("late/index/gen-{second:06}/READY")).exists());
+    assert_eq!(
+        store::generations::current(&database.pool)
+            .await
+            .unwrap()
+            .unwrap()
+            .generation,
+        second,
+        "no server built a generation of its own"
+    );
+
+    drop(processes);
+    let _ = std::fs::remove_dir_all(&root);
+}
