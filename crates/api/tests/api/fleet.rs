@@ -291,6 +291,7 @@ async fn process_serves(client: &reqwest::Client, process: &Process, generation:
 
 #[tokio::test]
 async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_restarted_one_catches_up() {
+    api::install_tls_provider();
     let database = testkit::database().await.expect("a test database");
     let catalogue = seed::generate(
         &seed::SeedConfig {
@@ -345,6 +346,45 @@ async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_r
         process_serves(&client, process, second).await;
     }
     assert!(root.join(format!("late/index/gen-{second:06}/READY")).exists());
+
+    // A small change reaches every process without a rebuild (NOTIFY catalogue_changed).
+    let denver = seed::demo::DENVER_LOCATION_ID;
+    let accepting_near_denver = |address: String| {
+        let client = client.clone();
+        async move {
+            let response = client
+                .post(format!("{address}/member/app/market/search?page=1"))
+                .json(&json!({ "search": { "filters": {
+                    "zipCode": "80202", "newPatients": true, "searchDistance": 1 } } }))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status().as_u16(), 200);
+            let body: Value = response.json().await.unwrap();
+            body["clinics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|clinic| clinic["locationId"] == denver)
+        }
+    };
+    for process in &processes {
+        assert!(accepting_near_denver(process.address.clone()).await);
+    }
+    store::catalogue::set_accepting_new_patients(&database.pool, denver, false)
+        .await
+        .unwrap();
+    let started = Instant::now();
+    for process in &processes {
+        while accepting_near_denver(process.address.clone()).await {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "the change never reached {}",
+                process.address
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
     assert_eq!(
         store::generations::current(&database.pool)
             .await
