@@ -273,7 +273,8 @@ async fn rebuild(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<()
 async fn status(pool: &store::PgPool) -> Result<()> {
     let counts = store::catalogue::counts(pool).await?;
     let current = store::generations::current(pool).await?;
-    let report = match &current {
+    let stored = store::generations::stored_summary(pool).await?;
+    let mut report = match &current {
         Some(generation) => {
             let age = chrono::Utc::now() - generation.published_at;
             // A generation built before change cursors counts as all changed.
@@ -294,6 +295,8 @@ async fn status(pool: &store::PgPool) -> Result<()> {
         }
         None => serde_json::json!({ "generation": null, "catalogue": counts }),
     };
+    // What servers fetch from: the generations whose files PostgreSQL holds.
+    report["storedGenerations"] = serde_json::to_value(stored)?;
     println!("{}", serde_json::to_string_pretty(&report)?);
     Ok(())
 }

@@ -168,6 +168,34 @@ pub async fn stored_generations(pool: &PgPool) -> Result<Vec<i64>> {
     )
 }
 
+/// What PostgreSQL holds of one stored generation.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredGeneration {
+    pub generation: i64,
+    pub files: i64,
+    pub bytes: i64,
+}
+
+/// The stored generations with their file counts and sizes, oldest first.
+pub async fn stored_summary(pool: &PgPool) -> Result<Vec<StoredGeneration>> {
+    let rows = sqlx::query(
+        "select generation, count(*) as files, sum(size)::bigint as bytes
+         from index_generation_files group by generation order by generation",
+    )
+    .fetch_all(pool)
+    .await?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(StoredGeneration {
+                generation: row.try_get("generation")?,
+                files: row.try_get("files")?,
+                bytes: row.try_get("bytes")?,
+            })
+        })
+        .collect()
+}
+
 /// Deletes the stored files of every generation but the newest `keep` published ones. An
 /// upload still in progress is not yet committed, so it is never seen (nor deleted) here.
 /// Returns the number of chunks deleted.

@@ -380,6 +380,12 @@ async fn the_cli_query_prints_the_engine_answer_and_status_reports_the_generatio
     let status: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
     assert_eq!(status["generation"]["locations"], 400);
     assert_eq!(status["changedRowsSinceBuild"], 0);
+    let stored = &status["storedGenerations"][0];
+    assert_eq!(stored["generation"], status["generation"]["generation"]);
+    assert!(
+        stored["files"].as_i64().unwrap() > 0 && stored["bytes"].as_i64().unwrap() > 0,
+        "{stored}"
+    );
 
     let bad = indexer_command(&database.url, &directory)
         .args(["query", "pins", "--bounds", "1,2,3"])
