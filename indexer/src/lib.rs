@@ -172,7 +172,11 @@ pub async fn rebuild(
             return Err(error);
         }
     };
-    std::fs::remove_file(directory.join(BUILDING_MARKER))?;
+    // Published: the folder is finished (a marker left behind would only make the next start
+    // remove the folder, and this machine fetch it back).
+    if let Err(error) = std::fs::remove_file(directory.join(BUILDING_MARKER)) {
+        tracing::warn!(path = %directory.display(), %error, "could not remove the build marker");
+    }
     drop(marker);
     match generations::collect_garbage(pool, KEEP_STORED_GENERATIONS).await {
         Ok(chunks) if chunks > 0 => tracing::info!(chunks, "deleted the stored files of old generations"),
@@ -402,8 +406,8 @@ pub async fn fetch_generation(pool: &PgPool, index_dir: &Path, generation: i64) 
 /// The file a generation folder holds (locked) while it is being built.
 pub const BUILDING_MARKER: &str = ".building";
 
-/// Removes generation folders left half-built by a rebuild that was killed: those whose
-/// building marker no live process holds. Run at the start of the server and the indexer; a
+/// Removes generation folders left half-built by a rebuild (or half-fetched by a server) that
+/// was killed: those whose building marker no live process holds. Run at the start of the server and the indexer; a
 /// build running elsewhere keeps its lock and its folder. Returns the folders removed.
 pub fn remove_partial_generations(index_dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(index_dir) else {

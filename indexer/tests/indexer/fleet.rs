@@ -308,3 +308,33 @@ async fn a_local_folder_of_the_same_number_from_another_database_is_replaced() {
     std::fs::remove_dir_all(&builder).unwrap();
     std::fs::remove_dir_all(&server).unwrap();
 }
+
+#[tokio::test]
+async fn a_fetch_killed_midway_is_removed_at_the_next_start_which_fetches_again() {
+    let database = seeded(300).await;
+    let pool = &database.pool;
+    let builder = index_dir("killed-fetch-builder");
+    let server = index_dir("killed-fetch-server");
+    let generation = indexer::rebuild(pool, &builder, |_, _, _| {})
+        .await
+        .unwrap()
+        .0
+        .generation
+        .generation;
+    // What a server killed mid-fetch leaves: a side folder with an unlocked marker and part of
+    // the files.
+    let partial = server.join(format!("gen-{generation:06}.fetching-4242"));
+    std::fs::create_dir_all(&partial).unwrap();
+    std::fs::write(partial.join(indexer::BUILDING_MARKER), b"").unwrap();
+    std::fs::write(partial.join("catalogue.postcard"), b"the first bytes").unwrap();
+    let snapshot = indexer::load_or_build(pool, &server).await.unwrap();
+    assert_eq!(snapshot.generation, generation);
+    assert!(!partial.exists(), "the half-fetched folder is removed");
+    let left: Vec<String> = std::fs::read_dir(&server)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(left, vec![format!("gen-{generation:06}")]);
+    std::fs::remove_dir_all(&builder).unwrap();
+    std::fs::remove_dir_all(&server).unwrap();
+}
