@@ -15,6 +15,10 @@ pub const DEFAULT_LOCAL_DIR: &str = ".local";
 /// Generation directories kept on disk besides the newest (servers may still be loading one).
 const KEEP_OLD_GENERATIONS: usize = 2;
 
+/// Generations whose files stay stored in PostgreSQL (the newest ones), for servers still
+/// fetching or starting on one of them.
+pub const KEEP_STORED_GENERATIONS: i64 = 3;
+
 /// Opens the database: `DATABASE_URL` when given, otherwise the private cluster in
 /// `local_dir/postgres` (started if needed) and its `nearcare` database. Migrations are applied.
 pub async fn open_database(database_url: Option<&str>, local_dir: &Path) -> Result<PgPool> {
@@ -107,8 +111,10 @@ pub struct BuildReport {
     pub build_millis: u128,
 }
 
-/// Reads the catalogue, builds a snapshot in a new generation directory and publishes it. A
-/// failed build removes its directory and publishes nothing, so the served snapshot stays.
+/// Reads the catalogue, builds a snapshot in a new generation directory, stores its files in
+/// PostgreSQL and publishes it (one transaction), then deletes the stored files of old
+/// generations. A failed build or upload removes its directory and publishes nothing, so the
+/// served snapshot stays.
 pub async fn rebuild(
     pool: &PgPool,
     index_dir: &Path,
@@ -132,38 +138,51 @@ pub async fn rebuild(
             std::fs::remove_dir_all(&build_directory)?;
         }
         std::fs::create_dir_all(&build_directory)?;
-        // Marks the folder as being built for as long as this process holds the lock: a folder
-        // whose marker nobody holds was left by a killed build (see remove_partial_generations).
+        // Marks the folder as being built for as long as this process holds the lock, until
+        // the generation is published: a folder whose marker nobody holds was left by a killed
+        // build or upload (see remove_partial_generations).
         let marker = std::fs::File::create(build_directory.join(BUILDING_MARKER))?;
         marker.lock()?;
         let outcome = Snapshot::build_with_progress(snapshot_input(rows), Some(&build_directory), &progress);
-        match &outcome {
-            Ok(_) => std::fs::remove_file(build_directory.join(BUILDING_MARKER))?,
-            Err(_) => {
-                let _ = std::fs::remove_dir_all(&build_directory);
-            }
+        if outcome.is_err() {
+            let _ = std::fs::remove_dir_all(&build_directory);
         }
-        drop(marker);
-        outcome.map_err(anyhow::Error::from)
+        outcome.map(|built| (built, marker)).map_err(anyhow::Error::from)
     })
     .await
     .context("the build task stopped")?
     .context("building the snapshot")?;
+    let (built, marker) = built;
     let build_millis = build_started.elapsed().as_millis();
-    let published = generations::publish(
-        pool,
-        generation,
-        &NewGeneration {
-            directory: directory.to_string_lossy().into_owned(),
-            catalogue_watermark: watermark,
-            catalogue_cursor: cursor,
-            locations: built.location_count() as i32,
-            clinicians: built.clinician_count() as i32,
-            build_millis: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX),
-            peak_rss_bytes: peak_rss_bytes() as i64,
-        },
-    )
-    .await?;
+    let new = NewGeneration {
+        directory: directory.to_string_lossy().into_owned(),
+        catalogue_watermark: watermark,
+        catalogue_cursor: cursor,
+        locations: built.location_count() as i32,
+        clinicians: built.clinician_count() as i32,
+        build_millis: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX),
+        peak_rss_bytes: peak_rss_bytes() as i64,
+    };
+    // The files and the generation's row commit together: an upload that fails (or a process
+    // killed mid-upload) rolls back, and nothing of it is published.
+    let published = match upload_and_publish(pool, generation, &directory, &new).await {
+        Ok(published) => published,
+        Err(error) => {
+            let _ = std::fs::remove_dir_all(&directory);
+            return Err(error);
+        }
+    };
+    // Published: the folder is finished (a marker left behind would only make the next start
+    // remove the folder, and this machine fetch it back).
+    if let Err(error) = std::fs::remove_file(directory.join(BUILDING_MARKER)) {
+        tracing::warn!(path = %directory.display(), %error, "could not remove the build marker");
+    }
+    drop(marker);
+    match generations::collect_garbage(pool, KEEP_STORED_GENERATIONS).await {
+        Ok(chunks) if chunks > 0 => tracing::info!(chunks, "deleted the stored files of old generations"),
+        Ok(_) => {}
+        Err(error) => tracing::warn!(%error, "could not delete the stored files of old generations"),
+    }
     prune_generations(index_dir, generation);
     let mut snapshot = built;
     snapshot.generation = generation;
@@ -177,11 +196,218 @@ pub async fn rebuild(
     ))
 }
 
+/// Stores every file of the generation folder in PostgreSQL and publishes the generation, in
+/// one transaction.
+async fn upload_and_publish(
+    pool: &PgPool,
+    generation: i64,
+    directory: &Path,
+    new: &NewGeneration,
+) -> Result<Generation> {
+    let mut transaction = pool.begin().await?;
+    let mut bytes = 0u64;
+    let files = generation_files(directory)?;
+    for (relative, path) in &files {
+        let stored = upload_file(&mut transaction, generation, relative, path)
+            .await
+            .with_context(|| format!("storing {}", path.display()))?;
+        bytes += stored.size as u64;
+    }
+    let published = generations::publish_in(&mut transaction, generation, new).await?;
+    transaction.commit().await.context("publishing the generation")?;
+    tracing::info!(
+        generation,
+        files = files.len(),
+        bytes,
+        "stored and published the generation"
+    );
+    Ok(published)
+}
+
+async fn upload_file(
+    connection: &mut sqlx::PgConnection,
+    generation: i64,
+    relative: &str,
+    path: &Path,
+) -> Result<generations::StoredFile> {
+    use sha2::Digest;
+    use tokio::io::AsyncReadExt;
+    let mut file = tokio::fs::File::open(path).await?;
+    let mut hasher = sha2::Sha256::new();
+    let mut buffer = vec![0u8; generations::CHUNK_BYTES];
+    let mut size = 0i64;
+    let mut chunks = 0i32;
+    loop {
+        // Fills the buffer (a read may return less than asked) so chunks are full but the last.
+        let mut filled = 0;
+        while filled < buffer.len() {
+            let read = file.read(&mut buffer[filled..]).await?;
+            if read == 0 {
+                break;
+            }
+            filled += read;
+        }
+        if filled == 0 {
+            break;
+        }
+        hasher.update(&buffer[..filled]);
+        generations::store_chunk(connection, generation, relative, chunks, &buffer[..filled]).await?;
+        size += filled as i64;
+        chunks += 1;
+        if filled < buffer.len() {
+            break;
+        }
+    }
+    let stored = generations::StoredFile {
+        path: relative.to_owned(),
+        size,
+        chunks,
+        sha256: hasher.finalize().to_vec(),
+    };
+    generations::store_file(connection, generation, &stored).await?;
+    Ok(stored)
+}
+
+/// The files of a generation folder as ('/'-separated path inside it, path on disk), leaving
+/// out the build marker and lock files.
+fn generation_files(directory: &Path) -> Result<Vec<(String, PathBuf)>> {
+    let mut files = Vec::new();
+    let mut pending = vec![(String::new(), directory.to_path_buf())];
+    while let Some((prefix, folder)) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).with_context(|| format!("listing {}", folder.display()))? {
+            let entry = entry?;
+            let name = entry
+                .file_name()
+                .into_string()
+                .map_err(|name| anyhow::anyhow!("a file name that is not UTF-8: {name:?}"))?;
+            let relative = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}/{name}")
+            };
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                pending.push((relative, entry.path()));
+            } else if kind.is_file() && name != BUILDING_MARKER && !name.ends_with(".lock") {
+                files.push((relative, entry.path()));
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Whether a folder holds the stored files, by size (a cheap check: the contents were checked
+/// when the folder was fetched or built).
+fn holds_files(directory: &Path, stored: &[generations::StoredFile]) -> bool {
+    stored.iter().all(|file| {
+        std::fs::metadata(directory.join(&file.path)).is_ok_and(|metadata| metadata.len() == file.size as u64)
+    })
+}
+
+/// What fetching a generation did.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    pub directory: PathBuf,
+    pub files: usize,
+    pub bytes: u64,
+    pub millis: u128,
+}
+
+/// Fetches a published generation from PostgreSQL into `index_dir` (as `gen-NNNNNN`),
+/// checking every file's size and SHA-256. The files land in a side folder first and are
+/// renamed into place only once all are checked, so a refused or interrupted fetch never
+/// leaves a generation folder that looks finished (and a killed one is removed at the next
+/// start, see [`remove_partial_generations`]).
+pub async fn fetch_generation(pool: &PgPool, index_dir: &Path, generation: i64) -> Result<Fetched> {
+    use sha2::Digest;
+    use tokio::io::AsyncWriteExt;
+    let started = Instant::now();
+    let files = generations::stored_files(pool, generation).await?;
+    anyhow::ensure!(!files.is_empty(), "generation {generation} has no stored files");
+    std::fs::create_dir_all(index_dir).with_context(|| format!("creating {}", index_dir.display()))?;
+    let target = generation_directory(index_dir, generation);
+    let partial = index_dir.join(format!("gen-{generation:06}.fetching-{}", std::process::id()));
+    if partial.exists() {
+        std::fs::remove_dir_all(&partial)?;
+    }
+    std::fs::create_dir_all(&partial)?;
+    let marker = std::fs::File::create(partial.join(BUILDING_MARKER))?;
+    marker.lock()?;
+    let outcome: Result<u64> = async {
+        let mut bytes = 0u64;
+        for stored in &files {
+            let relative = Path::new(&stored.path);
+            anyhow::ensure!(
+                relative
+                    .components()
+                    .all(|component| matches!(component, std::path::Component::Normal(_))),
+                "generation {generation} stores a file outside its folder: {}",
+                stored.path
+            );
+            let path = partial.join(relative);
+            if let Some(parent) = path.parent() {
+                tokio::fs::create_dir_all(parent).await?;
+            }
+            let mut file = tokio::fs::File::create(&path).await?;
+            let mut hasher = sha2::Sha256::new();
+            let mut size = 0i64;
+            for chunk in 0..stored.chunks {
+                let data = generations::stored_chunk(pool, generation, &stored.path, chunk)
+                    .await?
+                    .with_context(|| format!("generation {generation}: chunk {chunk} of {} is missing", stored.path))?;
+                hasher.update(&data);
+                size += data.len() as i64;
+                file.write_all(&data).await?;
+            }
+            file.sync_all().await?;
+            anyhow::ensure!(
+                size == stored.size && hasher.finalize()[..] == stored.sha256[..],
+                "generation {generation}: {} does not match its checksum (damaged in storage): refused",
+                stored.path
+            );
+            bytes += size as u64;
+        }
+        Ok(bytes)
+    }
+    .await;
+    let bytes = match outcome {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            let _ = std::fs::remove_dir_all(&partial);
+            return Err(error);
+        }
+    };
+    std::fs::remove_file(partial.join(BUILDING_MARKER))?;
+    drop(marker);
+    if let Err(error) = std::fs::rename(&partial, &target) {
+        let _ = std::fs::remove_dir_all(&partial);
+        // Another process sharing this folder fetched it first.
+        if !target.exists() {
+            return Err(error).with_context(|| format!("moving the fetched generation to {}", target.display()));
+        }
+    }
+    let fetched = Fetched {
+        directory: target,
+        files: files.len(),
+        bytes,
+        millis: started.elapsed().as_millis(),
+    };
+    tracing::info!(
+        generation,
+        files = fetched.files,
+        bytes,
+        millis = fetched.millis as u64,
+        "fetched the generation from the database"
+    );
+    Ok(fetched)
+}
+
 /// The file a generation folder holds (locked) while it is being built.
 pub const BUILDING_MARKER: &str = ".building";
 
-/// Removes generation folders left half-built by a rebuild that was killed: those whose
-/// building marker no live process holds. Run at the start of the server and the indexer; a
+/// Removes generation folders left half-built by a rebuild (or half-fetched by a server) that
+/// was killed: those whose building marker no live process holds. Run at the start of the server and the indexer; a
 /// build running elsewhere keeps its lock and its folder. Returns the folders removed.
 pub fn remove_partial_generations(index_dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(index_dir) else {
@@ -236,31 +462,57 @@ fn prune_generations(index_dir: &Path, newest: i64) {
     }
 }
 
-/// Opens the newest published generation, if its directory is on this machine.
-pub async fn load_published(pool: &PgPool) -> Result<Option<Snapshot>> {
+/// Opens the newest published generation from this machine's index folder, fetching it from
+/// PostgreSQL first when the folder does not hold it. `None` when nothing is published; an
+/// error when the generation cannot be fetched (a damaged file is refused) or opened.
+pub async fn load_published(pool: &PgPool, index_dir: &Path) -> Result<Option<Snapshot>> {
     let Some(current) = generations::current(pool).await? else {
         return Ok(None);
     };
-    let directory = PathBuf::from(&current.build.directory);
     let generation = current.generation;
-    let opened = tokio::task::spawn_blocking(move || Snapshot::open(&directory, generation)).await?;
-    match opened {
-        Ok(snapshot) => Ok(Some(snapshot)),
-        Err(error) => {
-            tracing::warn!(generation, %error, "the newest generation cannot be opened");
-            Ok(None)
+    let mut directory = generation_directory(index_dir, generation);
+    let stored = generations::stored_files(pool, generation).await?;
+    if directory.exists() && !stored.is_empty() && !holds_files(&directory, &stored) {
+        // A folder of the same number from another database (one that was reset, say).
+        tracing::warn!(path = %directory.display(), "a local folder is not the published generation: replacing it");
+        std::fs::remove_dir_all(&directory).with_context(|| format!("removing {}", directory.display()))?;
+    }
+    if !directory.exists() {
+        if stored.is_empty() {
+            // Published before generations were stored: only its builder's folder has it.
+            directory = PathBuf::from(&current.build.directory);
+        } else {
+            directory = fetch_generation(pool, index_dir, generation).await?.directory;
         }
     }
+    let opened = tokio::task::spawn_blocking(move || Snapshot::open(&directory, generation)).await?;
+    let snapshot = opened.with_context(|| format!("opening generation {generation}"))?;
+    prune_generations(index_dir, generation);
+    Ok(Some(snapshot))
 }
 
 /// The newest snapshot with later catalogue changes applied; builds and publishes one when
 /// none can be opened (a fresh machine needs no extra step).
 pub async fn load_or_build(pool: &PgPool, index_dir: &Path) -> Result<Snapshot> {
     remove_partial_generations(index_dir);
-    let snapshot = match load_published(pool).await? {
+    // A second try covers a newer generation published (and an older one collected) mid-fetch.
+    let loaded = match load_published(pool, index_dir).await {
+        Ok(loaded) => loaded,
+        Err(_) => match load_published(pool, index_dir).await {
+            Ok(loaded) => loaded,
+            Err(error) => {
+                tracing::warn!(
+                    error = format!("{error:#}"),
+                    "the newest generation cannot be fetched or opened"
+                );
+                None
+            }
+        },
+    };
+    let snapshot = match loaded {
         Some(snapshot) => snapshot,
         None => {
-            tracing::info!("no published snapshot: building one");
+            tracing::info!("no published snapshot this server can open: building one");
             let (report, snapshot) = rebuild(pool, index_dir, |_, _, _| {}).await?;
             tracing::info!(
                 generation = report.generation.generation,

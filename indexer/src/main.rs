@@ -192,7 +192,7 @@ async fn run(cli: Cli) -> Result<()> {
         } => seed_catalogue(&pool, clinics, clinicians, seed, replace).await?,
         Command::Rebuild => rebuild(&pool, &index_dir).await?,
         Command::Status => status(&pool).await?,
-        Command::Query(query) => run_query(&pool, query).await?,
+        Command::Query(query) => run_query(&pool, &index_dir, query).await?,
         Command::Location(LocationCommand::SetAccepting { id, accepting }) => {
             if !store::catalogue::set_accepting_new_patients(&pool, id, accepting).await? {
                 bail!("no location with id {id}");
@@ -323,7 +323,8 @@ async fn mail_status(pool: &store::PgPool, limit: i64) -> Result<()> {
 async fn status(pool: &store::PgPool) -> Result<()> {
     let counts = store::catalogue::counts(pool).await?;
     let current = store::generations::current(pool).await?;
-    let report = match &current {
+    let stored = store::generations::stored_summary(pool).await?;
+    let mut report = match &current {
         Some(generation) => {
             let age = chrono::Utc::now() - generation.published_at;
             // A generation built before change cursors counts as all changed.
@@ -344,12 +345,14 @@ async fn status(pool: &store::PgPool) -> Result<()> {
         }
         None => serde_json::json!({ "generation": null, "catalogue": counts }),
     };
+    // What servers fetch from: the generations whose files PostgreSQL holds.
+    report["storedGenerations"] = serde_json::to_value(stored)?;
     println!("{}", serde_json::to_string_pretty(&report)?);
     Ok(())
 }
 
-async fn current_snapshot(pool: &store::PgPool) -> Result<Snapshot> {
-    let snapshot = indexer::load_published(pool)
+async fn current_snapshot(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<Snapshot> {
+    let snapshot = indexer::load_published(pool, index_dir)
         .await?
         .context("no published snapshot: run `indexer rebuild` first")?;
     Ok(match indexer::catch_up(pool, &snapshot).await? {
@@ -395,8 +398,8 @@ fn pin_filters(args: &PinArgs) -> PinFilters {
     }
 }
 
-async fn run_query(pool: &store::PgPool, query: QueryCommand) -> Result<()> {
-    let snapshot = current_snapshot(pool).await?;
+async fn run_query(pool: &store::PgPool, index_dir: &std::path::Path, query: QueryCommand) -> Result<()> {
+    let snapshot = current_snapshot(pool, index_dir).await?;
     let json = match query {
         QueryCommand::Search(args) => {
             let filters = match &args.filters {

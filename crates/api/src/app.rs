@@ -61,6 +61,7 @@ impl Application {
         let mut background = vec![tokio::spawn(crate::snapshot_sync::run(
             pool.clone(),
             snapshots.clone(),
+            config.index_dir(),
             shutdown.clone(),
         ))];
         let tokens = match &config.jwt_secret {

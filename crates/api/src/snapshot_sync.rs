@@ -1,6 +1,8 @@
-//! Keeps a process's snapshot current: LISTENs for published generations (load and swap) and
-//! catalogue edits (patch and swap). Queries in flight keep the snapshot they started with.
+//! Keeps a process's snapshot current: LISTENs for published generations (fetch into this
+//! server's own index folder when needed, load and swap) and catalogue edits (patch and swap).
+//! Queries in flight keep the snapshot they started with.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use search::SnapshotHandle;
@@ -12,10 +14,10 @@ use store::generations::{CATALOGUE_CHANGED_CHANNEL, INDEX_PUBLISHED_CHANNEL};
 
 /// Runs until the server stops (or the pool closes), reconnecting when the database
 /// connection drops.
-pub async fn run(pool: PgPool, snapshots: SnapshotHandle, mut shutdown: Shutdown) {
+pub async fn run(pool: PgPool, snapshots: SnapshotHandle, index_dir: PathBuf, mut shutdown: Shutdown) {
     loop {
         let outcome = tokio::select! {
-            outcome = listen(&pool, &snapshots) => outcome,
+            outcome = listen(&pool, &snapshots, &index_dir) => outcome,
             () = shutdown.wait() => return,
         };
         if pool.is_closed() || shutdown.is_fired() {
@@ -34,13 +36,13 @@ pub async fn run(pool: PgPool, snapshots: SnapshotHandle, mut shutdown: Shutdown
     }
 }
 
-async fn listen(pool: &PgPool, snapshots: &SnapshotHandle) -> anyhow::Result<()> {
+async fn listen(pool: &PgPool, snapshots: &SnapshotHandle, index_dir: &Path) -> anyhow::Result<()> {
     let mut listener = PgListener::connect_with(pool).await?;
     listener
         .listen_all([INDEX_PUBLISHED_CHANNEL, CATALOGUE_CHANGED_CHANNEL])
         .await?;
     // Anything published or edited while we were not listening.
-    refresh(pool, snapshots, true).await;
+    refresh(pool, snapshots, index_dir, true).await;
     loop {
         let notification = listener.recv().await?;
         let published = notification.channel() == INDEX_PUBLISHED_CHANNEL;
@@ -49,23 +51,27 @@ async fn listen(pool: &PgPool, snapshots: &SnapshotHandle) -> anyhow::Result<()>
         while let Ok(Ok(next)) = tokio::time::timeout(Duration::from_millis(150), listener.recv()).await {
             any_published |= next.channel() == INDEX_PUBLISHED_CHANNEL;
         }
-        refresh(pool, snapshots, any_published).await;
+        refresh(pool, snapshots, index_dir, any_published).await;
     }
 }
 
-/// Loads a newer generation when one was published, then applies catalogue changes.
-pub async fn refresh(pool: &PgPool, snapshots: &SnapshotHandle, check_generation: bool) {
+/// Loads a newer generation when one was published (fetching it into `index_dir` when this
+/// server does not have it; a fetch that fails, such as a damaged file, keeps the snapshot
+/// served), then applies catalogue changes.
+pub async fn refresh(pool: &PgPool, snapshots: &SnapshotHandle, index_dir: &Path, check_generation: bool) {
     let current_generation = snapshots.load().map(|snapshot| snapshot.generation).unwrap_or(-1);
     if check_generation {
         match store::generations::current(pool).await {
-            Ok(Some(newest)) if newest.generation > current_generation => match indexer::load_published(pool).await {
-                Ok(Some(snapshot)) => {
-                    tracing::info!(generation = snapshot.generation, "serving a new snapshot generation");
-                    snapshots.replace(snapshot);
+            Ok(Some(newest)) if newest.generation > current_generation => {
+                match indexer::load_published(pool, index_dir).await {
+                    Ok(Some(snapshot)) => {
+                        tracing::info!(generation = snapshot.generation, "serving a new snapshot generation");
+                        snapshots.replace(snapshot);
+                    }
+                    Ok(None) => {}
+                    Err(error) => tracing::warn!(error = format!("{error:#}"), "loading the new generation failed"),
                 }
-                Ok(None) => {}
-                Err(error) => tracing::warn!(error = format!("{error:#}"), "loading the new generation failed"),
-            },
+            }
             Ok(_) => {}
             Err(error) => tracing::warn!(%error, "reading the current generation failed"),
         }

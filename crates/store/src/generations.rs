@@ -1,7 +1,7 @@
 //! Published search snapshot generations.
 
 use chrono::{DateTime, Utc};
-use sqlx::{PgPool, Row};
+use sqlx::{PgConnection, PgPool, Row};
 
 use crate::Result;
 
@@ -44,6 +44,14 @@ pub async fn next_generation_number(pool: &PgPool) -> Result<i64> {
 /// the row is visible.
 pub async fn publish(pool: &PgPool, generation: i64, new: &NewGeneration) -> Result<Generation> {
     let mut transaction = pool.begin().await?;
+    let published = publish_in(&mut transaction, generation, new).await?;
+    transaction.commit().await?;
+    Ok(published)
+}
+
+/// Records a generation and announces it inside the caller's transaction (the one that
+/// stored its files): nothing is visible, and nobody hears of it, until that commits.
+pub async fn publish_in(connection: &mut PgConnection, generation: i64, new: &NewGeneration) -> Result<Generation> {
     let row = sqlx::query(
         "insert into index_generations
              (generation, directory, catalogue_watermark, catalogue_cursor, locations, clinicians, build_millis,
@@ -59,19 +67,157 @@ pub async fn publish(pool: &PgPool, generation: i64, new: &NewGeneration) -> Res
     .bind(new.clinicians)
     .bind(new.build_millis)
     .bind(new.peak_rss_bytes)
-    .fetch_one(&mut *transaction)
+    .fetch_one(&mut *connection)
     .await?;
     sqlx::query("select pg_notify($1, $2)")
         .bind(INDEX_PUBLISHED_CHANNEL)
         .bind(generation.to_string())
-        .execute(&mut *transaction)
+        .execute(&mut *connection)
         .await?;
-    transaction.commit().await?;
     Ok(Generation {
         generation,
         build: new.clone(),
         published_at: row.try_get("published_at")?,
     })
+}
+
+/// The largest chunk a stored file is cut into.
+pub const CHUNK_BYTES: usize = 1 << 20;
+
+/// One file of a stored generation: its path inside the generation folder ('/'-separated),
+/// its size, how many chunks hold it and the SHA-256 of its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredFile {
+    pub path: String,
+    pub size: i64,
+    pub chunks: i32,
+    pub sha256: Vec<u8>,
+}
+
+/// Stores one chunk of a generation's file (inside the publishing transaction).
+pub async fn store_chunk(
+    connection: &mut PgConnection,
+    generation: i64,
+    path: &str,
+    chunk: i32,
+    data: &[u8],
+) -> Result<()> {
+    sqlx::query("insert into index_generation_chunks (generation, path, chunk, data) values ($1, $2, $3, $4)")
+        .bind(generation)
+        .bind(path)
+        .bind(chunk)
+        .bind(data)
+        .execute(connection)
+        .await?;
+    Ok(())
+}
+
+/// Records a generation's file once its chunks are stored (inside the publishing transaction).
+pub async fn store_file(connection: &mut PgConnection, generation: i64, file: &StoredFile) -> Result<()> {
+    sqlx::query(
+        "insert into index_generation_files (generation, path, size, chunks, sha256) values ($1, $2, $3, $4, $5)",
+    )
+    .bind(generation)
+    .bind(&file.path)
+    .bind(file.size)
+    .bind(file.chunks)
+    .bind(&file.sha256)
+    .execute(connection)
+    .await?;
+    Ok(())
+}
+
+/// The files stored for a generation (empty for one published before generations were stored).
+pub async fn stored_files(pool: &PgPool, generation: i64) -> Result<Vec<StoredFile>> {
+    let rows = sqlx::query(
+        "select path, size, chunks, sha256 from index_generation_files where generation = $1 order by path",
+    )
+    .bind(generation)
+    .fetch_all(pool)
+    .await?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(StoredFile {
+                path: row.try_get("path")?,
+                size: row.try_get("size")?,
+                chunks: row.try_get("chunks")?,
+                sha256: row.try_get("sha256")?,
+            })
+        })
+        .collect()
+}
+
+/// One chunk of a stored file, if it exists.
+pub async fn stored_chunk(pool: &PgPool, generation: i64, path: &str, chunk: i32) -> Result<Option<Vec<u8>>> {
+    Ok(sqlx::query_scalar(
+        "select data from index_generation_chunks where generation = $1 and path = $2 and chunk = $3",
+    )
+    .bind(generation)
+    .bind(path)
+    .bind(chunk)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// The generations whose files are stored, oldest first.
+pub async fn stored_generations(pool: &PgPool) -> Result<Vec<i64>> {
+    Ok(
+        sqlx::query_scalar("select distinct generation from index_generation_files order by generation")
+            .fetch_all(pool)
+            .await?,
+    )
+}
+
+/// What PostgreSQL holds of one stored generation.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredGeneration {
+    pub generation: i64,
+    pub files: i64,
+    pub bytes: i64,
+}
+
+/// The stored generations with their file counts and sizes, oldest first.
+pub async fn stored_summary(pool: &PgPool) -> Result<Vec<StoredGeneration>> {
+    let rows = sqlx::query(
+        "select generation, count(*) as files, sum(size)::bigint as bytes
+         from index_generation_files group by generation order by generation",
+    )
+    .fetch_all(pool)
+    .await?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(StoredGeneration {
+                generation: row.try_get("generation")?,
+                files: row.try_get("files")?,
+                bytes: row.try_get("bytes")?,
+            })
+        })
+        .collect()
+}
+
+/// Deletes the stored files of every generation but the newest `keep` published ones. An
+/// upload still in progress is not yet committed, so it is never seen (nor deleted) here.
+/// Returns the number of chunks deleted.
+pub async fn collect_garbage(pool: &PgPool, keep: i64) -> Result<u64> {
+    let mut transaction = pool.begin().await?;
+    sqlx::query(
+        "delete from index_generation_files where generation not in
+             (select generation from index_generations order by generation desc limit $1)",
+    )
+    .bind(keep)
+    .execute(&mut *transaction)
+    .await?;
+    let deleted = sqlx::query(
+        "delete from index_generation_chunks where generation not in
+             (select generation from index_generations order by generation desc limit $1)",
+    )
+    .bind(keep)
+    .execute(&mut *transaction)
+    .await?
+    .rows_affected();
+    transaction.commit().await?;
+    Ok(deleted)
 }
 
 /// Returns the newest published generation, if any.

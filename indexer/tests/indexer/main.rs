@@ -8,6 +8,8 @@ use gazetteer::Gazetteer;
 use search::SearchRequest;
 use sqlx::Row;
 
+mod fleet;
+
 fn index_dir(name: &str) -> PathBuf {
     let directory = std::env::temp_dir().join(format!("nearcare-index-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&directory);
@@ -43,7 +45,7 @@ async fn a_rebuilt_snapshot_answers_like_a_scan_of_the_database() {
         .await
         .unwrap();
     assert_eq!(report.generation.build.locations, 2_000);
-    let snapshot = indexer::load_published(&database.pool)
+    let snapshot = indexer::load_published(&database.pool, &directory)
         .await
         .unwrap()
         .expect("the generation opens");
@@ -120,7 +122,12 @@ async fn a_failed_build_never_replaces_a_good_snapshot() {
         current.generation, good.generation.generation,
         "the good generation is still the current one"
     );
-    assert!(indexer::load_published(&database.pool).await.unwrap().is_some());
+    assert!(
+        indexer::load_published(&database.pool, &directory)
+            .await
+            .unwrap()
+            .is_some()
+    );
     std::fs::remove_dir_all(&directory).unwrap();
 }
 
@@ -339,7 +346,10 @@ async fn the_cli_query_prints_the_engine_answer_and_status_reports_the_generatio
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let printed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let snapshot = indexer::load_published(&database.pool).await.unwrap().unwrap();
+    let snapshot = indexer::load_published(&database.pool, &directory)
+        .await
+        .unwrap()
+        .unwrap();
     let filters = SearchFilters {
         zip_code: Some("80202".into()),
         search_distance: DistanceSlider::new(0).unwrap(),
@@ -370,6 +380,12 @@ async fn the_cli_query_prints_the_engine_answer_and_status_reports_the_generatio
     let status: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
     assert_eq!(status["generation"]["locations"], 400);
     assert_eq!(status["changedRowsSinceBuild"], 0);
+    let stored = &status["storedGenerations"][0];
+    assert_eq!(stored["generation"], status["generation"]["generation"]);
+    assert!(
+        stored["files"].as_i64().unwrap() > 0 && stored["bytes"].as_i64().unwrap() > 0,
+        "{stored}"
+    );
 
     let bad = indexer_command(&database.url, &directory)
         .args(["query", "pins", "--bounds", "1,2,3"])

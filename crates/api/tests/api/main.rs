@@ -9,6 +9,7 @@ mod enrolment;
 mod errors;
 mod family;
 mod favourites;
+mod fleet;
 mod geocoder;
 mod hardening;
 mod marketplace;

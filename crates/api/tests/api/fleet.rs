@@ -1,0 +1,400 @@
+//! A fleet: three servers with three different local folders and one database. A rebuild on a
+//! fourth folder reaches all three through PostgreSQL (fetched, checked, swapped in) while a
+//! load loop runs against them; a generation damaged in storage is refused by every server.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use api::app::Application;
+use api::config::Config;
+use gazetteer::Gazetteer;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+struct Server {
+    address: String,
+    local_dir: PathBuf,
+    _shutdown: oneshot::Sender<()>,
+}
+
+async fn start(database_url: &str, name: &str) -> Server {
+    let local_dir = std::env::temp_dir().join(format!("nearcare-fleet-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&local_dir);
+    let application = Application::build(Config::for_tests(database_url.to_owned(), local_dir.clone()))
+        .await
+        .expect("the server starts");
+    let address = format!("http://{}", application.local_addr());
+    let (shutdown, stopped) = oneshot::channel::<()>();
+    tokio::spawn(application.run(async move {
+        let _ = stopped.await;
+    }));
+    Server {
+        address,
+        local_dir,
+        _shutdown: shutdown,
+    }
+}
+
+async fn ready_generation(client: &reqwest::Client, server: &Server) -> Option<i64> {
+    let response = client.get(format!("{}/ready", server.address)).send().await.ok()?;
+    let body: Value = response.json().await.ok()?;
+    body["generation"].as_i64()
+}
+
+/// Polls every server's /ready until each serves `generation` (at most 20 s).
+async fn all_serve(client: &reqwest::Client, servers: &[Server], generation: i64) {
+    let started = Instant::now();
+    for server in servers {
+        loop {
+            let served = ready_generation(client, server).await;
+            if served == Some(generation) {
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "{} serves {served:?}, not generation {generation}",
+                server.address
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+async fn search_status_and_total(client: &reqwest::Client, server: &Server) -> (u16, i64) {
+    let response = client
+        .post(format!("{}/member/app/market/search?page=1", server.address))
+        .json(&json!({ "search": { "filters": { "zipCode": "80202", "searchDistance": 9 } } }))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.unwrap_or_default();
+    (status, body["totalResults"].as_i64().unwrap_or(-1))
+}
+
+#[tokio::test]
+async fn three_servers_with_their_own_folders_serve_each_rebuild_and_refuse_a_damaged_one() {
+    api::install_tls_provider();
+    let database = testkit::database().await.expect("a test database");
+    let catalogue = seed::generate(
+        &seed::SeedConfig {
+            clinics: 400,
+            clinicians: 320,
+            seed: 5,
+        },
+        &Gazetteer::embedded(),
+    );
+    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    // The first server builds and publishes; the next two fetch what it published.
+    let mut servers = Vec::new();
+    for name in ["a", "b", "c"] {
+        servers.push(start(&database.url, name).await);
+    }
+    let client = reqwest::Client::new();
+    let first = ready_generation(&client, &servers[0])
+        .await
+        .expect("the first server is ready");
+    all_serve(&client, &servers, first).await;
+    for server in &servers[1..] {
+        assert!(server.local_dir.join(format!("index/gen-{first:06}/READY")).exists());
+    }
+
+    // A rebuild on a fourth folder, with a load loop against all three meanwhile.
+    let load = {
+        let client = client.clone();
+        let addresses: Vec<String> = servers.iter().map(|server| server.address.clone()).collect();
+        tokio::spawn(async move {
+            let mut statuses = Vec::new();
+            for round in 0..120 {
+                let address = &addresses[round % addresses.len()];
+                let response = client
+                    .post(format!("{address}/member/app/market/search?page=1"))
+                    .json(&json!({ "search": { "filters": { "zipCode": "10001" } } }))
+                    .send()
+                    .await
+                    .unwrap();
+                statuses.push(response.status().as_u16());
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            statuses
+        })
+    };
+    let builder = std::env::temp_dir().join(format!("nearcare-fleet-builder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&builder);
+    let second = indexer::rebuild(&database.pool, &builder, |_, _, _| {})
+        .await
+        .unwrap()
+        .0
+        .generation
+        .generation;
+    all_serve(&client, &servers, second).await;
+    let statuses = load.await.unwrap();
+    assert!(statuses.iter().all(|status| *status == 200), "{statuses:?}");
+    let totals: Vec<(u16, i64)> = answers_of(&client, &servers).await;
+    assert!(totals[0].0 == 200 && totals[0].1 > 0, "{totals:?}");
+    assert!(totals.iter().all(|answer| *answer == totals[0]), "{totals:?}");
+
+    // Storage damages the next generation's catalogue file (after its checksum was taken):
+    // every server refuses it and keeps serving the one it has.
+    sqlx::raw_sql(
+        "create function damage_chunk() returns trigger language plpgsql as $$
+         begin
+             if new.chunk = 0 and new.path like 'catalogue%' then
+                 new.data := set_byte(new.data, 0, 255 - get_byte(new.data, 0));
+             end if;
+             return new;
+         end $$;
+         create trigger damage_chunk before insert on index_generation_chunks
+             for each row execute function damage_chunk();",
+    )
+    .execute(&database.pool)
+    .await
+    .unwrap();
+    let damaged = indexer::rebuild(&database.pool, &builder, |_, _, _| {})
+        .await
+        .unwrap()
+        .0
+        .generation
+        .generation;
+    // The servers heard of it; give them time to fetch, check and refuse.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    for server in &servers {
+        assert_eq!(ready_generation(&client, server).await, Some(second));
+        assert!(!server.local_dir.join(format!("index/gen-{damaged:06}")).exists());
+        let (status, total) = search_status_and_total(&client, server).await;
+        assert_eq!((status, total), totals[0]);
+    }
+
+    // Repaired storage: the next generation reaches all three.
+    sqlx::raw_sql("drop trigger damage_chunk on index_generation_chunks")
+        .execute(&database.pool)
+        .await
+        .unwrap();
+    let repaired = indexer::rebuild(&database.pool, &builder, |_, _, _| {})
+        .await
+        .unwrap()
+        .0
+        .generation
+        .generation;
+    all_serve(&client, &servers, repaired).await;
+
+    let folders: Vec<PathBuf> = servers.iter().map(|server| server.local_dir.clone()).collect();
+    drop(servers);
+    for folder in folders.iter().chain([&builder]) {
+        let _ = std::fs::remove_dir_all(folder);
+    }
+}
+
+async fn answers_of(client: &reqwest::Client, servers: &[Server]) -> Vec<(u16, i64)> {
+    let mut answers = Vec::new();
+    for server in servers {
+        answers.push(search_status_and_total(client, server).await);
+    }
+    answers
+}
+
+/// A `nearcare-server` process, killed when dropped.
+struct Process {
+    child: std::process::Child,
+    address: String,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the real server binary on a free loopback port with its own local folder and waits
+/// for the address it logs.
+fn spawn_process(database_url: &str, local_dir: &std::path::Path) -> Process {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nearcare-server"))
+        .env("DATABASE_URL", database_url)
+        .env("NEARCARE_LOCAL_DIR", local_dir)
+        .env("HOST", "127.0.0.1")
+        .env("PORT", "0")
+        .env("NEARCARE_SEED_CLINICS", "0")
+        .env(
+            "NEARCARE_JWT_SECRET",
+            "a-fleet-test-secret-shared-by-every-server-0123456789",
+        )
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the server binary starts");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        // Reads every line (the pipe must not fill up) and reports the listening address.
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            let plain: String = strip_ansi(&line);
+            if let Some(at) = plain.find("listening address=") {
+                let address = plain[at + "listening address=".len()..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
+                let _ = sender.send(address);
+            }
+        }
+    });
+    let address = receiver
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the server logs its address");
+    Process {
+        child,
+        address: format!("http://{address}"),
+    }
+}
+
+fn strip_ansi(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut characters = line.chars();
+    while let Some(character) = characters.next() {
+        if character == '\u{1b}' {
+            for next in characters.by_ref() {
+                if next.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            plain.push(character);
+        }
+    }
+    plain
+}
+
+/// Polls a process's /ready until it reports `generation` (at most 20 s).
+async fn process_serves(client: &reqwest::Client, process: &Process, generation: i64) {
+    let started = Instant::now();
+    loop {
+        let served = async {
+            let response = client.get(format!("{}/ready", process.address)).send().await.ok()?;
+            let body: Value = response.json().await.ok()?;
+            body["generation"].as_i64()
+        }
+        .await;
+        if served == Some(generation) {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{} serves {served:?}, not generation {generation}",
+            process.address
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_restarted_one_catches_up() {
+    api::install_tls_provider();
+    let database = testkit::database().await.expect("a test database");
+    let catalogue = seed::generate(
+        &seed::SeedConfig {
+            clinics: 300,
+            clinicians: 240,
+            seed: 7,
+        },
+        &Gazetteer::embedded(),
+    );
+    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    let root = std::env::temp_dir().join(format!("nearcare-fleet-processes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let client = reqwest::Client::new();
+
+    // The first builds and publishes generation 1; the other two fetch it.
+    let mut processes = vec![spawn_process(&database.url, &root.join("a"))];
+    let first = store::generations::current(&database.pool)
+        .await
+        .unwrap()
+        .unwrap()
+        .generation;
+    for name in ["b", "c"] {
+        processes.push(spawn_process(&database.url, &root.join(name)));
+    }
+    for process in &processes {
+        process_serves(&client, process, first).await;
+    }
+
+    // A rebuild on a fourth folder reaches all three processes.
+    let second = indexer::rebuild(&database.pool, &root.join("builder"), |_, _, _| {})
+        .await
+        .unwrap()
+        .0
+        .generation
+        .generation;
+    for process in &processes {
+        process_serves(&client, process, second).await;
+    }
+    for name in ["a", "b", "c"] {
+        assert!(root.join(format!("{name}/index/gen-{second:06}/READY")).exists());
+    }
+
+    // One killed: the others keep serving; restarted on its folder, it serves the newest.
+    drop(processes.pop());
+    for process in &processes {
+        process_serves(&client, process, second).await;
+    }
+    processes.push(spawn_process(&database.url, &root.join("c")));
+    // A server started after the rebuild fetches the newest.
+    processes.push(spawn_process(&database.url, &root.join("late")));
+    for process in &processes {
+        process_serves(&client, process, second).await;
+    }
+    assert!(root.join(format!("late/index/gen-{second:06}/READY")).exists());
+
+    // A small change reaches every process without a rebuild (NOTIFY catalogue_changed).
+    let denver = seed::demo::DENVER_LOCATION_ID;
+    let accepting_near_denver = |address: String| {
+        let client = client.clone();
+        async move {
+            let response = client
+                .post(format!("{address}/member/app/market/search?page=1"))
+                .json(&json!({ "search": { "filters": {
+                    "zipCode": "80202", "newPatients": true, "searchDistance": 1 } } }))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status().as_u16(), 200);
+            let body: Value = response.json().await.unwrap();
+            body["clinics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|clinic| clinic["locationId"] == denver)
+        }
+    };
+    for process in &processes {
+        assert!(accepting_near_denver(process.address.clone()).await);
+    }
+    store::catalogue::set_accepting_new_patients(&database.pool, denver, false)
+        .await
+        .unwrap();
+    let started = Instant::now();
+    for process in &processes {
+        while accepting_near_denver(process.address.clone()).await {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "the change never reached {}",
+                process.address
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    assert_eq!(
+        store::generations::current(&database.pool)
+            .await
+            .unwrap()
+            .unwrap()
+            .generation,
+        second,
+        "no server built a generation of its own"
+    );
+
+    drop(processes);
+    let _ = std::fs::remove_dir_all(&root);
+}
