@@ -84,7 +84,13 @@ async function searchAddress(page, address) {
   }
   // The cards of this search, not of one the page restored before it.
   const place = address.split(',')[0];
-  await page.waitForURL((url) => (url.searchParams.get('location') ?? '').startsWith(place) && url.searchParams.has('lat'), { timeout: 15_000 });
+  try {
+    await page.waitForURL((url) => (url.searchParams.get('location') ?? '').startsWith(place) && url.searchParams.has('lat'), { timeout: 15_000 });
+  } catch (error) {
+    const box = await page.getByRole('combobox', { name: 'Address, city or ZIP code' }).inputValue().catch(() => '?');
+    await screenshot(page, `failed-search-${place}`);
+    throw new Error(`the search for ${address} did not start: the page is at ${page.url()} with "${box}" in the address box`, { cause: error });
+  }
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
   await page.getByTestId('result-card').first().waitFor({ timeout: 15_000 });
 }

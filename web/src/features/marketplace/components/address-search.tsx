@@ -44,7 +44,10 @@ export function AddressSearch({
   const errorId = useId();
   const debounced = useDebouncedValue(value, 200);
   const suggestions = useAutocompleteLocations(open ? debounced : '');
-  const predictions = open && debounced.trim().length >= 2 ? (suggestions.data?.predictions ?? []) : [];
+  // Only suggestions for the text as it is now: the previous text's answer (kept while the next
+  // one loads) must not be chosen by a click or Enter meant for what was typed since.
+  const current = value.trim() === debounced.trim() && !suggestions.isPlaceholderData;
+  const predictions = open && current && debounced.trim().length >= 2 ? (suggestions.data?.predictions ?? []) : [];
 
   // The current search's address shows in the box, except while the member is typing there: a
   // search restored or linked a moment after the page opened must not wipe what they typed.
