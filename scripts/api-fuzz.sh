@@ -22,7 +22,8 @@ cleanup() {
 trap cleanup EXIT
 
 if [ ! -x "$venv/bin/schemathesis" ]; then
-  python3 -m venv "$venv"
+  # A Debian python3 without its venv module gets it from apt (the test command runs as root).
+  python3 -m venv "$venv" 2>/dev/null || { rm -rf "$venv"; apt-get install -y -qq python3-venv >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null; }; python3 -m venv "$venv"; }
   "$venv/bin/pip" install --quiet 'schemathesis==4.*'
 fi
 [ -x target/debug/nearcare-server ] || { echo "build first: cargo build -p api --bin nearcare-server"; exit 1; }
