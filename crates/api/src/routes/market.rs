@@ -143,9 +143,11 @@ fn read_filters(mut fields: Map<String, Value>, path: &str, snapshot: &Snapshot)
             .ok_or_else(|| invalid_filters(format!("{path}.employer: no employer has the id {number}")))?;
         fields.insert("employer".into(), Value::String(employer.company_name.clone()));
     }
-    serde_json::from_value(Value::Object(fields.clone())).map_err(|error| {
+    // Read in place: every search passes here, so the filters are not copied to be parsed.
+    let filters = Value::Object(fields);
+    SearchFilters::deserialize(&filters).map_err(|error| {
         // Read alone, the field at fault is the one that fails.
-        let culprit = fields.iter().find_map(|(key, value)| {
+        let culprit = filters.as_object().into_iter().flatten().find_map(|(key, value)| {
             let alone = Map::from_iter([(key.clone(), value.clone())]);
             serde_json::from_value::<SearchFilters>(Value::Object(alone))
                 .err()
