@@ -23,7 +23,7 @@ struct Cli {
     #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
     database_url: Option<String>,
     /// Folder for the private cluster and (by default) the index.
-    #[arg(long, env = "NEARCARE_LOCAL_DIR", default_value = indexer::DEFAULT_LOCAL_DIR, global = true)]
+    #[arg(long, env = "NEARCARE_LOCAL_DIR", default_value = snapshots::DEFAULT_LOCAL_DIR, global = true)]
     local_dir: PathBuf,
     /// Folder of snapshot generations; defaults to <local-dir>/index.
     #[arg(long, env = "NEARCARE_INDEX_DIR", global = true)]
@@ -185,8 +185,8 @@ async fn run(cli: Cli) -> Result<()> {
     if let Command::Pg(command) = &cli.command {
         return pg(command, &cli.local_dir);
     }
-    let pool = indexer::open_database(cli.database_url.as_deref(), &cli.local_dir).await?;
-    indexer::remove_partial_generations(&index_dir);
+    let pool = snapshots::open_database(cli.database_url.as_deref(), &cli.local_dir).await?;
+    snapshots::remove_partial_generations(&index_dir);
     match cli.command {
         Command::Migrate => println!("migrations applied"),
         Command::Seed {
@@ -278,7 +278,7 @@ async fn rebuild(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<()
             .progress_chars("=> "),
     );
     let reporter = bar.clone();
-    let (report, snapshot) = indexer::rebuild(pool, index_dir, move |stage, done, total| {
+    let (report, snapshot) = snapshots::rebuild(pool, index_dir, move |stage, done, total| {
         reporter.set_message(stage.to_owned());
         reporter.set_length(total.max(1));
         reporter.set_position(done);
@@ -358,13 +358,13 @@ async fn status(pool: &store::PgPool) -> Result<()> {
 }
 
 async fn current_snapshot(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<Snapshot> {
-    let snapshot = indexer::load_published(pool, index_dir)
+    let snapshot = snapshots::load_published(pool, index_dir)
         .await?
         .context("no published snapshot: run `indexer rebuild` first")?;
-    Ok(match indexer::catch_up(pool, &snapshot).await? {
-        indexer::CatchUp::Patched(patched) => patched,
-        indexer::CatchUp::Unchanged => snapshot,
-        indexer::CatchUp::NeedsRebuild(reason) => {
+    Ok(match snapshots::catch_up(pool, &snapshot).await? {
+        snapshots::CatchUp::Patched(patched) => patched,
+        snapshots::CatchUp::Unchanged => snapshot,
+        snapshots::CatchUp::NeedsRebuild(reason) => {
             eprintln!("note: the catalogue changed since this snapshot ({reason}); run `indexer rebuild`");
             snapshot
         }

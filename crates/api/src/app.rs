@@ -38,10 +38,10 @@ impl Application {
     pub async fn build(config: Config) -> Result<Self> {
         let database_url = config.database_url.as_ref().map(|secret| secret.0.clone());
         let (setup_pool, cluster) =
-            indexer::open_database_with_cluster(database_url.as_deref(), &config.local_dir).await?;
+            snapshots::open_database_with_cluster(database_url.as_deref(), &config.local_dir).await?;
         let cluster = cluster.filter(pgcluster::PrivateCluster::started_here);
         seed_if_empty(&setup_pool, config.seed_clinics).await?;
-        let snapshot = indexer::load_or_build(&setup_pool, &config.index_dir()).await?;
+        let snapshot = snapshots::load_or_build(&setup_pool, &config.index_dir()).await?;
         // Requests wait at most this long for a connection: with PostgreSQL down they answer
         // 503 `database_unavailable` quickly instead of a 500 after the 5 s of start-up.
         let pool = setup_pool

@@ -35,7 +35,7 @@ pub struct Config {
     #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
     pub database_url: Option<Secret>,
     /// Folder for the private cluster, the index and generated development keys.
-    #[arg(long, env = "NEARCARE_LOCAL_DIR", default_value = indexer::DEFAULT_LOCAL_DIR)]
+    #[arg(long, env = "NEARCARE_LOCAL_DIR", default_value = snapshots::DEFAULT_LOCAL_DIR)]
     pub local_dir: PathBuf,
     /// Folder of snapshot generations; defaults to <local-dir>/index.
     #[arg(long, env = "NEARCARE_INDEX_DIR")]

@@ -63,7 +63,7 @@ pub async fn refresh(pool: &PgPool, snapshots: &SnapshotHandle, index_dir: &Path
     if check_generation {
         match store::generations::current(pool).await {
             Ok(Some(newest)) if newest.generation > current_generation => {
-                match indexer::load_published(pool, index_dir).await {
+                match snapshots::load_published(pool, index_dir).await {
                     Ok(Some(snapshot)) => {
                         tracing::info!(generation = snapshot.generation, "serving a new snapshot generation");
                         snapshots.replace(snapshot);
@@ -77,10 +77,10 @@ pub async fn refresh(pool: &PgPool, snapshots: &SnapshotHandle, index_dir: &Path
         }
     }
     let Some(snapshot) = snapshots.load() else { return };
-    match indexer::catch_up(pool, &snapshot).await {
-        Ok(indexer::CatchUp::Patched(patched)) => snapshots.replace(patched),
-        Ok(indexer::CatchUp::Unchanged) => {}
-        Ok(indexer::CatchUp::NeedsRebuild(reason)) => {
+    match snapshots::catch_up(pool, &snapshot).await {
+        Ok(snapshots::CatchUp::Patched(patched)) => snapshots.replace(patched),
+        Ok(snapshots::CatchUp::Unchanged) => {}
+        Ok(snapshots::CatchUp::NeedsRebuild(reason)) => {
             tracing::warn!(%reason, "catalogue changes need a rebuild: run `indexer rebuild`");
         }
         Err(error) => tracing::warn!(error = format!("{error:#}"), "applying catalogue changes failed"),

@@ -68,14 +68,14 @@ async fn servers_with_their_own_folders_fetch_check_and_serve_every_new_generati
         .map(|name| index_dir(&format!("fleet-{name}")))
         .collect();
 
-    let (first, built) = indexer::rebuild(pool, &builder, |_, _, _| {}).await.unwrap();
+    let (first, built) = snapshots::rebuild(pool, &builder, |_, _, _| {}).await.unwrap();
     let first = first.generation.generation;
     let expected = answer(&built);
     assert!(expected.0 > 0, "the search near 10001 finds clinics");
 
     // Servers starting after the rebuild fetch it into their own folders; none rebuilds.
     for server in &servers {
-        let snapshot = indexer::load_or_build(pool, server).await.unwrap();
+        let snapshot = snapshots::load_or_build(pool, server).await.unwrap();
         assert_eq!(snapshot.generation, first);
         assert_eq!(answer(&snapshot), expected);
         assert_eq!(
@@ -92,7 +92,7 @@ async fn servers_with_their_own_folders_fetch_check_and_serve_every_new_generati
 
     // What the README reports: the size of the demo generation and how long a fetch takes.
     let measured = index_dir("fleet-measure");
-    let fetched = indexer::fetch_generation(pool, &measured, first).await.unwrap();
+    let fetched = snapshots::fetch_generation(pool, &measured, first).await.unwrap();
     eprintln!(
         "demo generation: {} files, {} bytes, fetched in {} ms",
         fetched.files, fetched.bytes, fetched.millis
@@ -107,12 +107,12 @@ async fn servers_with_their_own_folders_fetch_check_and_serve_every_new_generati
     store::catalogue::set_accepting_new_patients(pool, location, false)
         .await
         .unwrap();
-    let (second, built) = indexer::rebuild(pool, &builder, |_, _, _| {}).await.unwrap();
+    let (second, built) = snapshots::rebuild(pool, &builder, |_, _, _| {}).await.unwrap();
     let second = second.generation.generation;
     assert!(second > first);
     let expected = answer(&built);
     for server in &servers {
-        let snapshot = indexer::load_published(pool, server).await.unwrap().unwrap();
+        let snapshot = snapshots::load_published(pool, server).await.unwrap().unwrap();
         assert_eq!(snapshot.generation, second);
         assert_eq!(answer(&snapshot), expected);
         assert_eq!(
@@ -124,7 +124,7 @@ async fn servers_with_their_own_folders_fetch_check_and_serve_every_new_generati
     // Old generations leave the database after each publish: the newest three stay.
     let mut newest = second;
     for _ in 0..2 {
-        newest = indexer::rebuild(pool, &builder, |_, _, _| {})
+        newest = snapshots::rebuild(pool, &builder, |_, _, _| {})
             .await
             .unwrap()
             .0
@@ -141,7 +141,7 @@ async fn servers_with_their_own_folders_fetch_check_and_serve_every_new_generati
     assert_eq!(orphan_chunks, 0);
     // A server that starts now fetches the newest.
     let late = index_dir("fleet-late");
-    assert_eq!(indexer::load_or_build(pool, &late).await.unwrap().generation, newest);
+    assert_eq!(snapshots::load_or_build(pool, &late).await.unwrap().generation, newest);
 
     for folder in servers.iter().chain([&builder, &measured, &late]) {
         std::fs::remove_dir_all(folder).unwrap();
@@ -154,15 +154,15 @@ async fn a_damaged_chunk_is_refused_and_the_served_generation_stays() {
     let pool = &database.pool;
     let builder = index_dir("damaged-builder");
     let server = index_dir("damaged-server");
-    let first = indexer::rebuild(pool, &builder, |_, _, _| {})
+    let first = snapshots::rebuild(pool, &builder, |_, _, _| {})
         .await
         .unwrap()
         .0
         .generation
         .generation;
-    let served = indexer::load_published(pool, &server).await.unwrap().unwrap();
+    let served = snapshots::load_published(pool, &server).await.unwrap().unwrap();
     assert_eq!(served.generation, first);
-    let second = indexer::rebuild(pool, &builder, |_, _, _| {})
+    let second = snapshots::rebuild(pool, &builder, |_, _, _| {})
         .await
         .unwrap()
         .0
@@ -182,7 +182,7 @@ async fn a_damaged_chunk_is_refused_and_the_served_generation_stays() {
     .unwrap();
     assert_eq!(damaged.rows_affected(), 1);
 
-    let refused = indexer::load_published(pool, &server).await;
+    let refused = snapshots::load_published(pool, &server).await;
     let message = format!("{:#}", refused.err().expect("a damaged generation is refused"));
     assert!(message.contains("checksum"), "{message}");
     let left: Vec<String> = std::fs::read_dir(&server)
@@ -207,7 +207,7 @@ async fn a_rebuild_killed_mid_upload_publishes_nothing_and_its_folder_is_removed
     let database = seeded(300).await;
     let pool = &database.pool;
     let builder = index_dir("killed-builder");
-    let first = indexer::rebuild(pool, &builder, |_, _, _| {})
+    let first = snapshots::rebuild(pool, &builder, |_, _, _| {})
         .await
         .unwrap()
         .0
@@ -281,7 +281,7 @@ async fn a_rebuild_killed_mid_upload_publishes_nothing_and_its_folder_is_removed
         .unwrap();
     assert_eq!(chunks, 0, "no chunk of the killed upload stays");
     // Its folder still holds an unlocked build marker: the next start removes it.
-    let removed = indexer::remove_partial_generations(&builder);
+    let removed = snapshots::remove_partial_generations(&builder);
     assert_eq!(removed.len(), 1, "{removed:?}");
     assert!(!removed[0].exists());
     assert!(generation_folder(&builder, first).exists());
@@ -294,14 +294,14 @@ async fn a_local_folder_of_the_same_number_from_another_database_is_replaced() {
     let pool = &database.pool;
     let builder = index_dir("stale-builder");
     let server = index_dir("stale-server");
-    let (report, built) = indexer::rebuild(pool, &builder, |_, _, _| {}).await.unwrap();
+    let (report, built) = snapshots::rebuild(pool, &builder, |_, _, _| {}).await.unwrap();
     let generation = report.generation.generation;
     // What a reset database's server may have left under the same number.
     let stale = generation_folder(&server, generation);
     std::fs::create_dir_all(&stale).unwrap();
     std::fs::write(stale.join("READY"), b"ready\n").unwrap();
     std::fs::write(stale.join("catalogue.postcard"), b"another catalogue").unwrap();
-    let snapshot = indexer::load_published(pool, &server).await.unwrap().unwrap();
+    let snapshot = snapshots::load_published(pool, &server).await.unwrap().unwrap();
     assert_eq!(snapshot.generation, generation);
     assert_eq!(answer(&snapshot), answer(&built));
     assert_eq!(files(&stale), files(&generation_folder(&builder, generation)));
@@ -315,7 +315,7 @@ async fn a_fetch_killed_midway_is_removed_at_the_next_start_which_fetches_again(
     let pool = &database.pool;
     let builder = index_dir("killed-fetch-builder");
     let server = index_dir("killed-fetch-server");
-    let generation = indexer::rebuild(pool, &builder, |_, _, _| {})
+    let generation = snapshots::rebuild(pool, &builder, |_, _, _| {})
         .await
         .unwrap()
         .0
@@ -325,9 +325,9 @@ async fn a_fetch_killed_midway_is_removed_at_the_next_start_which_fetches_again(
     // the files.
     let partial = server.join(format!("gen-{generation:06}.fetching-4242"));
     std::fs::create_dir_all(&partial).unwrap();
-    std::fs::write(partial.join(indexer::BUILDING_MARKER), b"").unwrap();
+    std::fs::write(partial.join(snapshots::BUILDING_MARKER), b"").unwrap();
     std::fs::write(partial.join("catalogue.postcard"), b"the first bytes").unwrap();
-    let snapshot = indexer::load_or_build(pool, &server).await.unwrap();
+    let snapshot = snapshots::load_or_build(pool, &server).await.unwrap();
     assert_eq!(snapshot.generation, generation);
     assert!(!partial.exists(), "the half-fetched folder is removed");
     let left: Vec<String> = std::fs::read_dir(&server)

@@ -41,11 +41,11 @@ fn miles(a: LatLng, b: LatLng) -> f64 {
 async fn a_rebuilt_snapshot_answers_like_a_scan_of_the_database() {
     let database = seeded(2_000).await;
     let directory = index_dir("scan");
-    let (report, _) = indexer::rebuild(&database.pool, &directory, |_, _, _| {})
+    let (report, _) = snapshots::rebuild(&database.pool, &directory, |_, _, _| {})
         .await
         .unwrap();
     assert_eq!(report.generation.build.locations, 2_000);
-    let snapshot = indexer::load_published(&database.pool, &directory)
+    let snapshot = snapshots::load_published(&database.pool, &directory)
         .await
         .unwrap()
         .expect("the generation opens");
@@ -110,12 +110,12 @@ async fn a_rebuilt_snapshot_answers_like_a_scan_of_the_database() {
 async fn a_failed_build_never_replaces_a_good_snapshot() {
     let database = seeded(300).await;
     let directory = index_dir("failed");
-    let (good, _) = indexer::rebuild(&database.pool, &directory, |_, _, _| {})
+    let (good, _) = snapshots::rebuild(&database.pool, &directory, |_, _, _| {})
         .await
         .unwrap();
     let not_a_directory = directory.join("a-file");
     std::fs::write(&not_a_directory, b"in the way").unwrap();
-    let failed = indexer::rebuild(&database.pool, &not_a_directory, |_, _, _| {}).await;
+    let failed = snapshots::rebuild(&database.pool, &not_a_directory, |_, _, _| {}).await;
     assert!(failed.is_err(), "building into a file must fail");
     let current = store::generations::current(&database.pool).await.unwrap().unwrap();
     assert_eq!(
@@ -123,7 +123,7 @@ async fn a_failed_build_never_replaces_a_good_snapshot() {
         "the good generation is still the current one"
     );
     assert!(
-        indexer::load_published(&database.pool, &directory)
+        snapshots::load_published(&database.pool, &directory)
             .await
             .unwrap()
             .is_some()
@@ -135,7 +135,7 @@ async fn a_failed_build_never_replaces_a_good_snapshot() {
 async fn a_clinic_that_stops_taking_new_patients_reaches_the_snapshot_without_a_rebuild() {
     let database = seeded(300).await;
     let directory = index_dir("patch");
-    let (_, snapshot) = indexer::rebuild(&database.pool, &directory, |_, _, _| {})
+    let (_, snapshot) = snapshots::rebuild(&database.pool, &directory, |_, _, _| {})
         .await
         .unwrap();
     let accepting_id: i64 = sqlx::query_scalar(
@@ -179,7 +179,7 @@ async fn a_clinic_that_stops_taking_new_patients_reaches_the_snapshot_without_a_
         .unwrap();
     assert_eq!(notification.payload(), "locations");
 
-    let indexer::CatchUp::Patched(patched) = indexer::catch_up(&database.pool, &snapshot).await.unwrap() else {
+    let snapshots::CatchUp::Patched(patched) = snapshots::catch_up(&database.pool, &snapshot).await.unwrap() else {
         panic!("an attribute change is patched in");
     };
     assert_eq!(count(&patched), before - 1);
@@ -194,7 +194,7 @@ async fn a_clinic_that_stops_taking_new_patients_reaches_the_snapshot_without_a_
 
 /// The location and clinician ids a catch-up from `snapshot` would read.
 async fn pending_changes(pool: &store::PgPool, snapshot: &search::Snapshot) -> (Vec<i64>, Vec<i64>) {
-    let changes = indexer::changes_for(pool, snapshot)
+    let changes = snapshots::changes_for(pool, snapshot)
         .await
         .unwrap()
         .expect("a snapshot built from the catalogue has a cursor");
@@ -205,10 +205,10 @@ async fn pending_changes(pool: &store::PgPool, snapshot: &search::Snapshot) -> (
 }
 
 async fn patched(pool: &store::PgPool, snapshot: &search::Snapshot) -> search::Snapshot {
-    match indexer::catch_up(pool, snapshot).await.unwrap() {
-        indexer::CatchUp::Patched(patched) => patched,
-        indexer::CatchUp::Unchanged => panic!("a change was expected"),
-        indexer::CatchUp::NeedsRebuild(reason) => panic!("needs a rebuild: {reason}"),
+    match snapshots::catch_up(pool, snapshot).await.unwrap() {
+        snapshots::CatchUp::Patched(patched) => patched,
+        snapshots::CatchUp::Unchanged => panic!("a change was expected"),
+        snapshots::CatchUp::NeedsRebuild(reason) => panic!("needs a rebuild: {reason}"),
     }
 }
 
@@ -220,15 +220,15 @@ async fn a_catch_up_reads_what_changed_whatever_the_timestamps_say() {
     let database = seeded(300).await;
     let pool = &database.pool;
     let directory = index_dir("cursor");
-    let (_, snapshot) = indexer::rebuild(pool, &directory, |_, _, _| {}).await.unwrap();
+    let (_, snapshot) = snapshots::rebuild(pool, &directory, |_, _, _| {}).await.unwrap();
     assert_eq!(
         pending_changes(pool, &snapshot).await,
         (vec![], vec![]),
         "nothing changed since the build"
     );
     assert!(matches!(
-        indexer::catch_up(pool, &snapshot).await.unwrap(),
-        indexer::CatchUp::Unchanged
+        snapshots::catch_up(pool, &snapshot).await.unwrap(),
+        snapshots::CatchUp::Unchanged
     ));
 
     let ids: Vec<i64> = sqlx::query_scalar("select id from locations where not is_virtual order by id limit 2")
@@ -292,7 +292,7 @@ async fn publishing_announces_the_generation() {
         .listen(store::generations::INDEX_PUBLISHED_CHANNEL)
         .await
         .unwrap();
-    let (report, _) = indexer::rebuild(&database.pool, &directory, |_, _, _| {})
+    let (report, _) = snapshots::rebuild(&database.pool, &directory, |_, _, _| {})
         .await
         .unwrap();
     let notification = tokio::time::timeout(std::time::Duration::from_secs(5), listener.recv())
@@ -346,7 +346,7 @@ async fn the_cli_query_prints_the_engine_answer_and_status_reports_the_generatio
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let printed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let snapshot = indexer::load_published(&database.pool, &directory)
+    let snapshot = snapshots::load_published(&database.pool, &directory)
         .await
         .unwrap()
         .unwrap();

@@ -121,7 +121,7 @@ async fn three_servers_with_their_own_folders_serve_each_rebuild_and_refuse_a_da
     };
     let builder = std::env::temp_dir().join(format!("nearcare-fleet-builder-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&builder);
-    let second = indexer::rebuild(&database.pool, &builder, |_, _, _| {})
+    let second = snapshots::rebuild(&database.pool, &builder, |_, _, _| {})
         .await
         .unwrap()
         .0
@@ -150,7 +150,7 @@ async fn three_servers_with_their_own_folders_serve_each_rebuild_and_refuse_a_da
     .execute(&database.pool)
     .await
     .unwrap();
-    let damaged = indexer::rebuild(&database.pool, &builder, |_, _, _| {})
+    let damaged = snapshots::rebuild(&database.pool, &builder, |_, _, _| {})
         .await
         .unwrap()
         .0
@@ -170,7 +170,7 @@ async fn three_servers_with_their_own_folders_serve_each_rebuild_and_refuse_a_da
         .execute(&database.pool)
         .await
         .unwrap();
-    let repaired = indexer::rebuild(&database.pool, &builder, |_, _, _| {})
+    let repaired = snapshots::rebuild(&database.pool, &builder, |_, _, _| {})
         .await
         .unwrap()
         .0
@@ -321,7 +321,7 @@ async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_r
     }
 
     // A rebuild on a fourth folder reaches all three processes.
-    let second = indexer::rebuild(&database.pool, &root.join("builder"), |_, _, _| {})
+    let second = snapshots::rebuild(&database.pool, &root.join("builder"), |_, _, _| {})
         .await
         .unwrap()
         .0

@@ -522,12 +522,12 @@ async fn a_half_built_generation_is_removed_at_start() {
         let index = config.index_dir();
         let folder = index.join("gen-900000");
         std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join(indexer::BUILDING_MARKER), b"").unwrap();
+        std::fs::write(folder.join(snapshots::BUILDING_MARKER), b"").unwrap();
         std::fs::write(folder.join("segment.idx"), b"half").unwrap();
         // One still being built elsewhere (its marker locked) is left alone.
         let building = index.join("gen-900001");
         std::fs::create_dir_all(&building).unwrap();
-        let marker = std::fs::File::create(building.join(indexer::BUILDING_MARKER)).unwrap();
+        let marker = std::fs::File::create(building.join(snapshots::BUILDING_MARKER)).unwrap();
         marker.lock().unwrap();
         partial = Some(folder);
         live = Some((building, marker));

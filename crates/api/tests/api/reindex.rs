@@ -30,7 +30,7 @@ async fn a_reindex_under_load_fails_no_request_and_is_picked_up() {
         })
     };
     let index_dir = app.local_dir.join("index");
-    indexer::rebuild(&app.database.pool, &index_dir, |_, _, _| {})
+    snapshots::rebuild(&app.database.pool, &index_dir, |_, _, _| {})
         .await
         .unwrap();
     let statuses = load.await.unwrap();
