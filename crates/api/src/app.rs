@@ -56,11 +56,11 @@ impl Application {
             clinicians = snapshot.clinician_count(),
             "snapshot loaded"
         );
-        let snapshots = SnapshotHandle::new(snapshot);
+        let served = SnapshotHandle::new(snapshot);
         let (stop_background, shutdown) = crate::shutdown::channel();
         let mut background = vec![tokio::spawn(crate::snapshot_sync::run(
             pool.clone(),
-            snapshots.clone(),
+            served.clone(),
             config.index_dir(),
             shutdown.clone(),
         ))];
@@ -110,7 +110,7 @@ impl Application {
             mailer,
             limits,
             pool,
-            snapshots,
+            snapshots: served,
             gazetteer,
             geocoder,
             tokens: Arc::new(tokens),

@@ -14,10 +14,10 @@ use store::generations::{CATALOGUE_CHANGED_CHANNEL, INDEX_PUBLISHED_CHANNEL};
 
 /// Runs until the server stops (or the pool closes), reconnecting when the database
 /// connection drops.
-pub async fn run(pool: PgPool, snapshots: SnapshotHandle, index_dir: PathBuf, mut shutdown: Shutdown) {
+pub async fn run(pool: PgPool, served: SnapshotHandle, index_dir: PathBuf, mut shutdown: Shutdown) {
     loop {
         let outcome = tokio::select! {
-            outcome = listen(&pool, &snapshots, &index_dir) => outcome,
+            outcome = listen(&pool, &served, &index_dir) => outcome,
             () = shutdown.wait() => return,
         };
         if pool.is_closed() || shutdown.is_fired() {
@@ -36,13 +36,13 @@ pub async fn run(pool: PgPool, snapshots: SnapshotHandle, index_dir: PathBuf, mu
     }
 }
 
-async fn listen(pool: &PgPool, snapshots: &SnapshotHandle, index_dir: &Path) -> anyhow::Result<()> {
+async fn listen(pool: &PgPool, served: &SnapshotHandle, index_dir: &Path) -> anyhow::Result<()> {
     let mut listener = PgListener::connect_with(pool).await?;
     listener
         .listen_all([INDEX_PUBLISHED_CHANNEL, CATALOGUE_CHANGED_CHANNEL])
         .await?;
     // Anything published or edited while we were not listening.
-    refresh(pool, snapshots, index_dir, true).await;
+    refresh(pool, served, index_dir, true).await;
     loop {
         let notification = listener.recv().await?;
         let published = notification.channel() == INDEX_PUBLISHED_CHANNEL;
@@ -51,22 +51,22 @@ async fn listen(pool: &PgPool, snapshots: &SnapshotHandle, index_dir: &Path) -> 
         while let Ok(Ok(next)) = tokio::time::timeout(Duration::from_millis(150), listener.recv()).await {
             any_published |= next.channel() == INDEX_PUBLISHED_CHANNEL;
         }
-        refresh(pool, snapshots, index_dir, any_published).await;
+        refresh(pool, served, index_dir, any_published).await;
     }
 }
 
 /// Loads a newer generation when one was published (fetching it into `index_dir` when this
 /// server does not have it; a fetch that fails, such as a damaged file, keeps the snapshot
 /// served), then applies catalogue changes.
-pub async fn refresh(pool: &PgPool, snapshots: &SnapshotHandle, index_dir: &Path, check_generation: bool) {
-    let current_generation = snapshots.load().map(|snapshot| snapshot.generation).unwrap_or(-1);
+pub async fn refresh(pool: &PgPool, served: &SnapshotHandle, index_dir: &Path, check_generation: bool) {
+    let current_generation = served.load().map(|snapshot| snapshot.generation).unwrap_or(-1);
     if check_generation {
         match store::generations::current(pool).await {
             Ok(Some(newest)) if newest.generation > current_generation => {
                 match snapshots::load_published(pool, index_dir).await {
                     Ok(Some(snapshot)) => {
                         tracing::info!(generation = snapshot.generation, "serving a new snapshot generation");
-                        snapshots.replace(snapshot);
+                        served.replace(snapshot);
                     }
                     Ok(None) => {}
                     Err(error) => tracing::warn!(error = format!("{error:#}"), "loading the new generation failed"),
@@ -76,9 +76,9 @@ pub async fn refresh(pool: &PgPool, snapshots: &SnapshotHandle, index_dir: &Path
             Err(error) => tracing::warn!(%error, "reading the current generation failed"),
         }
     }
-    let Some(snapshot) = snapshots.load() else { return };
+    let Some(snapshot) = served.load() else { return };
     match snapshots::catch_up(pool, &snapshot).await {
-        Ok(snapshots::CatchUp::Patched(patched)) => snapshots.replace(patched),
+        Ok(snapshots::CatchUp::Patched(patched)) => served.replace(patched),
         Ok(snapshots::CatchUp::Unchanged) => {}
         Ok(snapshots::CatchUp::NeedsRebuild(reason)) => {
             tracing::warn!(%reason, "catalogue changes need a rebuild: run `indexer rebuild`");
