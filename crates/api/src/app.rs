@@ -58,12 +58,20 @@ impl Application {
         );
         let served = SnapshotHandle::new(snapshot);
         let (stop_background, shutdown) = crate::shutdown::channel();
-        let mut background = vec![tokio::spawn(crate::snapshot_sync::run(
-            pool.clone(),
-            served.clone(),
-            config.index_dir(),
-            shutdown.clone(),
-        ))];
+        let mut background = vec![
+            tokio::spawn(crate::snapshot_sync::run(
+                pool.clone(),
+                served.clone(),
+                config.index_dir(),
+                shutdown.clone(),
+            )),
+            tokio::spawn(crate::snapshot_sync::report_served(
+                pool.clone(),
+                served.clone(),
+                crate::snapshot_sync::server_id(),
+                shutdown.clone(),
+            )),
+        ];
         let tokens = match &config.jwt_secret {
             Some(secret) => Tokens::new(secret.0.as_bytes()),
             None => Tokens::load_or_create(&config.local_dir)?,

@@ -86,3 +86,44 @@ pub async fn refresh(pool: &PgPool, served: &SnapshotHandle, index_dir: &Path, c
         Err(error) => tracing::warn!(error = format!("{error:#}"), "applying catalogue changes failed"),
     }
 }
+
+/// This process's name in `fleet_servers`: host, process id and a random part (a restarted
+/// process with a recycled id is another server).
+pub fn server_id() -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|name| name.trim().to_owned())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "server".to_owned());
+    let mut random = [0u8; 4];
+    let _ = getrandom::fill(&mut random);
+    let suffix: String = random.iter().map(|byte| format!("{byte:02x}")).collect();
+    format!("{host}:{}:{suffix}", std::process::id())
+}
+
+/// Reports the served generation when it changes (looked at every second) and at least every
+/// [`store::generations::SERVED_REPORT_INTERVAL`], so that garbage collection keeps its stored
+/// files; forgets this server when it stops.
+pub async fn report_served(pool: PgPool, served: SnapshotHandle, server: String, mut shutdown: Shutdown) {
+    let mut reported: Option<(i64, std::time::Instant)> = None;
+    loop {
+        if let Some(snapshot) = served.load() {
+            let due = reported.is_none_or(|(generation, at)| {
+                generation != snapshot.generation || at.elapsed() >= store::generations::SERVED_REPORT_INTERVAL
+            });
+            if due {
+                match store::generations::report_served(&pool, &server, snapshot.generation).await {
+                    Ok(()) => reported = Some((snapshot.generation, std::time::Instant::now())),
+                    Err(error) => tracing::debug!(%error, "could not report the served generation"),
+                }
+            }
+        }
+        tokio::select! {
+            () = tokio::time::sleep(Duration::from_secs(1)) => {}
+            () = shutdown.wait() => break,
+        }
+    }
+    if let Err(error) = store::generations::forget_server(&pool, &server).await {
+        tracing::debug!(%error, "could not remove this server from fleet_servers");
+    }
+}

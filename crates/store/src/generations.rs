@@ -1,5 +1,7 @@
 //! Published search snapshot generations.
 
+use std::time::Duration;
+
 use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool, Row};
 
@@ -196,23 +198,69 @@ pub async fn stored_summary(pool: &PgPool) -> Result<Vec<StoredGeneration>> {
         .collect()
 }
 
-/// Deletes the stored files of every generation but the newest `keep` published ones. An
-/// upload still in progress is not yet committed, so it is never seen (nor deleted) here.
-/// Returns the number of chunks deleted.
+/// How long a server's report of what it serves counts: a server reports every
+/// [`SERVED_REPORT_INTERVAL`], so a silent one is gone.
+pub const SERVED_REPORT_FRESHNESS: Duration = Duration::from_secs(120);
+/// How often a running server reports the generation it serves.
+pub const SERVED_REPORT_INTERVAL: Duration = Duration::from_secs(15);
+
+/// Records that `server` serves `generation` now.
+pub async fn report_served(pool: &PgPool, server: &str, generation: i64) -> Result<()> {
+    sqlx::query(
+        "insert into fleet_servers (server_id, generation) values ($1, $2)
+         on conflict (server_id) do update set generation = excluded.generation, heartbeat_at = now()",
+    )
+    .bind(server)
+    .bind(generation)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Forgets a server that stopped (and every report older than an hour).
+pub async fn forget_server(pool: &PgPool, server: &str) -> Result<()> {
+    sqlx::query("delete from fleet_servers where server_id = $1 or heartbeat_at < now() - interval '1 hour'")
+        .bind(server)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// The generations live servers reported serving, with how many serve each.
+pub async fn served_generations(pool: &PgPool) -> Result<Vec<(i64, i64)>> {
+    Ok(sqlx::query_as(
+        "select generation, count(*) from fleet_servers
+         where heartbeat_at > now() - make_interval(secs => $1)
+         group by generation order by generation",
+    )
+    .bind(SERVED_REPORT_FRESHNESS.as_secs_f64())
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Deletes the stored files of every generation but the newest `keep` published ones and those
+/// a live server still serves. An upload still in progress is not yet committed, so it is never
+/// seen (nor deleted) here. Returns the number of chunks deleted.
 pub async fn collect_garbage(pool: &PgPool, keep: i64) -> Result<u64> {
     let mut transaction = pool.begin().await?;
     sqlx::query(
         "delete from index_generation_files where generation not in
-             (select generation from index_generations order by generation desc limit $1)",
+             (select generation from index_generations order by generation desc limit $1)
+           and generation not in
+             (select generation from fleet_servers where heartbeat_at > now() - make_interval(secs => $2))",
     )
     .bind(keep)
+    .bind(SERVED_REPORT_FRESHNESS.as_secs_f64())
     .execute(&mut *transaction)
     .await?;
     let deleted = sqlx::query(
         "delete from index_generation_chunks where generation not in
-             (select generation from index_generations order by generation desc limit $1)",
+             (select generation from index_generations order by generation desc limit $1)
+           and generation not in
+             (select generation from fleet_servers where heartbeat_at > now() - make_interval(secs => $2))",
     )
     .bind(keep)
+    .bind(SERVED_REPORT_FRESHNESS.as_secs_f64())
     .execute(&mut *transaction)
     .await?
     .rows_affected();

@@ -338,3 +338,51 @@ async fn a_fetch_killed_midway_is_removed_at_the_next_start_which_fetches_again(
     std::fs::remove_dir_all(&builder).unwrap();
     std::fs::remove_dir_all(&server).unwrap();
 }
+
+/// Garbage collection keeps the newest generations and any one a live server reports serving;
+/// once that server has been silent too long, its generation goes at the next collection.
+#[tokio::test]
+async fn collection_keeps_the_generation_a_live_server_still_serves() {
+    let database = seeded(100).await;
+    let pool = &database.pool;
+    let builder = index_dir("gc-builder");
+    let (first, _) = snapshots::rebuild(pool, &builder, |_, _, _| {}).await.unwrap();
+    let first = first.generation.generation;
+    store::generations::report_served(pool, "slow-server", first)
+        .await
+        .unwrap();
+    for _ in 0..snapshots::KEEP_STORED_GENERATIONS + 1 {
+        snapshots::rebuild(pool, &builder, |_, _, _| {}).await.unwrap();
+    }
+    let stored = store::generations::stored_generations(pool).await.unwrap();
+    assert!(
+        stored.contains(&first),
+        "the served generation stays stored: {stored:?}"
+    );
+    assert_eq!(
+        stored.len() as i64,
+        snapshots::KEEP_STORED_GENERATIONS + 1,
+        "{stored:?}"
+    );
+    assert_eq!(
+        store::generations::served_generations(pool).await.unwrap(),
+        [(first, 1)]
+    );
+    // A late server can still fetch what the slow one serves.
+    let late = index_dir("gc-late");
+    snapshots::fetch_generation(pool, &late, first).await.unwrap();
+
+    sqlx::query("update fleet_servers set heartbeat_at = now() - interval '10 minutes'")
+        .execute(pool)
+        .await
+        .unwrap();
+    snapshots::rebuild(pool, &builder, |_, _, _| {}).await.unwrap();
+    let stored = store::generations::stored_generations(pool).await.unwrap();
+    assert!(
+        !stored.contains(&first),
+        "a silent server's generation is collected: {stored:?}"
+    );
+    assert_eq!(stored.len() as i64, snapshots::KEEP_STORED_GENERATIONS, "{stored:?}");
+    store::generations::forget_server(pool, "slow-server").await.unwrap();
+    assert!(store::generations::served_generations(pool).await.unwrap().is_empty());
+}

@@ -209,8 +209,14 @@ impl Drop for Process {
 /// Starts the real server binary on a free loopback port with its own local folder and waits
 /// for the address it logs.
 fn spawn_process(database_url: &str, local_dir: &std::path::Path) -> Process {
+    spawn_process_with(database_url, local_dir, &[])
+}
+
+/// [`spawn_process`] with more environment variables.
+fn spawn_process_with(database_url: &str, local_dir: &std::path::Path, environment: &[(&str, &str)]) -> Process {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nearcare-server"))
+        .envs(environment.iter().copied())
         .env("DATABASE_URL", database_url)
         .env("NEARCARE_LOCAL_DIR", local_dir)
         .env("HOST", "127.0.0.1")
@@ -267,6 +273,23 @@ fn strip_ansi(line: &str) -> String {
     plain
 }
 
+/// Runs the `indexer` CLI binary (built next to the server's by `cargo test --workspace`).
+fn indexer_cli(database_url: &str, index_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_nearcare-server")).with_file_name("indexer");
+    assert!(
+        binary.exists(),
+        "build the CLI first: cargo build -p indexer ({})",
+        binary.display()
+    );
+    std::process::Command::new(binary)
+        .args(args)
+        .env("DATABASE_URL", database_url)
+        .env("NEARCARE_INDEX_DIR", index_dir)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("the indexer runs")
+}
+
 /// Polls a process's /ready until it reports `generation` (at most 20 s).
 async fn process_serves(client: &reqwest::Client, process: &Process, generation: i64) {
     let started = Instant::now();
@@ -320,15 +343,66 @@ async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_r
         process_serves(&client, process, first).await;
     }
 
-    // A rebuild on a fourth folder reaches all three processes.
-    let second = snapshots::rebuild(&database.pool, &root.join("builder"), |_, _, _| {})
+    // `indexer rebuild` on a fourth folder reaches all three processes, while a load loop
+    // searches all three: no request fails.
+    let addresses: Vec<String> = processes.iter().map(|process| process.address.clone()).collect();
+    let loading = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let load_loop = tokio::spawn({
+        let client = client.clone();
+        let loading = loading.clone();
+        async move {
+            let mut answers: Vec<u16> = Vec::new();
+            while loading.load(std::sync::atomic::Ordering::Relaxed) {
+                for address in &addresses {
+                    let status = client
+                        .post(format!("{address}/member/app/market/search?page=1"))
+                        .json(&json!({ "search": { "filters": { "zipCode": "80202", "searchDistance": 9 } } }))
+                        .send()
+                        .await
+                        .map_or(0, |response| response.status().as_u16());
+                    answers.push(status);
+                }
+            }
+            answers
+        }
+    });
+    // Off the test's thread, so the load loop runs meanwhile.
+    let rebuilt = tokio::task::spawn_blocking({
+        let (url, builder) = (database.url.clone(), root.join("builder"));
+        move || indexer_cli(&url, &builder, &["rebuild"])
+    })
+    .await
+    .unwrap();
+    assert!(rebuilt.status.success(), "{}", String::from_utf8_lossy(&rebuilt.stderr));
+    let second = store::generations::current(&database.pool)
         .await
         .unwrap()
-        .0
-        .generation
+        .unwrap()
         .generation;
+    assert!(second > first);
     for process in &processes {
         process_serves(&client, process, second).await;
+    }
+    loading.store(false, std::sync::atomic::Ordering::Relaxed);
+    let answers = load_loop.await.unwrap();
+    assert!(
+        answers.len() >= 30,
+        "the load loop ran throughout: {} requests",
+        answers.len()
+    );
+    eprintln!("load loop during the rebuild: {} searches, all 200", answers.len());
+    assert!(
+        answers.iter().all(|status| *status == 200),
+        "a request failed during the rebuild: {answers:?}"
+    );
+    // Every server reports what it serves (garbage collection keeps that generation).
+    let started = Instant::now();
+    while store::generations::served_generations(&database.pool).await.unwrap() != [(second, 3)] {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the servers did not report generation {second}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
     for name in ["a", "b", "c"] {
         assert!(root.join(format!("{name}/index/gen-{second:06}/READY")).exists());
@@ -371,9 +445,12 @@ async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_r
     for process in &processes {
         assert!(accepting_near_denver(process.address.clone()).await);
     }
-    store::catalogue::set_accepting_new_patients(&database.pool, denver, false)
-        .await
-        .unwrap();
+    let changed = indexer_cli(
+        &database.url,
+        &root.join("builder"),
+        &["location", "set-accepting", &denver.to_string(), "false"],
+    );
+    assert!(changed.status.success(), "{}", String::from_utf8_lossy(&changed.stderr));
     let started = Instant::now();
     for process in &processes {
         while accepting_near_denver(process.address.clone()).await {
@@ -395,6 +472,72 @@ async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_r
         "no server built a generation of its own"
     );
 
+    drop(processes);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Three server processes drain 200 queued emails into a real SMTP server: each is sent exactly
+/// once.
+#[tokio::test]
+async fn three_server_processes_send_200_queued_emails_exactly_once() {
+    api::install_tls_provider();
+    let database = testkit::database().await.expect("a test database");
+    let catalogue = seed::generate(
+        &seed::SeedConfig {
+            clinics: 50,
+            clinicians: 40,
+            seed: 7,
+        },
+        &Gazetteer::embedded(),
+    );
+    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    let sink = crate::smtp::SmtpSink::start(&[]).await;
+    let root = std::env::temp_dir().join(format!("nearcare-fleet-mail-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let smtp_url = sink.url();
+    let environment = [
+        ("NEARCARE_SMTP_URL", smtp_url.as_str()),
+        ("NEARCARE_MAIL_POLL_MS", "200"),
+    ];
+    // The first builds the generation the others fetch.
+    let mut processes = vec![spawn_process_with(&database.url, &root.join("a"), &environment)];
+    for name in ["b", "c"] {
+        processes.push(spawn_process_with(&database.url, &root.join(name), &environment));
+    }
+    let mut transaction = database.pool.begin().await.unwrap();
+    for index in 0..200 {
+        store::outbox::enqueue(
+            &mut transaction,
+            &store::outbox::NewEmail {
+                to_email: &format!("fleet{index:03}@example.com"),
+                kind: "magic_link",
+                link: Some(&format!("http://127.0.0.1/login?magicLink=token{index}")),
+                facts: json!({}),
+            },
+        )
+        .await
+        .unwrap();
+    }
+    transaction.commit().await.unwrap();
+    let messages = sink.wait_for_total(200, Duration::from_secs(90)).await;
+    // Anything sent twice would arrive within the poll interval: wait a little longer.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let messages = if messages.len() == 200 {
+        sink.messages()
+    } else {
+        messages
+    };
+    assert_eq!(messages.len(), 200, "exactly 200 messages arrive");
+    let recipients: std::collections::BTreeSet<String> = messages
+        .iter()
+        .map(|message| message["rcpt_tos"][0].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(recipients.len(), 200, "each recipient got one message");
+    let unsent: i64 = sqlx::query_scalar("select count(*) from email_outbox where sent_at is null")
+        .fetch_one(&database.pool)
+        .await
+        .unwrap();
+    assert_eq!(unsent, 0);
     drop(processes);
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -1,0 +1,8 @@
+-- The generation each running server serves, refreshed every few seconds: garbage collection
+-- keeps the stored files of any generation a live server still serves (a server that falls
+-- behind, or restarts on an old folder, can still fetch it).
+create table fleet_servers (
+    server_id     text primary key,
+    generation    bigint not null,
+    heartbeat_at  timestamptz not null default now()
+);
