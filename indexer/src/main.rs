@@ -353,6 +353,12 @@ async fn status(pool: &store::PgPool) -> Result<()> {
     };
     // What servers fetch from: the generations whose files PostgreSQL holds.
     report["storedGenerations"] = serde_json::to_value(stored)?;
+    let served: Vec<serde_json::Value> = store::generations::served_generations(pool)
+        .await?
+        .into_iter()
+        .map(|(generation, servers)| serde_json::json!({ "generation": generation, "servers": servers }))
+        .collect();
+    report["servedGenerations"] = serde_json::Value::Array(served);
     println!("{}", serde_json::to_string_pretty(&report)?);
     Ok(())
 }
