@@ -6,3 +6,8 @@ create table fleet_servers (
     generation    bigint not null,
     heartbeat_at  timestamptz not null default now()
 );
+
+-- A generation's file kept in an object store (NEARCARE_GENERATION_STORE) instead of chunks:
+-- the object's URL (s3://bucket/key, file:///path). Null: the bytes are in
+-- index_generation_chunks.
+alter table index_generation_files add column object_url text;

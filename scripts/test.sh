@@ -34,6 +34,11 @@ NEARCARE_SMTP_PYTHON=$(scripts/smtp-venv.sh)
 export NEARCARE_SMTP_PYTHON
 echo "python for scripts/smtp-sink.py: ${NEARCARE_SMTP_PYTHON}"
 
+step "the test S3-compatible object store (moto in .local/s3-venv)"
+NEARCARE_S3_SERVER=$(scripts/s3-venv.sh)
+export NEARCARE_S3_SERVER
+echo "moto_server: ${NEARCARE_S3_SERVER}"
+
 step "rust tests (unit, property and integration, against PostgreSQL)"
 cargo test --workspace --quiet 2>&1 | tee .local/rust-tests.log
 # Keep the totals for the summary line.

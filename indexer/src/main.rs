@@ -28,6 +28,10 @@ struct Cli {
     /// Folder of snapshot generations; defaults to <local-dir>/index.
     #[arg(long, env = "NEARCARE_INDEX_DIR", global = true)]
     index_dir: Option<PathBuf>,
+    /// Where a rebuild stores the generation for the servers: unset, PostgreSQL; or an object
+    /// store, s3://bucket/prefix (AWS_* variables) or file:///path.
+    #[arg(long, env = "NEARCARE_GENERATION_STORE", global = true)]
+    generation_store: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -195,7 +199,10 @@ async fn run(cli: Cli) -> Result<()> {
             seed,
             replace,
         } => seed_catalogue(&pool, clinics, clinicians, seed, replace).await?,
-        Command::Rebuild => rebuild(&pool, &index_dir).await?,
+        Command::Rebuild => {
+            let files_store = snapshots::GenerationStore::from_setting(cli.generation_store.as_deref())?;
+            rebuild(&pool, &index_dir, &files_store).await?;
+        }
         Command::Status => status(&pool).await?,
         Command::Query(query) => run_query(&pool, &index_dir, query).await?,
         Command::Location(LocationCommand::SetAccepting { id, accepting }) => {
@@ -270,7 +277,11 @@ fn spinner(message: String) -> ProgressBar {
     spinner
 }
 
-async fn rebuild(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<()> {
+async fn rebuild(
+    pool: &store::PgPool,
+    index_dir: &std::path::Path,
+    files_store: &snapshots::GenerationStore,
+) -> Result<()> {
     let bar = ProgressBar::new(1);
     bar.set_style(
         ProgressStyle::with_template("{spinner} {msg:22} [{bar:40}] {pos}/{len} rows ({elapsed})")
@@ -278,7 +289,7 @@ async fn rebuild(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<()
             .progress_chars("=> "),
     );
     let reporter = bar.clone();
-    let (report, snapshot) = snapshots::rebuild(pool, index_dir, move |stage, done, total| {
+    let (report, snapshot) = snapshots::rebuild_to(pool, index_dir, files_store, move |stage, done, total| {
         reporter.set_message(stage.to_owned());
         reporter.set_length(total.max(1));
         reporter.set_position(done);
@@ -287,9 +298,10 @@ async fn rebuild(pool: &store::PgPool, index_dir: &std::path::Path) -> Result<()
     bar.finish_and_clear();
     let generation = &report.generation;
     println!(
-        "published generation {} ({}): {} locations, {} clinicians; read {:.1} s, built {:.1} s, total {:.1} s; peak memory {} MiB",
+        "published generation {} ({}, files stored in {}): {} locations, {} clinicians; read {:.1} s, built {:.1} s, total {:.1} s; peak memory {} MiB",
         generation.generation,
         generation.build.directory,
+        files_store.describe(),
         generation.build.locations,
         generation.build.clinicians,
         report.read_millis as f64 / 1000.0,

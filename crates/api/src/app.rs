@@ -41,7 +41,8 @@ impl Application {
             snapshots::open_database_with_cluster(database_url.as_deref(), &config.local_dir).await?;
         let cluster = cluster.filter(pgcluster::PrivateCluster::started_here);
         seed_if_empty(&setup_pool, config.seed_clinics).await?;
-        let snapshot = snapshots::load_or_build(&setup_pool, &config.index_dir()).await?;
+        let files_store = snapshots::GenerationStore::from_setting(config.generation_store.as_deref())?;
+        let snapshot = snapshots::load_or_build_to(&setup_pool, &config.index_dir(), &files_store).await?;
         // Requests wait at most this long for a connection: with PostgreSQL down they answer
         // 503 `database_unavailable` quickly instead of a 500 after the 5 s of start-up.
         let pool = setup_pool

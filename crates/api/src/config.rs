@@ -40,6 +40,10 @@ pub struct Config {
     /// Folder of snapshot generations; defaults to <local-dir>/index.
     #[arg(long, env = "NEARCARE_INDEX_DIR")]
     pub index_dir: Option<PathBuf>,
+    /// Where generations this server builds are stored for the fleet: unset, PostgreSQL; or an
+    /// object store, `s3://bucket/prefix` (AWS_* variables) or `file:///path`.
+    #[arg(long, env = "NEARCARE_GENERATION_STORE")]
+    pub generation_store: Option<String>,
     /// The built SPA (`npm run build` in web/).
     #[arg(long, env = "NEARCARE_WEB_DIST", default_value = "web/dist")]
     pub web_dist: PathBuf,
@@ -148,6 +152,7 @@ impl Config {
             port: 0,
             database_url: Some(Secret(database_url)),
             index_dir: Some(local_dir.join("index")),
+            generation_store: None,
             local_dir,
             web_dist: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/dist")),
             seed_clinics: 0,

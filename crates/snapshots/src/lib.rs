@@ -4,10 +4,14 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+pub mod storage;
+
 use anyhow::{Context, Result};
 use search::{Snapshot, SnapshotInput};
 use store::PgPool;
 use store::generations::{self, Generation, NewGeneration};
+
+pub use storage::GenerationStore;
 
 /// Where the private PostgreSQL cluster and the index live when nothing else is configured.
 pub const DEFAULT_LOCAL_DIR: &str = ".local";
@@ -120,6 +124,16 @@ pub async fn rebuild(
     index_dir: &Path,
     progress: impl Fn(&str, u64, u64) + Send + Sync + 'static,
 ) -> Result<(BuildReport, Snapshot)> {
+    rebuild_to(pool, index_dir, &GenerationStore::Postgres, progress).await
+}
+
+/// [`rebuild`], storing the generation's files in `files_store`.
+pub async fn rebuild_to(
+    pool: &PgPool,
+    index_dir: &Path,
+    files_store: &GenerationStore,
+    progress: impl Fn(&str, u64, u64) + Send + Sync + 'static,
+) -> Result<(BuildReport, Snapshot)> {
     let started = Instant::now();
     progress("reading catalogue", 0, 0);
     let rows = store::catalogue::read_index_input(pool)
@@ -165,7 +179,7 @@ pub async fn rebuild(
     };
     // The files and the generation's row commit together: an upload that fails (or a process
     // killed mid-upload) rolls back, and nothing of it is published.
-    let published = match upload_and_publish(pool, generation, &directory, &new).await {
+    let published = match upload_and_publish(pool, files_store, generation, &directory, &new).await {
         Ok(published) => published,
         Err(error) => {
             let _ = std::fs::remove_dir_all(&directory);
@@ -178,11 +192,7 @@ pub async fn rebuild(
         tracing::warn!(path = %directory.display(), %error, "could not remove the build marker");
     }
     drop(marker);
-    match generations::collect_garbage(pool, KEEP_STORED_GENERATIONS).await {
-        Ok(chunks) if chunks > 0 => tracing::info!(chunks, "deleted the stored files of old generations"),
-        Ok(_) => {}
-        Err(error) => tracing::warn!(%error, "could not delete the stored files of old generations"),
-    }
+    collect_stored_generations(pool, files_store).await;
     prune_generations(index_dir, generation);
     let mut snapshot = built;
     snapshot.generation = generation;
@@ -196,22 +206,69 @@ pub async fn rebuild(
     ))
 }
 
-/// Stores every file of the generation folder in PostgreSQL and publishes the generation, in
-/// one transaction.
+/// How old an unlisted object must be before it counts as left by a killed upload.
+const ORPHAN_OBJECT_AGE: std::time::Duration = std::time::Duration::from_secs(60 * 60);
+
+/// Deletes the stored files of generations no longer kept (PostgreSQL's chunks, or the objects
+/// of an object store) and, in an object store, objects left by killed uploads. Failures are
+/// logged: the generation is published already.
+pub async fn collect_stored_generations(pool: &PgPool, files_store: &GenerationStore) {
+    match generations::collect_garbage(pool, KEEP_STORED_GENERATIONS).await {
+        Ok(collected) => {
+            if collected.chunks > 0 {
+                tracing::info!(chunks = collected.chunks, "deleted the stored files of old generations");
+            }
+            match storage::delete_objects(&collected.object_urls).await {
+                Ok(0) => {}
+                Ok(objects) => tracing::info!(objects, "deleted the stored objects of old generations"),
+                Err(error) => tracing::warn!(
+                    error = format!("{error:#}"),
+                    "could not delete old generations' objects"
+                ),
+            }
+        }
+        Err(error) => tracing::warn!(%error, "could not delete the stored files of old generations"),
+    }
+    if let GenerationStore::Objects(base) = files_store {
+        match storage::remove_orphans(pool, base, ORPHAN_OBJECT_AGE).await {
+            Ok(0) => {}
+            Ok(objects) => tracing::info!(objects, "deleted objects left by killed uploads"),
+            Err(error) => tracing::warn!(error = format!("{error:#}"), "could not look for orphan objects"),
+        }
+    }
+}
+
+/// Stores every file of the generation folder (in PostgreSQL, or in the object store first)
+/// and publishes the generation with its list of files, in one transaction.
 async fn upload_and_publish(
     pool: &PgPool,
+    files_store: &GenerationStore,
     generation: i64,
     directory: &Path,
     new: &NewGeneration,
 ) -> Result<Generation> {
+    let files = generation_files(directory)?;
+    let uploaded = match files_store {
+        GenerationStore::Postgres => None,
+        GenerationStore::Objects(base) => Some(upload_objects(base, generation, &files).await?),
+    };
     let mut transaction = pool.begin().await?;
     let mut bytes = 0u64;
-    let files = generation_files(directory)?;
-    for (relative, path) in &files {
-        let stored = upload_file(&mut transaction, generation, relative, path)
-            .await
-            .with_context(|| format!("storing {}", path.display()))?;
-        bytes += stored.size as u64;
+    match &uploaded {
+        None => {
+            for (relative, path) in &files {
+                let stored = upload_file(&mut transaction, generation, relative, path)
+                    .await
+                    .with_context(|| format!("storing {}", path.display()))?;
+                bytes += stored.size as u64;
+            }
+        }
+        Some(stored_files) => {
+            for stored in stored_files {
+                generations::store_file(&mut transaction, generation, stored).await?;
+                bytes += stored.size as u64;
+            }
+        }
     }
     let published = generations::publish_in(&mut transaction, generation, new).await?;
     transaction.commit().await.context("publishing the generation")?;
@@ -263,9 +320,70 @@ async fn upload_file(
         size,
         chunks,
         sha256: hasher.finalize().to_vec(),
+        object_url: None,
     };
     generations::store_file(connection, generation, &stored).await?;
     Ok(stored)
+}
+
+/// Puts every file in the object store under a folder of its own, hashing as it goes. On a
+/// failure the objects already put are deleted (what a killed upload leaves is removed later,
+/// see [`storage::remove_orphans`]).
+async fn upload_objects(
+    base: &url::Url,
+    generation: i64,
+    files: &[(String, PathBuf)],
+) -> Result<Vec<generations::StoredFile>> {
+    let mut random = [0u8; 6];
+    getrandom::fill(&mut random).map_err(|error| anyhow::anyhow!("no randomness: {error}"))?;
+    let folder = format!(
+        "gen-{generation:06}-{}",
+        random.iter().map(|byte| format!("{byte:02x}")).collect::<String>()
+    );
+    let mut stored_files: Vec<generations::StoredFile> = Vec::with_capacity(files.len());
+    for (relative, path) in files {
+        match upload_object(base, &folder, relative, path).await {
+            Ok(stored) => stored_files.push(stored),
+            Err(error) => {
+                let urls: Vec<String> = stored_files
+                    .iter()
+                    .filter_map(|stored| stored.object_url.clone())
+                    .collect();
+                let _ = storage::delete_objects(&urls).await;
+                return Err(error.context(format!("storing {} in {base}", path.display())));
+            }
+        }
+    }
+    Ok(stored_files)
+}
+
+async fn upload_object(base: &url::Url, folder: &str, relative: &str, path: &Path) -> Result<generations::StoredFile> {
+    use sha2::Digest;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let url = storage::object_url(base, folder, relative)?;
+    let (store, object) = storage::open(&url)?;
+    let mut writer = object_store::buffered::BufWriter::new(store, object);
+    let mut file = tokio::fs::File::open(path).await?;
+    let mut hasher = sha2::Sha256::new();
+    let mut buffer = vec![0u8; generations::CHUNK_BYTES];
+    let mut size = 0i64;
+    loop {
+        let read = file.read(&mut buffer).await?;
+        if read == 0 {
+            break;
+        }
+        hasher.update(&buffer[..read]);
+        writer.write_all(&buffer[..read]).await?;
+        size += read as i64;
+    }
+    writer.shutdown().await.with_context(|| format!("completing {url}"))?;
+    Ok(generations::StoredFile {
+        path: relative.to_owned(),
+        size,
+        chunks: 0,
+        sha256: hasher.finalize().to_vec(),
+        object_url: Some(url.to_string()),
+    })
 }
 
 /// The files of a generation folder as ('/'-separated path inside it, path on disk), leaving
@@ -352,6 +470,23 @@ pub async fn fetch_generation(pool: &PgPool, index_dir: &Path, generation: i64) 
             let mut file = tokio::fs::File::create(&path).await?;
             let mut hasher = sha2::Sha256::new();
             let mut size = 0i64;
+            if let Some(object_url) = &stored.object_url {
+                use futures_util::StreamExt;
+                use object_store::ObjectStoreExt;
+                let url = url::Url::parse(object_url).with_context(|| format!("stored object URL {object_url:?}"))?;
+                let (store, object) = storage::open(&url)?;
+                let mut stream = store
+                    .get(&object)
+                    .await
+                    .with_context(|| format!("generation {generation}: reading {url}"))?
+                    .into_stream();
+                while let Some(data) = stream.next().await {
+                    let data = data.with_context(|| format!("generation {generation}: reading {url}"))?;
+                    hasher.update(&data);
+                    size += data.len() as i64;
+                    file.write_all(&data).await?;
+                }
+            }
             for chunk in 0..stored.chunks {
                 let data = generations::stored_chunk(pool, generation, &stored.path, chunk)
                     .await?
@@ -398,7 +533,7 @@ pub async fn fetch_generation(pool: &PgPool, index_dir: &Path, generation: i64) 
         files = fetched.files,
         bytes,
         millis = fetched.millis as u64,
-        "fetched the generation from the database"
+        "fetched the generation"
     );
     Ok(fetched)
 }
@@ -494,6 +629,11 @@ pub async fn load_published(pool: &PgPool, index_dir: &Path) -> Result<Option<Sn
 /// The newest snapshot with later catalogue changes applied; builds and publishes one when
 /// none can be opened (a fresh machine needs no extra step).
 pub async fn load_or_build(pool: &PgPool, index_dir: &Path) -> Result<Snapshot> {
+    load_or_build_to(pool, index_dir, &GenerationStore::Postgres).await
+}
+
+/// [`load_or_build`], storing a generation it builds in `files_store`.
+pub async fn load_or_build_to(pool: &PgPool, index_dir: &Path, files_store: &GenerationStore) -> Result<Snapshot> {
     remove_partial_generations(index_dir);
     // A second try covers a newer generation published (and an older one collected) mid-fetch.
     let loaded = match load_published(pool, index_dir).await {
@@ -513,7 +653,7 @@ pub async fn load_or_build(pool: &PgPool, index_dir: &Path) -> Result<Snapshot> 
         Some(snapshot) => snapshot,
         None => {
             tracing::info!("no published snapshot this server can open: building one");
-            let (report, snapshot) = rebuild(pool, index_dir, |_, _, _| {}).await?;
+            let (report, snapshot) = rebuild_to(pool, index_dir, files_store, |_, _, _| {}).await?;
             tracing::info!(
                 generation = report.generation.generation,
                 millis = report.build_millis as u64,
@@ -527,7 +667,7 @@ pub async fn load_or_build(pool: &PgPool, index_dir: &Path) -> Result<Snapshot> 
         CatchUp::Patched(patched) => Ok(patched),
         CatchUp::NeedsRebuild(reason) => {
             tracing::info!(%reason, "catalogue changed beyond a patch: rebuilding");
-            Ok(rebuild(pool, index_dir, |_, _, _| {}).await?.1)
+            Ok(rebuild_to(pool, index_dir, files_store, |_, _, _| {}).await?.1)
         }
     }
 }

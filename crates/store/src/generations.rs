@@ -94,6 +94,8 @@ pub struct StoredFile {
     pub size: i64,
     pub chunks: i32,
     pub sha256: Vec<u8>,
+    /// Where the bytes are when an object store holds them (then `chunks` is 0).
+    pub object_url: Option<String>,
 }
 
 /// Stores one chunk of a generation's file (inside the publishing transaction).
@@ -117,13 +119,15 @@ pub async fn store_chunk(
 /// Records a generation's file once its chunks are stored (inside the publishing transaction).
 pub async fn store_file(connection: &mut PgConnection, generation: i64, file: &StoredFile) -> Result<()> {
     sqlx::query(
-        "insert into index_generation_files (generation, path, size, chunks, sha256) values ($1, $2, $3, $4, $5)",
+        "insert into index_generation_files (generation, path, size, chunks, sha256, object_url)
+         values ($1, $2, $3, $4, $5, $6)",
     )
     .bind(generation)
     .bind(&file.path)
     .bind(file.size)
     .bind(file.chunks)
     .bind(&file.sha256)
+    .bind(&file.object_url)
     .execute(connection)
     .await?;
     Ok(())
@@ -132,7 +136,7 @@ pub async fn store_file(connection: &mut PgConnection, generation: i64, file: &S
 /// The files stored for a generation (empty for one published before generations were stored).
 pub async fn stored_files(pool: &PgPool, generation: i64) -> Result<Vec<StoredFile>> {
     let rows = sqlx::query(
-        "select path, size, chunks, sha256 from index_generation_files where generation = $1 order by path",
+        "select path, size, chunks, sha256, object_url from index_generation_files where generation = $1 order by path",
     )
     .bind(generation)
     .fetch_all(pool)
@@ -144,6 +148,7 @@ pub async fn stored_files(pool: &PgPool, generation: i64) -> Result<Vec<StoredFi
                 size: row.try_get("size")?,
                 chunks: row.try_get("chunks")?,
                 sha256: row.try_get("sha256")?,
+                object_url: row.try_get("object_url")?,
             })
         })
         .collect()
@@ -240,20 +245,24 @@ pub async fn served_generations(pool: &PgPool) -> Result<Vec<(i64, i64)>> {
 
 /// Deletes the stored files of every generation but the newest `keep` published ones and those
 /// a live server still serves. An upload still in progress is not yet committed, so it is never
-/// seen (nor deleted) here. Returns the number of chunks deleted.
-pub async fn collect_garbage(pool: &PgPool, keep: i64) -> Result<u64> {
+/// seen (nor deleted) here.
+pub async fn collect_garbage(pool: &PgPool, keep: i64) -> Result<Collected> {
     let mut transaction = pool.begin().await?;
-    sqlx::query(
+    let object_urls: Vec<String> = sqlx::query_scalar::<_, Option<String>>(
         "delete from index_generation_files where generation not in
              (select generation from index_generations order by generation desc limit $1)
            and generation not in
-             (select generation from fleet_servers where heartbeat_at > now() - make_interval(secs => $2))",
+             (select generation from fleet_servers where heartbeat_at > now() - make_interval(secs => $2))
+         returning object_url",
     )
     .bind(keep)
     .bind(SERVED_REPORT_FRESHNESS.as_secs_f64())
-    .execute(&mut *transaction)
-    .await?;
-    let deleted = sqlx::query(
+    .fetch_all(&mut *transaction)
+    .await?
+    .into_iter()
+    .flatten()
+    .collect();
+    let chunks = sqlx::query(
         "delete from index_generation_chunks where generation not in
              (select generation from index_generations order by generation desc limit $1)
            and generation not in
@@ -265,7 +274,26 @@ pub async fn collect_garbage(pool: &PgPool, keep: i64) -> Result<u64> {
     .await?
     .rows_affected();
     transaction.commit().await?;
-    Ok(deleted)
+    Ok(Collected { chunks, object_urls })
+}
+
+/// What [`collect_garbage`] removed from PostgreSQL: chunks deleted, and the objects of
+/// object-stored files no longer listed (the caller deletes them from their store).
+#[derive(Debug, Clone, Default)]
+pub struct Collected {
+    pub chunks: u64,
+    pub object_urls: Vec<String>,
+}
+
+/// Whether any stored file refers to this object (an upload's objects before it is published
+/// are referred to by nothing).
+pub async fn object_is_listed(pool: &PgPool, object_url: &str) -> Result<bool> {
+    Ok(
+        sqlx::query_scalar("select exists(select 1 from index_generation_files where object_url = $1)")
+            .bind(object_url)
+            .fetch_one(pool)
+            .await?,
+    )
 }
 
 /// Returns the newest published generation, if any.

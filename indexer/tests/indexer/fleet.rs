@@ -386,3 +386,112 @@ async fn collection_keeps_the_generation_a_live_server_still_serves() {
     store::generations::forget_server(pool, "slow-server").await.unwrap();
     assert!(store::generations::served_generations(pool).await.unwrap().is_empty());
 }
+
+/// Generations stored in an object store (here `file://`, a mounted bucket): the rebuild puts
+/// the objects before publishing, a server fetches and checks them into its own folder,
+/// damaged objects are refused, and collection deletes the objects of old generations and
+/// those an upload left unlisted.
+#[tokio::test]
+async fn generations_travel_through_an_object_store_when_one_is_configured() {
+    let database = seeded(200).await;
+    let pool = &database.pool;
+    let bucket = index_dir("object-store-bucket");
+    let files_store =
+        snapshots::GenerationStore::from_setting(Some(&format!("file://{}/generations", bucket.display()))).unwrap();
+    let builder = index_dir("object-store-builder");
+    let (first, built) = snapshots::rebuild_to(pool, &builder, &files_store, |_, _, _| {})
+        .await
+        .unwrap();
+    let first = first.generation.generation;
+    let stored = store::generations::stored_files(pool, first).await.unwrap();
+    assert!(!stored.is_empty());
+    assert!(
+        stored
+            .iter()
+            .all(|file| file.chunks == 0 && file.object_url.as_deref().is_some_and(|url| url.starts_with("file://")))
+    );
+    let chunks: i64 = sqlx::query_scalar("select count(*) from index_generation_chunks")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(chunks, 0, "no bytes in PostgreSQL");
+
+    let server = index_dir("object-store-server");
+    let snapshot = snapshots::load_or_build(pool, &server).await.unwrap();
+    assert_eq!(snapshot.generation, first);
+    assert_eq!(answer(&snapshot), answer(&built));
+    assert_eq!(
+        files(&generation_folder(&server, first)),
+        files(&generation_folder(&builder, first))
+    );
+
+    // A damaged object is refused; the folder is not created.
+    let (second, _) = snapshots::rebuild_to(pool, &builder, &files_store, |_, _, _| {})
+        .await
+        .unwrap();
+    let second = second.generation.generation;
+    let victim = store::generations::stored_files(pool, second)
+        .await
+        .unwrap()
+        .into_iter()
+        .max_by_key(|file| file.size)
+        .unwrap();
+    let victim_path = url::Url::parse(victim.object_url.as_deref().unwrap())
+        .unwrap()
+        .to_file_path()
+        .unwrap();
+    let mut bytes = std::fs::read(&victim_path).unwrap();
+    bytes[0] ^= 0xff;
+    std::fs::write(&victim_path, &bytes).unwrap();
+    let refused = snapshots::fetch_generation(pool, &index_dir("object-store-damaged"), second).await;
+    assert!(format!("{:#}", refused.unwrap_err()).contains("does not match its checksum"));
+
+    // Old generations' objects go with their rows; an unlisted object (a killed upload's) too.
+    let orphan = bucket.join("generations/gen-000099-killed/rows.bin");
+    std::fs::create_dir_all(orphan.parent().unwrap()).unwrap();
+    std::fs::write(&orphan, b"left by a killed upload").unwrap();
+    for _ in 0..snapshots::KEEP_STORED_GENERATIONS {
+        snapshots::rebuild_to(pool, &builder, &files_store, |_, _, _| {})
+            .await
+            .unwrap();
+    }
+    let first_objects: Vec<PathBuf> = stored
+        .iter()
+        .map(|file| {
+            url::Url::parse(file.object_url.as_deref().unwrap())
+                .unwrap()
+                .to_file_path()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        first_objects.iter().all(|path| !path.exists()),
+        "the first generation's objects are deleted"
+    );
+    assert!(orphan.exists(), "a young unlisted object may be an upload in progress");
+    let snapshots::GenerationStore::Objects(base) = &files_store else {
+        unreachable!()
+    };
+    let removed = snapshots::storage::remove_orphans(pool, base, Duration::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(removed, 1);
+    assert!(!orphan.exists());
+    let listed: i64 = sqlx::query_scalar("select count(*) from index_generation_files")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let objects = walk(&bucket.join("generations"));
+    assert_eq!(objects as i64, listed, "every object left is listed");
+}
+
+fn walk(folder: &Path) -> usize {
+    std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|entry| if entry.path().is_dir() { walk(&entry.path()) } else { 1 })
+                .sum()
+        })
+        .unwrap_or(0)
+}

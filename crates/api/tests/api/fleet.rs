@@ -541,3 +541,176 @@ async fn three_server_processes_send_200_queued_emails_exactly_once() {
     drop(processes);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// moto's S3-compatible server (`scripts/s3-venv.sh`), killed when dropped.
+struct S3Server {
+    child: std::process::Child,
+    endpoint: String,
+}
+
+impl Drop for S3Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn start_s3_server() -> S3Server {
+    let binary = std::env::var("NEARCARE_S3_SERVER").unwrap_or_else(|_| {
+        panic!(
+            "NEARCARE_S3_SERVER is not set: the object store test needs a real S3-compatible server. Run \
+             `export NEARCARE_S3_SERVER=$(scripts/s3-venv.sh)` (scripts/test.sh does it) and test again."
+        )
+    });
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = std::process::Command::new(binary)
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("moto_server starts");
+    let server = S3Server {
+        child,
+        endpoint: format!("http://127.0.0.1:{port}"),
+    };
+    let client = reqwest::Client::new();
+    let started = Instant::now();
+    while client.get(format!("{}/", server.endpoint)).send().await.is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "moto_server did not answer"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    server
+}
+
+/// With `NEARCARE_GENERATION_STORE=s3://…` the generation's bytes travel through a real
+/// S3-compatible server: the first server process stores what it builds there, a second
+/// fetches it, and `indexer rebuild` reaches both; PostgreSQL holds only the list of files.
+#[tokio::test]
+async fn server_processes_share_generations_through_an_s3_store() {
+    api::install_tls_provider();
+    let s3 = start_s3_server().await;
+    let created = reqwest::Client::new()
+        .put(format!("{}/nearcare-generations", s3.endpoint))
+        .send()
+        .await
+        .unwrap();
+    assert!(created.status().is_success(), "bucket: {}", created.status());
+    let database = testkit::database().await.expect("a test database");
+    let catalogue = seed::generate(
+        &seed::SeedConfig {
+            clinics: 100,
+            clinicians: 80,
+            seed: 3,
+        },
+        &Gazetteer::embedded(),
+    );
+    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    let root = std::env::temp_dir().join(format!("nearcare-fleet-s3-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let environment = [
+        ("NEARCARE_GENERATION_STORE", "s3://nearcare-generations/fleet"),
+        ("AWS_ENDPOINT", s3.endpoint.as_str()),
+        ("AWS_ALLOW_HTTP", "true"),
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ("AWS_REGION", "us-east-1"),
+    ];
+    let client = reqwest::Client::new();
+    let mut processes = vec![spawn_process_with(&database.url, &root.join("a"), &environment)];
+    let first = store::generations::current(&database.pool)
+        .await
+        .unwrap()
+        .unwrap()
+        .generation;
+    processes.push(spawn_process_with(&database.url, &root.join("b"), &environment));
+    for process in &processes {
+        process_serves(&client, process, first).await;
+    }
+    let rebuilt = tokio::task::spawn_blocking({
+        let (url, builder) = (database.url.clone(), root.join("builder"));
+        let environment: Vec<(String, String)> = environment
+            .iter()
+            .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
+            .collect();
+        move || {
+            let binary = std::path::Path::new(env!("CARGO_BIN_EXE_nearcare-server")).with_file_name("indexer");
+            std::process::Command::new(binary)
+                .arg("rebuild")
+                .envs(environment)
+                .env("DATABASE_URL", url)
+                .env("NEARCARE_INDEX_DIR", builder)
+                .env_remove("RUST_LOG")
+                .output()
+                .expect("the indexer runs")
+        }
+    })
+    .await
+    .unwrap();
+    assert!(rebuilt.status.success(), "{}", String::from_utf8_lossy(&rebuilt.stderr));
+    assert!(String::from_utf8_lossy(&rebuilt.stdout).contains("files stored in s3://nearcare-generations/fleet"));
+    let second = store::generations::current(&database.pool)
+        .await
+        .unwrap()
+        .unwrap()
+        .generation;
+    assert!(second > first);
+    for process in &processes {
+        process_serves(&client, process, second).await;
+    }
+    for generation in [first, second] {
+        let files = store::generations::stored_files(&database.pool, generation)
+            .await
+            .unwrap();
+        assert!(!files.is_empty());
+        assert!(
+            files.iter().all(|file| file.chunks == 0
+                && file
+                    .object_url
+                    .as_deref()
+                    .is_some_and(|url| url.starts_with("s3://nearcare-generations/fleet/gen-"))),
+            "{files:?}"
+        );
+    }
+    let chunks: i64 = sqlx::query_scalar("select count(*) from index_generation_chunks")
+        .fetch_one(&database.pool)
+        .await
+        .unwrap();
+    assert_eq!(chunks, 0, "no bytes in PostgreSQL");
+    // The bucket really holds them: an object's bytes are the file the server fetched.
+    let file = store::generations::stored_files(&database.pool, second)
+        .await
+        .unwrap()
+        .remove(0);
+    let key = file
+        .object_url
+        .as_deref()
+        .unwrap()
+        .trim_start_matches("s3://nearcare-generations/");
+    let bucket = object_store::aws::AmazonS3Builder::new()
+        .with_endpoint(&s3.endpoint)
+        .with_allow_http(true)
+        .with_bucket_name("nearcare-generations")
+        .with_access_key_id("testing")
+        .with_secret_access_key("testing")
+        .with_region("us-east-1")
+        .build()
+        .unwrap();
+    let object = object_store::ObjectStoreExt::get(&bucket, &object_store::path::Path::from(key))
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let fetched = std::fs::read(root.join(format!("b/index/gen-{second:06}/{}", file.path))).unwrap();
+    assert_eq!(object.len(), fetched.len());
+    assert!(object[..] == fetched[..]);
+    drop(processes);
+    let _ = std::fs::remove_dir_all(&root);
+}
