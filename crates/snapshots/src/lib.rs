@@ -551,15 +551,19 @@ pub fn remove_partial_generations(index_dir: &Path) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     for entry in entries.filter_map(|entry| entry.ok()) {
         let path = entry.path();
-        let is_generation = entry.file_name().to_str().is_some_and(|name| name.starts_with("gen-"));
-        let Ok(marker) = std::fs::File::open(path.join(BUILDING_MARKER)) else {
-            continue;
-        };
-        // Held by a running build: not ours to remove.
-        if !is_generation || marker.try_lock().is_err() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with("gen-") {
             continue;
         }
-        drop(marker);
+        match std::fs::File::open(path.join(BUILDING_MARKER)) {
+            // Held by a running build or fetch: not ours to remove.
+            Ok(marker) if marker.try_lock().is_err() => continue,
+            Ok(_) => {}
+            // A process killed between creating the folder and its marker leaves neither the
+            // marker nor READY.
+            Err(_) if !unmarked_and_abandoned(&path, &name) => continue,
+            Err(_) => {}
+        }
         match std::fs::remove_dir_all(&path) {
             Ok(()) => {
                 tracing::warn!(path = %path.display(), "removed a generation left half-built by a stopped rebuild");
@@ -569,6 +573,28 @@ pub fn remove_partial_generations(index_dir: &Path) -> Vec<PathBuf> {
         }
     }
     removed
+}
+
+/// Whether a generation folder without a building marker was left by a killed process: not
+/// finished (no READY), and either a fetch's side folder whose process is gone or a build
+/// folder untouched for a minute (a running build creates its marker right after the folder).
+fn unmarked_and_abandoned(path: &Path, name: &str) -> bool {
+    if path.join("READY").exists() {
+        return false;
+    }
+    if let Some((_, pid)) = name.split_once(".fetching-") {
+        let alive = pid
+            .parse::<u32>()
+            .is_ok_and(|pid| pid != std::process::id() && Path::new(&format!("/proc/{pid}")).exists());
+        return !alive;
+    }
+    std::fs::metadata(path)
+        .and_then(|metadata| metadata.modified())
+        .is_ok_and(|modified| {
+            modified
+                .elapsed()
+                .is_ok_and(|age| age > std::time::Duration::from_secs(60))
+        })
 }
 
 fn generation_directory(index_dir: &Path, generation: i64) -> PathBuf {

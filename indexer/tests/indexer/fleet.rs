@@ -495,3 +495,21 @@ fn walk(folder: &Path) -> usize {
         })
         .unwrap_or(0)
 }
+
+/// A process killed between creating a folder and its building marker: a fetch's side folder
+/// whose process is gone is removed; a fresh unmarked build folder (a build may be starting)
+/// and a finished generation stay.
+#[test]
+fn unmarked_folders_of_dead_fetches_are_removed_and_a_starting_build_is_not() {
+    let index = index_dir("unmarked");
+    let dead_fetch = index.join("gen-000003.fetching-4194304999");
+    let starting_build = index.join("gen-000004");
+    let finished = index.join("gen-000002");
+    for folder in [&dead_fetch, &starting_build, &finished] {
+        std::fs::create_dir_all(folder).unwrap();
+    }
+    std::fs::write(finished.join("READY"), b"").unwrap();
+    let removed = snapshots::remove_partial_generations(&index);
+    assert_eq!(removed, std::slice::from_ref(&dead_fetch));
+    assert!(!dead_fetch.exists() && starting_build.exists() && finished.exists());
+}

@@ -714,3 +714,117 @@ async fn server_processes_share_generations_through_an_s3_store() {
     drop(processes);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A server process killed (SIGKILL) while it fetches a generation: the other server keeps
+/// serving, the half-fetched folder is never taken for a generation, and the next start on the
+/// same folder removes it, fetches again and serves.
+#[tokio::test]
+async fn a_server_killed_mid_fetch_recovers_at_its_next_start() {
+    api::install_tls_provider();
+    let database = testkit::database().await.expect("a test database");
+    // Big enough (about 7 MB) that a fetch takes long enough to be caught in the middle.
+    let catalogue = seed::generate(
+        &seed::SeedConfig {
+            clinics: 20_000,
+            clinicians: 16_000,
+            seed: 9,
+        },
+        &Gazetteer::embedded(),
+    );
+    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    let root = std::env::temp_dir().join(format!("nearcare-fleet-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let client = reqwest::Client::new();
+    let serving = spawn_process(&database.url, &root.join("a"));
+    let generation = store::generations::current(&database.pool)
+        .await
+        .unwrap()
+        .unwrap()
+        .generation;
+    process_serves(&client, &serving, generation).await;
+
+    let victim_dir = root.join("victim");
+    let mut caught = false;
+    for _ in 0..5 {
+        let _ = std::fs::remove_dir_all(&victim_dir);
+        let mut victim = spawn_fetching_process(&database.url, &victim_dir);
+        let index = victim_dir.join("index");
+        // Watch for the side folder a fetch writes into, and kill the process the moment it appears.
+        let killed_mid_fetch = tokio::task::spawn_blocking(move || {
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_secs(60) {
+                let fetching = std::fs::read_dir(&index)
+                    .ok()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Result::ok)
+                    .any(|entry| entry.file_name().to_string_lossy().contains(".fetching-"));
+                if fetching {
+                    let _ = victim.kill();
+                    let _ = victim.wait();
+                    return true;
+                }
+                if matches!(victim.try_wait(), Ok(Some(_))) {
+                    return false;
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            let _ = victim.kill();
+            let _ = victim.wait();
+            false
+        })
+        .await
+        .unwrap();
+        let finished = victim_dir.join(format!("index/gen-{generation:06}/READY")).exists();
+        if killed_mid_fetch && !finished {
+            caught = true;
+            break;
+        }
+    }
+    assert!(caught, "no fetch was caught in the middle in five tries");
+    let leftovers: Vec<String> = std::fs::read_dir(victim_dir.join("index"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        leftovers.iter().any(|name| name.contains(".fetching-")),
+        "{leftovers:?}"
+    );
+    // The other server never noticed.
+    process_serves(&client, &serving, generation).await;
+
+    let restarted = spawn_process(&database.url, &victim_dir);
+    process_serves(&client, &restarted, generation).await;
+    let names: Vec<String> = std::fs::read_dir(victim_dir.join("index"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|name| name.contains(".fetching-")),
+        "the half-fetched folder is removed: {names:?}"
+    );
+    assert!(victim_dir.join(format!("index/gen-{generation:06}/READY")).exists());
+    drop(restarted);
+    drop(serving);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The server binary started on `local_dir`, returned as a bare child (the caller kills it).
+fn spawn_fetching_process(database_url: &str, local_dir: &std::path::Path) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_nearcare-server"))
+        .env("DATABASE_URL", database_url)
+        .env("NEARCARE_LOCAL_DIR", local_dir)
+        .env("HOST", "127.0.0.1")
+        .env("PORT", "0")
+        .env("NEARCARE_SEED_CLINICS", "0")
+        .env(
+            "NEARCARE_JWT_SECRET",
+            "a-fleet-test-secret-shared-by-every-server-0123456789",
+        )
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the server binary starts")
+}
