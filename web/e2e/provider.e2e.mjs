@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assert, BASE_URL, DATABASE_URL, DESKTOP, latestLink, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, requireDatabase, screenshot, SCREENSHOT_DIR, sql, test } from './harness.mjs';
+import { assert, BASE_URL, DATABASE_URL, DESKTOP, latestLink, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, requireDatabase, screenshot, sql, test } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const INDEXER = process.env.E2E_INDEXER ?? path.join(ROOT, 'target/debug/indexer');
@@ -177,7 +177,6 @@ test('provider: invited, sets a password, favourites, participates; the facilita
     await phone.goto(detailUrl);
     await phone.getByRole('button', { name: 'Stop Participating' }).waitFor();
     await screenshot(phone, 'provider-mobile-04-detail-active');
-    await phone.screenshot({ path: path.join(SCREENSHOT_DIR, 'provider-mobile-04-detail-active-full.png'), fullPage: true });
 
     const allOnPhone = phone.locator('section', { has: phone.getByRole('heading', { name: 'All Solutions' }) });
     await phone.goto(`${BASE_URL}/dpc-providers/solutions`);

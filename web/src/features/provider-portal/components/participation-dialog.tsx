@@ -191,7 +191,8 @@ function ContractStep({ solution, agreed, onAgree }: { solution: DialogSolution;
       <p className={styles.steps}>Step 2 of 2: read the contract and agree</p>
       {solution.contract ? (
         <>
-          <iframe className={styles.contractFrame} src={solution.contract} title={`Contract for ${solution.name}`} />
+          {/* Fitted to the frame's width, without the viewer's page list (Chromium's and Firefox's viewers read these). */}
+          <iframe className={styles.contractFrame} src={`${solution.contract}#view=FitH&navpanes=0`} title={`Contract for ${solution.name}`} />
           <a href={solution.contract} target="_blank" rel="noopener noreferrer">
             Open the contract in a new tab
           </a>

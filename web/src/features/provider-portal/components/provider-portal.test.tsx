@@ -192,7 +192,7 @@ describe('provider solution detail', () => {
     expect(within(dialog).getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(false);
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
-    expect(within(dialog).getByTitle('Contract for Cloverleaf Network').getAttribute('src')).toBe('/dpcproviders/market/solution/4/contract.pdf');
+    expect(within(dialog).getByTitle('Contract for Cloverleaf Network').getAttribute('src')).toBe('/dpcproviders/market/solution/4/contract.pdf#view=FitH&navpanes=0');
     expect(within(dialog).getByRole('link', { name: 'Open the contract in a new tab' }).getAttribute('target')).toBe('_blank');
     const participate = within(dialog).getByRole('button', { name: 'Participate' });
     expect(participate.hasAttribute('disabled')).toBe(true);

@@ -35,7 +35,7 @@ export function ProviderRatesPage() {
       ) : null}
       {participations.isSuccess && participations.data.length > 0 ? (
         <>
-          <div className={`${styles.tableWrap} ${styles.desktopOnly}`}>
+          <div className={`${styles.tablePanel} ${styles.desktopOnly}`}>
             <table className={styles.table}>
               <caption className="visually-hidden">Participations</caption>
               <thead>
@@ -62,19 +62,19 @@ export function ProviderRatesPage() {
               <tbody>
                 {participations.data.map((row) => (
                   <tr key={row.id}>
-                    <td>
+                    <td className={styles.wide}>
                       <Link to={paths.providerSolutionDetails.getHref(row.solution.id)}>{row.solution.name}</Link>
                     </td>
                     <td>
                       <StatusChip status={row.status} />
                     </td>
-                    <td>{row.rate.group}</td>
+                    <td className={styles.nowrap}>{row.rate.group}</td>
                     <td className={styles.num}>{formatMoney(row.rate.baseRate)}</td>
                     <td className={styles.num}>{formatMoney(row.monthly.fees)}</td>
                     <td className={styles.num}>{formatMoney(row.monthly.total)}</td>
                     <td className={styles.num}>{formatMoney(row.yearly.total)}</td>
-                    <td>{formatDate(row.requestedAt)}</td>
-                    <td>{formatDate(row.decidedAt)}</td>
+                    <td className={styles.nowrap}>{formatDate(row.requestedAt)}</td>
+                    <td className={styles.nowrap}>{formatDate(row.decidedAt)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -106,13 +106,13 @@ function ParticipationCard({ row }: { row: Participation }) {
         <dt>Rate group</dt>
         <dd>{row.rate.group}</dd>
         <dt>Base rate</dt>
-        <dd>{formatMoney(row.rate.baseRate)} / month</dd>
+        <dd>{formatMoney(row.rate.baseRate)} / member / month</dd>
         <dt>Fees</dt>
         <dd>{formatMoney(row.monthly.fees)} / month</dd>
         <dt>Total</dt>
-        <dd>
-          {formatMoney(row.monthly.total)} / month · {formatMoney(row.yearly.total)} / year
-        </dd>
+        <dd>{formatMoney(row.monthly.total)} / month</dd>
+        <dt>Total yearly</dt>
+        <dd>{formatMoney(row.yearly.total)} / year</dd>
         <dt>Requested</dt>
         <dd>{formatDate(row.requestedAt)}</dd>
         <dt>Decided</dt>

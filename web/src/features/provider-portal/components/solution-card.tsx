@@ -11,18 +11,19 @@ export function SolutionCard({ card }: { card: SolutionCardData }) {
   return (
     <article className={styles.solutionCard} aria-label={card.name}>
       <div className={styles.cardTop}>
-        <LogoAvatar name={card.name} logo={card.logo} size={48} />
+        <LogoAvatar name={card.name} logo={card.logo} size={44} />
         <div className={styles.cardTitle}>
           <Link to={paths.providerSolutionDetails.getHref(card.id)} title={card.name}>
             {card.name}
           </Link>
           <span>{card.category}</span>
         </div>
-        <FavoriteButton solutionId={card.id} name={card.name} favorite={card.favorite} />
       </div>
       {card.description ? <p className={styles.cardText}>{card.description}</p> : null}
       <div className={styles.cardFoot}>
         <StatusChip status={card.status} />
+        {/* The heart sits in the foot so the name gets the card's width. */}
+        <FavoriteButton solutionId={card.id} name={card.name} favorite={card.favorite} />
       </div>
     </article>
   );
