@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
-import { errorText } from '@/lib/api-client';
+import { errorText, isApiError } from '@/lib/api-client';
+import { queryKeys } from '@/api/query-keys';
 import { formatMoney } from '@/lib/format';
 import type { Rate, Solution } from '@/api/solutions/types';
 import { useRateCalculation } from '@/api/providers/calculate-rate';
@@ -20,15 +22,18 @@ export const PENDING_DIALOG_TITLE = 'Pending Approval';
  * The two-step participation dialog (spec 4): step 1 chooses a rate, showing its calculation;
  * step 2 shows the contract PDF with the agree box. Success shows the pending-approval dialog;
  * a failure resets the dialog to step 1 and opens the error modal with the server's message,
- * whose Retry sends the same request again.
+ * whose Retry sends the same request again. A conflict (409: the contract changed, or the
+ * organisation already participates) is not sent again: the solution reloads, and Retry starts
+ * the steps over with the current contract (or closes the dialog when a participation exists).
  */
 export function ParticipationDialog({ solution, open, onClose }: { solution: DialogSolution; open: boolean; onClose: () => void }) {
   const [step, setStep] = useState<1 | 2>(1);
   const [rateId, setRateId] = useState<string | number | null>(null);
   const [agreed, setAgreed] = useState(false);
-  const [failure, setFailure] = useState<{ message: string; request: ParticipateRequest } | null>(null);
+  const [failure, setFailure] = useState<{ message: string; request: ParticipateRequest; conflict: string | null } | null>(null);
   const [pendingOpen, setPendingOpen] = useState(false);
   const participate = useParticipate();
+  const queryClient = useQueryClient();
   const ratesQuery = useRates(solution.id, open && !solution.rates);
   const rates: Rate[] = solution.rates ?? ratesQuery.data ?? [];
 
@@ -52,9 +57,19 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
       },
       onError: (error) => {
         reset();
-        setFailure({ message: errorText(error, PROVIDER_TEXTS.retryTitle), request });
+        const conflict = isApiError(error, 409) ? error.code : null;
+        // A conflict means the solution changed under the dialog: its contract or its participation.
+        if (conflict) void queryClient.invalidateQueries({ queryKey: queryKeys.solutions.all });
+        setFailure({ message: errorText(error, PROVIDER_TEXTS.retryTitle), request, conflict });
       },
     });
+  }
+
+  function retry() {
+    if (!failure) return;
+    if (!failure.conflict) return send(failure.request);
+    setFailure(null);
+    if (failure.conflict === 'already_participating') close();
   }
 
   function submit() {
@@ -126,7 +141,7 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
             <Button variant="secondary" onClick={() => setFailure(null)}>
               Cancel
             </Button>
-            <Button disabled={participate.isPending} onClick={() => failure && send(failure.request)}>
+            <Button disabled={participate.isPending} onClick={retry}>
               Retry
             </Button>
           </>

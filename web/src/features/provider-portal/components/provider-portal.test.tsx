@@ -210,7 +210,7 @@ describe('provider solution detail', () => {
       if (url.pathname !== '/dpcproviders/solutions') return undefined;
       attempts += 1;
       return attempts === 1
-        ? { status: 409, body: { message: 'The contract changed since you opened it: please read it again.', code: 'contract_changed' } }
+        ? { status: 503, body: { message: 'The service is busy: please try again in a minute.', code: 'unavailable' } }
         : { status: 201, body: { message: 'Requested', participation: { id: 9, status: 'pending' } } };
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Participate' }));
@@ -221,7 +221,7 @@ describe('provider solution detail', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Participate' }));
 
     const error = await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' });
-    expect(within(error).getByText('The contract changed since you opened it: please read it again.')).toBeTruthy();
+    expect(within(error).getByText('The service is busy: please try again in a minute.')).toBeTruthy();
     // The participation dialog is back at step 1 with nothing chosen.
     expect(within(dialog).getByText('Please select rate first')).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(true);
@@ -234,6 +234,33 @@ describe('provider solution detail', () => {
       { solutionId: 4, rate: 'r2', contracted: true, contractVersion: 'abc123' },
       { solutionId: 4, rate: 'r2', contracted: true, contractVersion: 'abc123' },
     ]);
+  });
+
+  it('does not resend a request the contract changed under: Retry starts the steps over with the reloaded contract', async () => {
+    const { calls, state } = renderDetail(solutionFixture(), (url) => {
+      if (url.pathname !== '/dpcproviders/solutions') return undefined;
+      state.solution = solutionFixture({ contractVersion: 'def456' });
+      return { status: 409, body: { message: 'The contract changed since you opened it: please read it again.', code: 'contract_changed' } };
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Participate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Participate in Cloverleaf Network' });
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group A/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    fireEvent.click(within(dialog).getByRole('checkbox'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Participate' }));
+    const error = await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' });
+    expect(within(error).getByText('The contract changed since you opened it: please read it again.')).toBeTruthy();
+    fireEvent.click(within(error).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Oops, something went wrong. Please try again.' })).toBeNull());
+    expect(calls.filter((call) => call.url.pathname === '/dpcproviders/solutions')).toHaveLength(1);
+    // Through the steps again: the request carries the reloaded contract's version.
+    await waitFor(() => expect(calls.filter((call) => call.url.pathname === '/dpcproviders/market/solution/4').length).toBe(2));
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group A/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    fireEvent.click(within(dialog).getByRole('checkbox'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Participate' }));
+    await waitFor(() => expect(calls.filter((call) => call.url.pathname === '/dpcproviders/solutions')).toHaveLength(2));
+    expect(bodyOf(calls.filter((call) => call.url.pathname === '/dpcproviders/solutions')[1]!)).toMatchObject({ contractVersion: 'def456' });
   });
 });
 
