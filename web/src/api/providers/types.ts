@@ -66,7 +66,8 @@ export interface ParticipationReview {
   status: string;
   solution: { id: number; name: string };
   organisation: { id: number; name: string };
-  requestedBy: { firstName?: string | null; lastName?: string | null; email: string };
+  /** Null when the account that asked no longer exists. */
+  requestedBy: { firstName?: string | null; lastName?: string | null; email: string } | null;
   rate: Rate;
   monthly: CalculationPeriod;
   yearly: CalculationPeriod;

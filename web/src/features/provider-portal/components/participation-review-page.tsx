@@ -69,7 +69,7 @@ export function ParticipationReviewPage() {
         <dt>DPC provider</dt>
         <dd>{data.organisation.name}</dd>
         <dt>Requested by</dt>
-        <dd>{requester ? `${requester} (${data.requestedBy.email})` : data.requestedBy.email}</dd>
+        <dd>{requester ? `${requester} (${data.requestedBy?.email ?? ''})` : (data.requestedBy?.email ?? '—')}</dd>
         <dt>Requested</dt>
         <dd>{formatDate(data.requestedAt)}</dd>
         <dt>Rate group</dt>
