@@ -1,6 +1,8 @@
 //! `indexer`: the operator CLI. Loads data, rebuilds and publishes the search snapshot, shows
 //! its status and runs queries against it.
 
+mod providers_cli;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -60,6 +62,9 @@ enum Command {
     /// The email outbox: what is waiting, sent and failed; sending failed messages again.
     #[command(subcommand)]
     Mail(MailCommand),
+    /// Provider accounts and their solution participations.
+    #[command(subcommand)]
+    Providers(providers_cli::ProvidersCommand),
     /// Manages the private PostgreSQL cluster.
     #[command(subcommand)]
     Pg(PgCommand),
@@ -210,6 +215,7 @@ async fn run(cli: Cli) -> Result<()> {
                 .await?;
             println!("message {id} will be sent again");
         }
+        Command::Providers(command) => providers_cli::run(&pool, command).await?,
         Command::Pg(_) => unreachable!("handled above"),
     }
     Ok(())
@@ -487,6 +493,8 @@ mod tests {
                         "S" | "P" => "1",
                         "Z" => "5",
                         "ID" => "668",
+                        "E" => "someone@clinic.example",
+                        "F" | "L" => "Lee",
                         other => other,
                     })
                     .collect();
@@ -510,6 +518,8 @@ mod tests {
             "indexer location set-accepting 668 false",
             "indexer pg stop",
             "indexer rebuild",
+            "indexer providers invite --organisation 668 --email someone@clinic.example --first-name Lee --last-name Lee",
+            "indexer providers approve 668",
         ] {
             assert!(
                 commands.iter().any(|command| command == expected),

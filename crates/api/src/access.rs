@@ -1,5 +1,6 @@
 //! Who a request is from: the caller named by the access token, the signed-in member's row, a
-//! family member the caller manages, and the client address rate limits key on. Every access
+//! family member the caller manages, a provider account and its organisation, and the client
+//! address rate limits key on. Every access
 //! rule of the API lives here.
 
 use std::net::SocketAddr;
@@ -25,37 +26,98 @@ pub struct Caller {
     pub actor: Option<i64>,
 }
 
-/// An optional caller: no header is fine, a bad header is a 401, and so is a token whose
-/// member no longer exists.
+/// A provider account acting for its organisation (docs/provider-contract.md).
+#[derive(Debug, Clone, Copy)]
+pub struct ProviderCaller {
+    pub account_id: i64,
+    pub organisation_id: i64,
+}
+
+/// Whoever a valid token names: a member or a provider account.
+#[derive(Debug, Clone, Copy)]
+pub enum Principal {
+    Member(Caller),
+    Provider(ProviderCaller),
+}
+
+/// The principal of the request's token: no header (or an empty one) is `None`; a bad token,
+/// or one whose account no longer exists as the kind it says, is a 401.
+async fn principal(parts: &Parts, state: &AppState) -> ApiResult<Option<Principal>> {
+    let Some(header) = parts.headers.get(TOKEN_HEADER) else {
+        return Ok(None);
+    };
+    let token = header
+        .to_str()
+        .map_err(|_| ApiError::known(codes::INVALID_ACCESS_TOKEN))?
+        .trim();
+    if token.is_empty() {
+        return Ok(None);
+    }
+    let invalid = || ApiError::known(codes::INVALID_ACCESS_TOKEN);
+    let claims = state.tokens.verify(token).ok_or_else(invalid)?;
+    let subject = claims.sub.parse::<i64>().map_err(|_| invalid())?;
+    let actor = match claims.act {
+        Some(actor) => Some(actor.sub.parse::<i64>().map_err(|_| invalid())?),
+        None => None,
+    };
+    let organisation = match (claims.role.as_deref(), claims.org) {
+        (None, None) => None,
+        (Some(crate::auth::PROVIDER_ROLE), Some(organisation)) if actor.is_none() => Some(organisation),
+        _ => return Err(invalid()),
+    };
+    // A signed token outlives its account: a deleted account (or a family member no longer
+    // managed by the subscriber who switched to them) is signed out on every call.
+    if !store::members::token_subject_exists(&state.pool, subject, actor, organisation).await? {
+        return Err(please_log_in());
+    }
+    Ok(Some(match organisation {
+        Some(organisation_id) => Principal::Provider(ProviderCaller {
+            account_id: subject,
+            organisation_id,
+        }),
+        None => Principal::Member(Caller {
+            member_id: subject,
+            actor,
+        }),
+    }))
+}
+
+/// The optional principal, for the calls both sides read (a solution, a vendor).
+pub struct MaybePrincipal(pub Option<Principal>);
+
+impl FromRequestParts<AppState> for MaybePrincipal {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        Ok(Self(principal(parts, state).await?))
+    }
+}
+
+/// An optional member caller: no header is fine, a bad header is a 401, and so is a token whose
+/// member no longer exists. A provider account's token reads as signed out: these are the
+/// calls a signed-out visitor may make too.
 pub struct MaybeCaller(pub Option<Caller>);
 
 impl FromRequestParts<AppState> for MaybeCaller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let Some(header) = parts.headers.get(TOKEN_HEADER) else {
-            return Ok(Self(None));
-        };
-        let token = header
-            .to_str()
-            .map_err(|_| ApiError::known(codes::INVALID_ACCESS_TOKEN))?
-            .trim();
-        if token.is_empty() {
-            return Ok(Self(None));
+        Ok(Self(match principal(parts, state).await? {
+            Some(Principal::Member(caller)) => Some(caller),
+            Some(Principal::Provider(_)) | None => None,
+        }))
+    }
+}
+
+impl FromRequestParts<AppState> for ProviderCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        match principal(parts, state).await? {
+            Some(Principal::Provider(provider)) => Ok(provider),
+            Some(Principal::Member(_)) => Err(ApiError::known(codes::PROVIDER_ONLY)),
+            None => Err(please_log_in()),
         }
-        let invalid = || ApiError::known(codes::INVALID_ACCESS_TOKEN);
-        let claims = state.tokens.verify(token).ok_or_else(invalid)?;
-        let member_id = claims.sub.parse::<i64>().map_err(|_| invalid())?;
-        let actor = match claims.act {
-            Some(actor) => Some(actor.sub.parse::<i64>().map_err(|_| invalid())?),
-            None => None,
-        };
-        // A signed token outlives its account: a deleted member (or a family member no longer
-        // managed by the subscriber who switched to them) is signed out on every call.
-        if !store::members::token_subject_exists(&state.pool, member_id, actor).await? {
-            return Err(please_log_in());
-        }
-        Ok(Self(Some(Caller { member_id, actor })))
     }
 }
 
@@ -63,10 +125,11 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        MaybeCaller::from_request_parts(parts, state)
-            .await?
-            .0
-            .ok_or_else(please_log_in)
+        match principal(parts, state).await? {
+            Some(Principal::Member(caller)) => Ok(caller),
+            Some(Principal::Provider(_)) => Err(ApiError::known(codes::MEMBER_ONLY)),
+            None => Err(please_log_in()),
+        }
     }
 }
 

@@ -226,6 +226,23 @@ async fn seed_if_empty(pool: &PgPool, clinics: usize) -> Result<()> {
     };
     let catalogue = tokio::task::spawn_blocking(move || seed::generate(&config, &Gazetteer::embedded())).await?;
     store::catalogue::load(pool, &catalogue, false).await?;
+    let mut transaction = pool.begin().await?;
+    match store::providers::invite(
+        &mut transaction,
+        seed::demo::DENVER_ORGANISATION_ID,
+        seed::demo::DEMO_PROVIDER_EMAIL,
+        "Dana",
+        "Demo",
+    )
+    .await?
+    {
+        Ok(_) => {
+            transaction.commit().await?;
+            tracing::info!(email = seed::demo::DEMO_PROVIDER_EMAIL, "demo provider invited");
+        }
+        // Already there from an earlier catalogue: nothing to do.
+        Err(refusal) => tracing::info!(%refusal, "demo provider not invited"),
+    }
     Ok(())
 }
 

@@ -26,7 +26,16 @@ pub struct Claims {
     /// family members.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub act: Option<Actor>,
+    /// `provider` in a provider account's token (docs/provider-contract.md); absent for members.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// The organisation a provider account acts for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub org: Option<i64>,
 }
+
+/// The `role` claim of a provider account's token.
+pub const PROVIDER_ROLE: &str = "provider";
 
 /// The party acting on behalf of a token's subject.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,22 +82,29 @@ impl Tokens {
     }
 
     pub fn issue(&self, member_id: i64) -> Result<String> {
-        self.sign(member_id, None)
+        self.sign(member_id, None, None)
+    }
+
+    /// A token for a provider account acting for `organisation_id`.
+    pub fn issue_provider(&self, account_id: i64, organisation_id: i64) -> Result<String> {
+        self.sign(account_id, None, Some(organisation_id))
     }
 
     /// A token for `member_id` held by `subscriber_id`, who switched to a family member's
     /// account.
     pub fn issue_on_behalf(&self, member_id: i64, subscriber_id: i64) -> Result<String> {
-        self.sign(member_id, Some(subscriber_id))
+        self.sign(member_id, Some(subscriber_id), None)
     }
 
-    fn sign(&self, member_id: i64, actor_id: Option<i64>) -> Result<String> {
+    fn sign(&self, member_id: i64, actor_id: Option<i64>, organisation_id: Option<i64>) -> Result<String> {
         let now = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
         let claims = Claims {
             sub: member_id.to_string(),
             iat: now,
             exp: now + ACCESS_TOKEN_SECONDS,
             act: actor_id.map(|id| Actor { sub: id.to_string() }),
+            role: organisation_id.map(|_| PROVIDER_ROLE.to_owned()),
+            org: organisation_id,
         };
         Ok(jsonwebtoken::encode(
             &Header::new(Algorithm::HS256),
@@ -108,36 +124,7 @@ impl Tokens {
     }
 }
 
-/// A one-time token for an emailed link: 32 random bytes, URL-safe base64 in the link, SHA-256
-/// in the database.
-pub struct LinkToken {
-    /// What goes into the link; never stored.
-    pub plain: String,
-    pub hash: [u8; 32],
-}
-
-impl LinkToken {
-    pub fn generate() -> Result<Self> {
-        use base64::Engine;
-        let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes).map_err(|error| anyhow::anyhow!("no randomness: {error}"))?;
-        let plain = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
-        let hash = Self::hash_of(&plain).context("a generated token has the token shape")?;
-        Ok(Self { plain, hash })
-    }
-
-    /// The stored hash of a token as received; `None` when the text cannot be a token (wrong
-    /// length or characters), so junk never reaches the database.
-    pub fn hash_of(text: &str) -> Option<[u8; 32]> {
-        use sha2::Digest;
-        let text = text.trim();
-        let shaped = text.len() == 43
-            && text
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        shaped.then(|| sha2::Sha256::digest(text.as_bytes()).into())
-    }
-}
+pub use store::tokens::LinkToken;
 
 #[cfg(test)]
 mod tests {
@@ -184,15 +171,5 @@ mod tests {
         assert!(tokens.verify(&nbf_ahead).is_none(), "nbf in the future");
         let nbf_past = sign(serde_json::json!({ "sub": "1", "iat": now, "nbf": now - 60, "exp": exp }));
         assert!(tokens.verify(&nbf_past).is_some(), "nbf in the past");
-    }
-
-    #[test]
-    fn link_tokens_are_43_url_safe_characters_and_hash_to_32_bytes() {
-        let token = LinkToken::generate().unwrap();
-        assert_eq!(token.plain.len(), 43);
-        assert_eq!(LinkToken::hash_of(&token.plain), Some(token.hash));
-        assert_ne!(LinkToken::generate().unwrap().plain, token.plain);
-        assert_eq!(LinkToken::hash_of("short"), None);
-        assert_eq!(LinkToken::hash_of(&format!("{}'", &token.plain[..42])), None);
     }
 }

@@ -236,6 +236,12 @@ impl From<tokio::task::JoinError> for ApiError {
     }
 }
 
+impl From<getrandom::Error> for ApiError {
+    fn from(error: getrandom::Error) -> Self {
+        Self::Internal(anyhow::anyhow!("no randomness: {error}"))
+    }
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
         Self::Internal(anyhow::Error::new(error))

@@ -138,6 +138,21 @@ error_codes! {
     NO_EMAIL = ("no_email", BAD_REQUEST);
     CONSENT_REQUIRED = ("consent_required", BAD_REQUEST, "'I agree to be contacted by the provider' must be ticked");
     LOCATION_REQUIRED = ("location_required", BAD_REQUEST, "Choose a clinic, or search an area to be told about");
+
+    // ---- The provider side (docs/provider-contract.md) -------------------------------------
+    /// A member's token on a call for provider accounts.
+    PROVIDER_ONLY = ("provider_only", FORBIDDEN, "This page is for DPC provider accounts. Please sign in with your provider login.");
+    /// A provider account's token on a member-only call.
+    MEMBER_ONLY = ("member_only", FORBIDDEN, "This page is for members. Provider accounts manage solutions at /dpc-providers/solutions.");
+    INVALID_RATE = ("invalid_rate", BAD_REQUEST, "Please select rate first");
+    CONTRACT_NOT_AGREED = ("contract_not_agreed", BAD_REQUEST, "Please read the contract and tick the box to agree before participating.");
+    CONTRACT_CHANGED = ("contract_changed", CONFLICT, "The contract changed while you were reading it. Please read the new version and agree again.");
+    ALREADY_PARTICIPATING = ("already_participating", CONFLICT, "Your organisation already participates in this solution (or its request awaits approval).");
+    NOT_PARTICIPATING = ("not_participating", NOT_FOUND, "Your organisation does not participate in this solution.");
+    NOTHING_TO_CHANGE = ("nothing_to_change", BAD_REQUEST, "Nothing to change: send a different rate, or contracted false to stop participating.");
+    REVIEW_LINK_EXPIRED = ("review_link_expired", GONE, "This approval link has expired or was already used.");
+    /// A transition the participation's status does not allow; the message says which.
+    PARTICIPATION_STATE = ("participation_state", CONFLICT);
 }
 
 impl ErrorCode {

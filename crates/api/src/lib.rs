@@ -6,6 +6,7 @@ pub mod access;
 pub mod app;
 pub mod auth;
 pub mod config;
+pub mod contract_pdf;
 pub mod coverage;
 pub mod edge;
 pub mod error;

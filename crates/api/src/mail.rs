@@ -145,6 +145,12 @@ impl Mailer {
             context["subject"] = json!(email.subject.clone().unwrap_or_default());
             context["body"] = json!(body);
         } else if let Some(link) = &email.link {
+            // Links written where the public URL is unknown (the database, the CLI) are relative.
+            let link = if link.starts_with('/') {
+                format!("{}{link}", self.public_url)
+            } else {
+                link.clone()
+            };
             context["link"] = json!(link);
         }
         if let Some(location_id) = email.facts.get("location_id").and_then(Value::as_i64) {

@@ -97,6 +97,7 @@ fn feature_routes() -> Router<AppState> {
         .merge(routes::family::router())
         .merge(routes::waitlist::router())
         .merge(routes::favourites::router())
+        .merge(routes::providers::router())
         .merge(routes::analytics::router())
         .merge(routes::dev_mailbox::router())
 }

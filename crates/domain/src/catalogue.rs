@@ -247,7 +247,27 @@ pub struct Solution {
     pub description: String,
     pub definition: String,
     pub website: String,
-    pub contract_url: String,
+    /// Who approves participations: the primary contact's name, email and address.
+    pub facilitator: Facilitator,
+    /// The TPA fee per member per month, in hundredths of a percent (0 to 200, 0-2 %).
+    pub tpa_basis_points: u32,
+}
+
+/// A solution facilitator's primary contact.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Facilitator {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub address1: String,
+}
+
+/// A rate group of a solution: what a participating clinic is paid per member per month.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolutionRate {
+    pub id: i64,
+    pub solution_id: i64,
+    pub group: String,
     pub base_rate_cents: i64,
 }
 
@@ -328,6 +348,7 @@ pub struct Catalogue {
     pub categories: Vec<Category>,
     pub vendors: Vec<Vendor>,
     pub solutions: Vec<Solution>,
+    pub solution_rates: Vec<SolutionRate>,
     pub payers: Vec<Payer>,
     pub plans: Vec<Plan>,
     pub employer_groups: Vec<EmployerGroup>,

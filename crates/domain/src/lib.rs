@@ -8,6 +8,7 @@ pub mod enrolment;
 pub mod filters;
 pub mod geo;
 pub mod membership;
+pub mod participation;
 pub mod zip;
 
 pub use catalogue::*;

@@ -42,6 +42,9 @@ pub const KINDS: &[&str] = &[
     "waitlist_open",
     "area_open",
     "eligibility_outcome",
+    "provider_invite",
+    "participation_review",
+    "participation_outcome",
     "legacy",
 ];
 
@@ -69,6 +72,12 @@ const SOURCES: &[(&str, &str)] = templates![
     "area_open.html",
     "eligibility_outcome.txt",
     "eligibility_outcome.html",
+    "provider_invite.txt",
+    "provider_invite.html",
+    "participation_review.txt",
+    "participation_review.html",
+    "participation_outcome.txt",
+    "participation_outcome.html",
     "legacy.txt",
     "legacy.html",
 ];
@@ -400,6 +409,8 @@ mod tests {
             "area": "Denver, CO", "miles": "3.2",
             "confirmed": true, "first_name": "Jane", "whose": "your", "reason": "",
             "subject": "Old", "body": "Old body https://app.example/x",
+            "organisation": "Denver Direct Care", "solution": "Stride PT Network", "rate_group": "Adults (18-64)",
+            "base_rate": "75.00", "approved": true,
         });
         for kind in KINDS {
             let rendered = templates.render(kind, &context).unwrap();

@@ -52,6 +52,9 @@ pub const EMPLOYER_COUNT: usize = 4;
 /// A three-location Denver practice (locations 1, 2 and 3) with a provider portal.
 pub const DENVER_ORGANISATION_ID: i64 = 1;
 pub const DENVER_ORGANISATION_NAME: &str = "Front Range Direct Primary Care";
+/// The demo provider account: invited to act for the Denver organisation when the server seeds
+/// an empty catalogue (its set-password link is in the development mailbox).
+pub const DEMO_PROVIDER_EMAIL: &str = "demo.provider@frontrange-dpc.example";
 /// Downtown Denver (ZIP 80202): accepting new patients, pediatrics (BH) from 0 to 17.
 pub const DENVER_LOCATION_ID: i64 = 1;
 pub const DENVER_LOCATION_NAME: &str = "LoDo";

@@ -80,6 +80,7 @@ pub fn generate(config: &SeedConfig, gazetteer: &Gazetteer) -> Catalogue {
         categories: market::categories(),
         vendors,
         solutions,
+        solution_rates: market::solution_rates(),
         payers: insurance::payers(),
         plans,
         employer_groups,

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use domain::{Category, Employer, EmployerStatus, Location, Solution, SolutionKind, Vendor};
+use domain::{Category, Employer, EmployerStatus, Facilitator, Location, Solution, SolutionKind, SolutionRate, Vendor};
 
 use crate::demo;
 use crate::names::{Census, slug};
@@ -336,7 +336,8 @@ struct SolutionSpec {
     kind: SolutionKind,
     category_id: i64,
     vendor_id: Option<i64>,
-    /// Per member per month.
+    /// How much the solution's headline service costs per member per month; the adult rate a
+    /// participating clinic is paid grows with it (see [`solution_rates`]).
     base_rate_cents: i64,
     description: &'static str,
     definition: &'static str,
@@ -489,15 +490,36 @@ const SOLUTIONS: &[SolutionSpec] = &[
     },
 ];
 
+/// The facilitator of a solution that no vendor runs.
+const HOUSE_FACILITATOR: (&str, &str, &str) = ("Morgan", "Reyes", "1600 Market Street");
+
 pub(crate) fn solutions(vendors: &[Vendor]) -> Vec<Solution> {
     SOLUTIONS
         .iter()
         .enumerate()
         .map(|(index, spec)| {
             let slug = slug(spec.name);
-            let website = spec.vendor_id.and_then(|id| vendors.get(id as usize - 1)).map_or_else(
+            let vendor = spec.vendor_id.and_then(|id| vendors.get(id as usize - 1));
+            let website = vendor.map_or_else(
                 || format!("https://www.{slug}.example"),
                 |vendor| vendor.website.clone(),
+            );
+            let facilitator = vendor.map_or_else(
+                || {
+                    let (first_name, last_name, address1) = HOUSE_FACILITATOR;
+                    Facilitator {
+                        first_name: first_name.to_owned(),
+                        last_name: last_name.to_owned(),
+                        email: format!("solutions@{slug}.example"),
+                        address1: address1.to_owned(),
+                    }
+                },
+                |vendor| Facilitator {
+                    first_name: vendor.contact_first_name.clone(),
+                    last_name: vendor.contact_last_name.clone(),
+                    email: vendor.contact_email.clone(),
+                    address1: vendor.address1.clone(),
+                },
             );
             Solution {
                 id: index as i64 + 1,
@@ -509,9 +531,34 @@ pub(crate) fn solutions(vendors: &[Vendor]) -> Vec<Solution> {
                 description: spec.description.to_owned(),
                 definition: spec.definition.to_owned(),
                 website,
-                contract_url: format!("https://contracts.nearcare.example/solutions/{slug}.pdf"),
-                base_rate_cents: spec.base_rate_cents,
+                facilitator,
+                // 0 %, 0.25 %, ... 2 %, then again: every TPA fee the spec allows occurs.
+                tpa_basis_points: (index as u32 * 25) % 225,
             }
+        })
+        .collect()
+}
+
+/// The rate groups every solution offers, with their share of the adult rate in percent.
+const RATE_GROUPS: &[(&str, i64)] = &[("Children (0-17)", 60), ("Adults (18-64)", 100), ("Seniors (65+)", 130)];
+
+/// Three rates per solution, ids dense and 1-based. The adult rate is $40 plus five times the
+/// solution's headline cost; the others are shares of it, rounded to 50 cents.
+pub(crate) fn solution_rates() -> Vec<SolutionRate> {
+    SOLUTIONS
+        .iter()
+        .enumerate()
+        .flat_map(|(index, spec)| {
+            let adult = 4_000 + 5 * spec.base_rate_cents;
+            RATE_GROUPS
+                .iter()
+                .enumerate()
+                .map(move |(group_index, (group, share))| SolutionRate {
+                    id: (index * RATE_GROUPS.len() + group_index) as i64 + 1,
+                    solution_id: index as i64 + 1,
+                    group: (*group).to_owned(),
+                    base_rate_cents: (adult * share / 100 + 25) / 50 * 50,
+                })
         })
         .collect()
 }

@@ -103,7 +103,7 @@ fn a_seed_yields_the_catalogue_it_always_has() {
     let fingerprint = json.bytes().fold(0xCBF2_9CE4_8422_2325u64, |hash, byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3)
     });
-    assert_eq!(fingerprint, 0x4def_7a47_431f_8ee9, "fingerprint {fingerprint:#018x}");
+    assert_eq!(fingerprint, 0xcd09_de70_1f3d_b654, "fingerprint {fingerprint:#018x}");
 }
 
 #[test]
@@ -487,8 +487,35 @@ fn marketplace_tables_are_complete() {
     for solution in &catalogue.solutions {
         assert!((1..=6).contains(&solution.category_id));
         assert!(solution.vendor_id.is_none_or(|id| (1..=12).contains(&id)));
-        assert!(solution.base_rate_cents > 0 && !solution.description.is_empty());
+        assert!(!solution.description.is_empty());
+        assert!(solution.facilitator.email.contains('@') && !solution.facilitator.last_name.is_empty());
+        assert!(solution.tpa_basis_points <= domain::participation::MAX_TPA_BASIS_POINTS);
+        let rates: Vec<_> = catalogue
+            .solution_rates
+            .iter()
+            .filter(|rate| rate.solution_id == solution.id)
+            .collect();
+        assert_eq!(rates.len(), 3, "every solution has three rate groups");
+        for rate in rates {
+            let net = domain::participation::calculate(
+                domain::participation::Cents(rate.base_rate_cents),
+                solution.tpa_basis_points,
+            );
+            assert!(
+                net.monthly.total.0 > 0,
+                "{} nets {} after fees",
+                rate.group,
+                net.monthly.total
+            );
+        }
     }
+    assert!(catalogue.solutions.iter().any(|s| s.tpa_basis_points == 0));
+    assert!(
+        catalogue
+            .solutions
+            .iter()
+            .any(|s| s.tpa_basis_points == domain::participation::MAX_TPA_BASIS_POINTS)
+    );
     assert!(
         catalogue
             .solutions

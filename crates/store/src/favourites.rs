@@ -73,6 +73,16 @@ pub async fn is_favourite(pool: &PgPool, member_id: i64, entity: Entity, id: i64
     .await?)
 }
 
+/// The solutions `member_id` (a member or a provider account) marked, ascending.
+pub async fn favourite_solution_ids(pool: &PgPool, member_id: i64) -> Result<Vec<i64>> {
+    Ok(sqlx::query_scalar(
+        "select entity_id from member_favorites where member_id = $1 and entity = 'solution' order by entity_id",
+    )
+    .bind(member_id)
+    .fetch_all(pool)
+    .await?)
+}
+
 /// The member's favourite location ids and clinician ids, each sorted ascending (so a caller
 /// may `binary_search` them), for the flags on search cards and pins and the `favorites`
 /// search filter.

@@ -12,6 +12,8 @@ pub mod generations;
 pub mod jobs;
 pub mod members;
 pub mod outbox;
+pub mod participations;
+pub mod providers;
 pub mod rate_limits;
 pub mod roster;
 pub mod tokens;

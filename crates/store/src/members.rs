@@ -13,7 +13,8 @@ pub(crate) const MEMBER_COLUMNS: &str = "m.id, m.email, m.password_hash, m.email
      m.dob, m.gender, m.phone, m.zip_code, m.contact_email, m.employer_id, m.company_name, \
      e.company_name as employer_name, m.member_id, m.payer_id, m.plan_id, m.group_id, m.subscriber_relation, \
      m.subscriber_member_id, m.subscriber_id, m.next_step, m.setup, m.eligibility_status, m.subscription_status, \
-     m.subscription_expire, m.provider_id, m.location_id, m.notify, m.created_at, m.updated_at";
+     m.subscription_expire, m.provider_id, m.location_id, m.notify, m.account_kind, m.organisation_id, m.created_at, \
+     m.updated_at";
 
 /// The rows [`MEMBER_COLUMNS`] reads from.
 pub(crate) const MEMBER_FROM: &str = "members m left join employers e on e.id = m.employer_id";
@@ -80,6 +81,10 @@ pub struct Member {
     pub provider_id: Option<i64>,
     pub location_id: Option<i64>,
     pub notify: bool,
+    /// `member`, or `provider` for a login that acts for a DPC organisation (docs/provider-contract.md).
+    pub account_kind: String,
+    /// The organisation a provider account acts for.
+    pub organisation_id: Option<i64>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -88,6 +93,13 @@ impl Member {
     /// The employer's name, else the company name the member gave.
     pub fn company(&self) -> Option<&str> {
         self.employer_name.as_deref().or(self.company_name.as_deref())
+    }
+
+    /// The organisation this login acts for, when it is a provider account.
+    pub fn provider_organisation(&self) -> Option<i64> {
+        (self.account_kind == "provider")
+            .then_some(self.organisation_id)
+            .flatten()
     }
 
     /// The subscription status with its expiry, when both are set.
@@ -153,14 +165,23 @@ pub async fn find(pool: &PgPool, id: i64) -> Result<Option<Member>> {
         .await?)
 }
 
-/// Whether a token's subject still exists and, for a token switched to a family member,
-/// whether `actor` (the subscriber) still manages them.
-pub async fn token_subject_exists(pool: &PgPool, id: i64, actor: Option<i64>) -> Result<bool> {
+/// Whether a token's subject still exists as the kind of login the token says: a member (and,
+/// for a token switched to a family member, still managed by `actor`, the subscriber) or, with
+/// `organisation`, a provider account acting for that organisation.
+pub async fn token_subject_exists(
+    pool: &PgPool,
+    id: i64,
+    actor: Option<i64>,
+    organisation: Option<i64>,
+) -> Result<bool> {
     Ok(sqlx::query_scalar(
-        "select exists(select 1 from members where id = $1 and ($2::bigint is null or subscriber_id = $2))",
+        "select exists(select 1 from members where id = $1 and ($2::bigint is null or subscriber_id = $2)
+                         and case when $3::bigint is null then account_kind = 'member'
+                                  else account_kind = 'provider' and organisation_id = $3 end)",
     )
     .bind(id)
     .bind(actor)
+    .bind(organisation)
     .fetch_one(pool)
     .await?)
 }

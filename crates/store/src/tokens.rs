@@ -168,3 +168,50 @@ pub async fn prune(pool: &PgPool) -> Result<u64> {
         .await?;
     Ok(done.rows_affected())
 }
+
+/// A one-time token for an emailed link: 32 random bytes, URL-safe base64 in the link, SHA-256
+/// in the database.
+pub struct LinkToken {
+    /// What goes into the link; never stored.
+    pub plain: String,
+    pub hash: [u8; 32],
+}
+
+impl LinkToken {
+    pub fn generate() -> std::result::Result<Self, getrandom::Error> {
+        use base64::Engine;
+        use sha2::Digest;
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes)?;
+        let plain = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+        let hash = sha2::Sha256::digest(plain.as_bytes()).into();
+        Ok(Self { plain, hash })
+    }
+
+    /// The stored hash of a token as received; `None` when the text cannot be a token (wrong
+    /// length or characters), so junk never reaches the database.
+    pub fn hash_of(text: &str) -> Option<[u8; 32]> {
+        use sha2::Digest;
+        let text = text.trim();
+        let shaped = text.len() == 43
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        shaped.then(|| sha2::Sha256::digest(text.as_bytes()).into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_tokens_are_43_url_safe_characters_and_hash_to_32_bytes() {
+        let token = LinkToken::generate().unwrap();
+        assert_eq!(token.plain.len(), 43);
+        assert_eq!(LinkToken::hash_of(&token.plain), Some(token.hash));
+        assert_ne!(LinkToken::generate().unwrap().plain, token.plain);
+        assert_eq!(LinkToken::hash_of("short"), None);
+        assert_eq!(LinkToken::hash_of(&format!("{}'", &token.plain[..42])), None);
+    }
+}

@@ -406,3 +406,132 @@ fn an_unreachable_database_is_a_one_line_error() {
     assert_eq!(stderr.trim_end().lines().count(), 1, "one line, got: {stderr}");
     assert!(stderr.starts_with("error: cannot reach the database"), "{stderr}");
 }
+
+/// The operator's provider commands, as processes: invite, refuse a bad invitation, list, and
+/// approve a pending participation (audit row, outcome email).
+#[tokio::test]
+async fn the_cli_invites_providers_and_decides_participations() {
+    let database = seeded(50).await;
+    let directory = index_dir("providers-cli");
+    let run = |args: &[&str]| indexer_command(&database.url, &directory).args(args).output().unwrap();
+    let invited = run(&[
+        "providers",
+        "invite",
+        "--organisation",
+        "1",
+        "--email",
+        "Ops.Invite@Clinic.example",
+        "--first-name",
+        "Ana",
+    ]);
+    assert!(invited.status.success(), "{}", String::from_utf8_lossy(&invited.stderr));
+    assert!(String::from_utf8_lossy(&invited.stdout).starts_with("invited ops.invite@clinic.example to act for"));
+    let link: String = sqlx::query_scalar(
+        "select link from email_outbox where to_email = 'ops.invite@clinic.example' and kind = 'provider_invite'",
+    )
+    .fetch_one(&database.pool)
+    .await
+    .unwrap();
+    assert!(link.starts_with("/auth/reset-password?token="), "{link}");
+    for (args, error) in [
+        (
+            vec![
+                "providers",
+                "invite",
+                "--organisation",
+                "999999",
+                "--email",
+                "x@clinic.example",
+            ],
+            "no organisation has id 999999",
+        ),
+        (
+            vec![
+                "providers",
+                "invite",
+                "--organisation",
+                "2",
+                "--email",
+                "ops.invite@clinic.example",
+            ],
+            "already acts for organisation 1",
+        ),
+        (
+            vec!["providers", "invite", "--organisation", "1", "--email", "not an email"],
+            "--email",
+        ),
+        (vec!["providers", "approve", "424242"], "no participation has id 424242"),
+        (
+            vec!["providers", "participations", "--status", "asleep"],
+            "--status must be",
+        ),
+    ] {
+        let output = run(&args);
+        assert!(!output.status.success(), "{args:?} succeeded");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains(error),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let listed = run(&["providers", "list"]);
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("ops.invite@clinic.example"));
+
+    let account: i64 = sqlx::query_scalar("select id from members where email = 'ops.invite@clinic.example'")
+        .fetch_one(&database.pool)
+        .await
+        .unwrap();
+    let solution = store::participations::solution_terms(&database.pool, 2)
+        .await
+        .unwrap()
+        .unwrap();
+    let rate = store::participations::rates(&database.pool, Some(2))
+        .await
+        .unwrap()
+        .remove(0);
+    let mut transaction = database.pool.begin().await.unwrap();
+    let participation = store::participations::request(
+        &mut transaction,
+        &store::participations::Request {
+            organisation_id: 1,
+            solution: &solution,
+            rate: &rate,
+            contract_sha256: &"a".repeat(64),
+            account_id: account,
+        },
+    )
+    .await
+    .unwrap();
+    transaction.commit().await.unwrap();
+    let pending = run(&["providers", "participations", "--status", "pending"]);
+    assert!(String::from_utf8_lossy(&pending.stdout).contains(&solution.name));
+    let approved = run(&["providers", "approve", &participation.id.to_string()]);
+    assert!(
+        approved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+    assert!(String::from_utf8_lossy(&approved.stdout).contains("is now active"));
+    let again = run(&["providers", "approve", &participation.id.to_string()]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("is active, not pending"));
+    let trail: Vec<(String, String)> =
+        sqlx::query_as("select to_status, actor from participation_events where participation_id = $1 order by id")
+            .bind(participation.id)
+            .fetch_all(&database.pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        trail,
+        [
+            ("pending".to_owned(), format!("provider:{account}")),
+            ("active".to_owned(), "operator".to_owned())
+        ]
+    );
+    let outcome: i64 = sqlx::query_scalar(
+        "select count(*) from email_outbox where to_email = 'ops.invite@clinic.example' and kind = 'participation_outcome'",
+    )
+    .fetch_one(&database.pool)
+    .await
+    .unwrap();
+    assert_eq!(outcome, 1);
+}

@@ -1,4 +1,5 @@
-//! Marketplace categories, vendors, solutions and employers, read from PostgreSQL.
+//! Marketplace categories, vendors and employers, read from PostgreSQL (a solution, with the
+//! provider side's participation, is in [`super::providers`]).
 
 use axum::Router;
 use axum::extract::State;
@@ -19,7 +20,6 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/member/app/market", get(categories))
         .route("/dpcproviders/market/vendor/{id}", get(vendor))
-        .route("/dpcproviders/market/solution/{id}", get(solution))
         .route("/member/app/potential/employers", get(potential_employers))
 }
 
@@ -89,50 +89,6 @@ async fn vendor(
             "email": row.get::<String, _>("contact_email"),
             "address1": row.get::<String, _>("address1"),
         },
-    })))
-}
-
-async fn solution(
-    State(state): State<AppState>,
-    MaybeCaller(caller): MaybeCaller,
-    Path(id): Path<i64>,
-) -> ApiResult<axum::Json<Value>> {
-    let row = sqlx::query(
-        "select s.id, s.name, s.kind, c.name as category, s.logo, s.description, s.definition, s.website, s.contract_url,
-                s.base_rate_cents, v.contact_first_name, v.contact_last_name, v.contact_email, v.address1
-         from solutions s join marketplace_categories c on c.id = s.category_id
-         left join vendors v on v.id = s.vendor_id where s.id = $1",
-    )
-    .bind(id)
-    .fetch_optional(&state.pool)
-    .await?
-    .ok_or_else(|| ApiError::known(codes::SOLUTION_NOT_FOUND))?;
-    let favorite = is_favourite(&state, caller.map(|caller| caller.member_id), Entity::Solution, id).await?;
-    let base_rate = row.get::<i64, _>("base_rate_cents") as f64 / 100.0;
-    Ok(axum::Json(json!({
-        "id": row.get::<i64, _>("id"),
-        "name": row.get::<String, _>("name"),
-        "type": row.get::<String, _>("kind"),
-        "category": row.get::<String, _>("category"),
-        "logo": row.get::<String, _>("logo"),
-        "contract": row.get::<String, _>("contract_url"),
-        "contracted": false,
-        "favorite": favorite,
-        "website": row.get::<String, _>("website"),
-        "details": {
-            "description": row.get::<String, _>("description"),
-            "definition": row.get::<String, _>("definition"),
-            "website": row.get::<String, _>("website"),
-        },
-        "facilitator": {
-            "primaryContact": {
-                "firstName": row.get::<Option<String>, _>("contact_first_name"),
-                "lastName": row.get::<Option<String>, _>("contact_last_name"),
-                "email": row.get::<Option<String>, _>("contact_email"),
-            },
-            "address1": row.get::<Option<String>, _>("address1"),
-        },
-        "rate": { "structure": "PMPM", "frequency": "monthly", "amount": base_rate },
     })))
 }
 

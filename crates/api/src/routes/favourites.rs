@@ -8,7 +8,7 @@ use axum::routing::post;
 use serde_json::{Map, Value, json};
 use store::favourites::Entity;
 
-use crate::access::Caller;
+use crate::access::{Caller, ProviderCaller};
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes::{self as codes, ErrorCode};
 use crate::extract::Json;
@@ -89,19 +89,12 @@ fn not_found(entity: Entity) -> ApiError {
     })
 }
 
-async fn toggle(state: &AppState, caller: Caller, body: &Map<String, Value>, allowed: &[Entity]) -> ApiResult<Value> {
+async fn toggle(state: &AppState, member_id: i64, body: &Map<String, Value>, allowed: &[Entity]) -> ApiResult<Value> {
     let toggle = parse_toggle(body, allowed)?;
     if !store::favourites::exists_in_catalogue(&state.pool, toggle.entity, toggle.id).await? {
         return Err(not_found(toggle.entity));
     }
-    store::favourites::set(
-        &state.pool,
-        caller.member_id,
-        toggle.entity,
-        toggle.id,
-        toggle.favourite,
-    )
-    .await?;
+    store::favourites::set(&state.pool, member_id, toggle.entity, toggle.id, toggle.favourite).await?;
     Ok(json!({ "entity": toggle.entity.as_str(), "id": toggle.id, "favorite": toggle.favourite }))
 }
 
@@ -110,16 +103,16 @@ async fn member_favourite(
     caller: Caller,
     Json(body): Json<Map<String, Value>>,
 ) -> ApiResult<axum::Json<Value>> {
-    Ok(axum::Json(toggle(&state, caller, &body, &Entity::ALL).await?))
+    Ok(axum::Json(toggle(&state, caller.member_id, &body, &Entity::ALL).await?))
 }
 
-/// The provider side's heart on vendors and solutions.
+/// The provider side's heart on vendors and solutions: a provider account's own favourites.
 async fn provider_favourite(
     State(state): State<AppState>,
-    caller: Caller,
+    provider: ProviderCaller,
     Json(body): Json<Map<String, Value>>,
 ) -> ApiResult<axum::Json<Value>> {
     Ok(axum::Json(
-        toggle(&state, caller, &body, &[Entity::Vendor, Entity::Solution]).await?,
+        toggle(&state, provider.account_id, &body, &[Entity::Vendor, Entity::Solution]).await?,
     ))
 }

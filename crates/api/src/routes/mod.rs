@@ -15,6 +15,7 @@ pub mod market;
 pub mod members;
 pub mod passwords;
 pub mod profiles;
+pub mod providers;
 pub mod signup;
 pub mod verification;
 pub mod waitlist;

@@ -20,8 +20,19 @@ pub fn verification_sent(email: &str) -> String {
     format!("Verification link sent to email {email}")
 }
 
-/// What a successful login answers: a new access token and where the SPA goes next.
+/// What a successful login answers: a new access token and where the SPA goes next (a
+/// provider account's token and organisation, docs/provider-contract.md).
 pub async fn login_answer(state: &AppState, member: &Member) -> ApiResult<Value> {
+    if let Some(organisation_id) = member.provider_organisation() {
+        let organisation_name = store::providers::organisation_name(&state.pool, organisation_id).await?;
+        return Ok(json!({
+            "accessToken": state.tokens.issue_provider(member.id, organisation_id)?,
+            "type": "dpc-provider",
+            "id": member.id,
+            "organisationId": organisation_id,
+            "organisationName": organisation_name,
+        }));
+    }
     let access_token = state.tokens.issue(member.id)?;
     Ok(json!({
         "accessToken": access_token,

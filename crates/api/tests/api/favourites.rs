@@ -194,7 +194,19 @@ async fn favourites_need_a_signed_in_member() {
 #[tokio::test]
 async fn the_provider_side_call_takes_vendors_and_solutions_only() {
     let app = TestApp::spawn(50).await;
-    let (_, token) = app.registered_member("provider.side@example.com").await;
+    let (_, member) = app.registered_member("member.side@example.com").await;
+    let (_, token) = app
+        .provider_account(seed::demo::DENVER_ORGANISATION_ID, "provider.side@clinic.example")
+        .await;
+    let (vendor, _) = app.vendor_and_solution().await;
+    let as_member = app
+        .post_as(
+            PROVIDER_FAVOURITE,
+            &json!({ "entity": "vendor", "vendor": vendor, "favorite": true }),
+            Some(&member),
+        )
+        .await;
+    assert_error(&as_member, 403, "provider_only");
     let (vendor, solution) = app.vendor_and_solution().await;
     for (entity, id) in [("vendor", vendor), ("solution", solution)] {
         let marked = app

@@ -15,6 +15,7 @@ mod hardening;
 mod marketplace;
 mod metadata;
 mod profiles;
+mod providers;
 mod reindex;
 mod security;
 mod smtp;

@@ -56,6 +56,8 @@ fn token_with(secret: &[u8], member_id: i64, issued_seconds_ago: u64, lifetime: 
         iat: now - issued_seconds_ago,
         exp: now - issued_seconds_ago + lifetime,
         act: None,
+        role: None,
+        org: None,
     };
     jsonwebtoken::encode(
         &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256),

@@ -10,7 +10,7 @@ use crate::{Result, StoreError};
 const COPY_CHUNK_BYTES: usize = 4 << 20;
 
 /// Tables in an order that respects foreign keys when truncating in reverse.
-const CATALOGUE_TABLES: &str = "eligibility_roster, employer_groups, plans, payers, solutions, vendors, \
+const CATALOGUE_TABLES: &str = "eligibility_roster, employer_groups, plans, payers, solution_rates, solutions, vendors, \
      marketplace_categories, clinician_locations, clinicians, locations, employer_network, employers, organisations";
 
 /// Writes a whole catalogue in one transaction. With `replace`, the previous catalogue is
@@ -42,6 +42,7 @@ pub async fn load(pool: &PgPool, catalogue: &Catalogue, replace: bool) -> Result
         "marketplace_categories",
         "vendors",
         "solutions",
+        "solution_rates",
     ] {
         let statement = format!(
             "select setval(pg_get_serial_sequence('{table}', 'id'), coalesce((select max(id) from {table}), 0) + 1, false)"
@@ -255,15 +256,34 @@ async fn copy_marketplace(transaction: &mut Transaction<'_, Postgres>, catalogue
                 .text(&solution.description)
                 .text(&solution.definition)
                 .text(&solution.website)
-                .text(&solution.contract_url)
-                .number(solution.base_rate_cents);
+                .text(&solution.facilitator.first_name)
+                .text(&solution.facilitator.last_name)
+                .text(&solution.facilitator.email)
+                .text(&solution.facilitator.address1)
+                .number(i64::from(solution.tpa_basis_points));
         }
     });
     copy_rows(
         transaction,
         "copy solutions (id, name, kind, category_id, vendor_id, logo, description, definition, website, \
-         contract_url, base_rate_cents) from stdin",
+         facilitator_first_name, facilitator_last_name, facilitator_email, facilitator_address1, tpa_basis_points) \
+         from stdin",
         solutions,
+    )
+    .await?;
+    let rates = catalogue.solution_rates.iter().map(|rate| {
+        move |buffer: &mut CopyBuffer| {
+            buffer
+                .number(rate.id)
+                .number(rate.solution_id)
+                .text(&rate.group)
+                .number(rate.base_rate_cents);
+        }
+    });
+    copy_rows(
+        transaction,
+        "copy solution_rates (id, solution_id, rate_group, base_rate_cents) from stdin",
+        rates,
     )
     .await
 }
