@@ -172,6 +172,8 @@ test('provider: invited, sets a password, favourites, participates; the facilita
     await screenshot(phone, 'provider-mobile-02-menu');
     await phone.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Rates' }).click();
     await phone.waitForURL(/\/dpc-providers\/rates$/);
+    // The rates screen loads on demand: the solutions page stays until it renders.
+    await phone.getByRole('heading', { name: 'Rates', level: 1 }).waitFor();
     await phone.getByRole('article', { name: solutionName }).waitFor();
     await screenshot(phone, 'provider-mobile-03-rates');
     await phone.goto(detailUrl);
