@@ -65,9 +65,10 @@ async function participate(page, solutionName, prefix) {
   assert(/\$\d[\d,]*\.\d\d/.test(totals), `the total is shown in dollars, got '${totals}'`);
   await screenshot(page, `${prefix}-dialog-step1`);
   await dialog.getByRole('button', { name: 'Next' }).click();
-  const frame = dialog.locator('iframe');
-  await frame.waitFor();
-  const contract = await frame.getAttribute('src');
+  // The contract PDF is drawn in the dialog (pdf.js), one canvas per page.
+  await dialog.getByRole('document', { name: `Contract for ${solutionName}` }).locator('canvas').first().waitFor();
+  assert((await dialog.getByText('The contract could not be shown here').count()) === 0, 'the contract is shown in the dialog');
+  const contract = await dialog.getByRole('link', { name: 'Open the contract in a new tab' }).getAttribute('href');
   const pdf = await fetch(new URL(contract, BASE_URL));
   assert(pdf.ok && (pdf.headers.get('content-type') ?? '').includes('pdf'), `the contract is a PDF (${pdf.status} ${pdf.headers.get('content-type')})`);
   const participateButton = dialog.getByRole('button', { name: 'Participate', exact: true });

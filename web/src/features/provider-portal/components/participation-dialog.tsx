@@ -11,6 +11,7 @@ import { useRateCalculation } from '@/api/providers/calculate-rate';
 import { useRates } from '@/api/providers/get-rates';
 import { useParticipate, type ParticipateRequest } from '@/api/providers/participate';
 import { PROVIDER_TEXTS } from '../utils/participation';
+import { ContractViewer } from './contract-viewer';
 import { CalculationTable } from './rate-figures';
 import styles from './provider-portal.module.css';
 
@@ -20,7 +21,7 @@ export const PENDING_DIALOG_TITLE = 'Pending Approval';
 
 /**
  * The two-step participation dialog (spec 4): step 1 chooses a rate, showing its calculation;
- * step 2 shows the contract PDF with the agree box. Success shows the pending-approval dialog;
+ * step 2 shows the contract PDF (drawn in the dialog) with the agree box. Success shows the pending-approval dialog;
  * a failure resets the dialog to step 1 and opens the error modal with the server's message,
  * whose Retry sends the same request again. A conflict (409: the contract changed, or the
  * organisation already participates) is not sent again: the solution reloads, and Retry starts
@@ -32,6 +33,8 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
   const [agreed, setAgreed] = useState(false);
   const [failure, setFailure] = useState<{ message: string; request: ParticipateRequest; conflict: string | null } | null>(null);
   const [pendingOpen, setPendingOpen] = useState(false);
+  // The SHA-256 of the contract bytes the dialog showed; the solution's contractVersion until then.
+  const [shownVersion, setShownVersion] = useState<string | null>(null);
   const participate = useParticipate();
   const queryClient = useQueryClient();
   const ratesQuery = useRates(solution.id, open && !solution.rates);
@@ -39,6 +42,7 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
 
   function reset() {
     setStep(1);
+    setShownVersion(null);
     setRateId(null);
     setAgreed(false);
   }
@@ -74,7 +78,7 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
 
   function submit() {
     if (rateId === null || !agreed) return;
-    send({ solutionId: solution.id, rate: rateId, contracted: true, contractVersion: solution.contractVersion });
+    send({ solutionId: solution.id, rate: rateId, contracted: true, contractVersion: shownVersion ?? solution.contractVersion });
   }
 
   const footer =
@@ -105,7 +109,7 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
           {step === 1 ? (
             <RateStep solutionId={solution.id} rates={rates} loading={!solution.rates && ratesQuery.isPending} rateId={rateId} onChoose={setRateId} />
           ) : (
-            <ContractStep solution={solution} agreed={agreed} onAgree={setAgreed} />
+            <ContractStep solution={solution} agreed={agreed} onAgree={setAgreed} onVersion={setShownVersion} />
           )}
         </div>
       </Dialog>
@@ -200,14 +204,23 @@ function ChosenRateCalculation({ solutionId, rateId }: { solutionId: number; rat
   return <CalculationTable monthly={calculation.data.monthly} yearly={calculation.data.yearly} caption="Fees and total for the chosen rate" />;
 }
 
-function ContractStep({ solution, agreed, onAgree }: { solution: DialogSolution; agreed: boolean; onAgree: (agreed: boolean) => void }) {
+function ContractStep({
+  solution,
+  agreed,
+  onAgree,
+  onVersion,
+}: {
+  solution: DialogSolution;
+  agreed: boolean;
+  onAgree: (agreed: boolean) => void;
+  onVersion: (version: string | null) => void;
+}) {
   return (
     <>
       <p className={styles.steps}>Step 2 of 2: read the contract and agree</p>
       {solution.contract ? (
         <>
-          {/* Fitted to the frame's width, without the viewer's page list (Chromium's and Firefox's viewers read these). */}
-          <iframe className={styles.contractFrame} src={`${solution.contract}#view=FitH&navpanes=0`} title={`Contract for ${solution.name}`} />
+          <ContractViewer url={solution.contract} title={`Contract for ${solution.name}`} onVersion={onVersion} />
           <a href={solution.contract} target="_blank" rel="noopener noreferrer">
             Open the contract in a new tab
           </a>
