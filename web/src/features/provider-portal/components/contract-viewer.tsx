@@ -2,6 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import styles from './provider-portal.module.css';
 
+/** A letter page at 0.75 is 459 px wide with its 11 pt text at about 11 px. */
+const MIN_READABLE_SCALE = 0.75;
+
 type ViewerState = { kind: 'loading' } | { kind: 'ready'; pages: number } | { kind: 'failed' };
 
 /** SHA-256 of the bytes, in hex: the contract's version as the server computes it. Null where WebCrypto is missing (plain http). */
@@ -43,7 +46,8 @@ export function ContractViewer({ url, title, onVersion }: { url: string; title: 
       for (let number = 1; number <= pdf.numPages; number += 1) {
         const page = await pdf.getPage(number);
         if (cancelled) return;
-        const viewport = page.getViewport({ scale: width / page.getViewport({ scale: 1 }).width });
+        // Fitted to the width, but never so small that the text cannot be read (a phone scrolls sideways instead).
+        const viewport = page.getViewport({ scale: Math.max(width / page.getViewport({ scale: 1 }).width, MIN_READABLE_SCALE) });
         const canvas = document.createElement('canvas');
         canvas.width = Math.floor(viewport.width * ratio);
         canvas.height = Math.floor(viewport.height * ratio);

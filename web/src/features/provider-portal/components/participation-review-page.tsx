@@ -79,7 +79,7 @@ export function ParticipationReviewPage() {
       </dl>
       <CalculationTable monthly={data.monthly} yearly={data.yearly} caption="Fees and totals of the requested rate" />
       {decide.isSuccess ? (
-        <Alert tone="success" title={decide.data.status === 'active' ? 'Approved' : 'Declined'}>
+        <Alert tone={decide.data.status === 'active' ? 'success' : 'info'} title={decide.data.status === 'active' ? 'Approved' : 'Declined'}>
           {decide.data.message}
         </Alert>
       ) : null}

@@ -20,7 +20,10 @@ export function ProviderRatesPage() {
     <div className={styles.page}>
       <div className={styles.section}>
         <h1>Rates</h1>
-        <p className={styles.muted}>Your participations in marketplace solutions, with the rate you chose and what you net per member after fees.</p>
+        <p className={styles.muted}>
+          Your participations in marketplace solutions, newest first: the rate you chose and what you net per member after fees (base rate and fees
+          per member per month).
+        </p>
       </div>
       {participations.isPending ? <Spinner label="Loading participations" /> : null}
       {participations.isError ? (
@@ -40,23 +43,21 @@ export function ProviderRatesPage() {
               <caption className="visually-hidden">Participations</caption>
               <thead>
                 <tr>
-                  <th scope="col">Solution</th>
+                  <th scope="col">Solution and rate group</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Rate group</th>
                   <th scope="col" className={styles.num}>
                     Base rate
                   </th>
                   <th scope="col" className={styles.num}>
-                    Fees / month
+                    Fees
                   </th>
                   <th scope="col" className={styles.num}>
-                    Total / month
+                    Monthly total
                   </th>
                   <th scope="col" className={styles.num}>
-                    Total / year
+                    Yearly total
                   </th>
-                  <th scope="col">Requested</th>
-                  <th scope="col">Decided</th>
+                  <th scope="col">Dates</th>
                 </tr>
               </thead>
               <tbody>
@@ -64,17 +65,20 @@ export function ProviderRatesPage() {
                   <tr key={row.id}>
                     <td className={styles.wide}>
                       <Link to={paths.providerSolutionDetails.getHref(row.solution.id)}>{row.solution.name}</Link>
+                      <span className={styles.subline}>{row.rate.group}</span>
                     </td>
                     <td>
                       <StatusChip status={row.status} />
                     </td>
-                    <td className={styles.nowrap}>{row.rate.group}</td>
                     <td className={styles.num}>{formatMoney(row.rate.baseRate)}</td>
                     <td className={styles.num}>{formatMoney(row.monthly.fees)}</td>
                     <td className={styles.num}>{formatMoney(row.monthly.total)}</td>
                     <td className={styles.num}>{formatMoney(row.yearly.total)}</td>
-                    <td className={styles.nowrap}>{formatDate(row.requestedAt)}</td>
-                    <td className={styles.nowrap}>{formatDate(row.decidedAt)}</td>
+                    <td className={`${styles.nowrap} ${styles.dates}`}>
+                      Requested {formatDate(row.requestedAt)}
+                      <br />
+                      Decided {formatDate(row.decidedAt)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
