@@ -34,6 +34,19 @@ function pickOrganisation() {
   return Number(fresh);
 }
 
+/** Collects the page's Content-Security-Policy violations (console and events), as security.e2e.mjs does. */
+async function watchCsp(page) {
+  const reported = [];
+  page.on('console', (message) => {
+    const text = message.text();
+    if (/Content Security Policy|Refused to (load|apply|execute|connect|frame)/i.test(text)) reported.push(`console: ${text}`);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => console.log(`Refused to load (event): ${event.violatedDirective} ${event.blockedURI}`));
+  });
+  return reported;
+}
+
 async function setPassword(page, link) {
   await page.goto(local(link));
   await page.getByLabel('New Password', { exact: true }).waitFor();
@@ -95,6 +108,8 @@ test('provider: invited, sets a password, favourites, participates; the facilita
   const browser = await launchBrowser();
   try {
     const { page } = await newPage(browser, DESKTOP);
+    // The contract viewer (pdf.js, its worker) must work under the server's CSP.
+    const cspViolations = await watchCsp(page);
     await setPassword(page, invitation);
     await logIn(page, email, PASSWORD);
     await page.waitForURL(/\/dpc-providers\/solutions$/);
@@ -132,6 +147,7 @@ test('provider: invited, sets a password, favourites, participates; the facilita
     await participate(page, solutionName, 'provider-desktop-04');
     await page.getByRole('heading', { name: 'Participation Details' }).waitFor();
     await screenshot(page, 'provider-desktop-05-detail-pending');
+    assert(cspViolations.length === 0, `CSP violations while participating:\n${cspViolations.join('\n')}`);
     await page.goto(`${BASE_URL}/dpc-providers/solutions`);
     await page.getByRole('list', { name: 'My Solutions' }).getByText('Pending Approval').waitFor();
 
