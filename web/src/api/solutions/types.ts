@@ -57,6 +57,8 @@ export interface SolutionParticipation {
   employer?: unknown;
   requestedAt?: string | null;
   decidedAt?: string | null;
+  /** When the provider stopped it. */
+  stoppedAt?: string | null;
 }
 
 export interface Solution {

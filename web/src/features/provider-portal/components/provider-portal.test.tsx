@@ -159,7 +159,7 @@ describe('provider solution detail', () => {
       }),
       (url) => {
         if (url.pathname === '/dpcproviders/solutions/4') {
-          state.solution = solutionFixture({ participation: { id: 8, status: 'stopped' } });
+          state.solution = solutionFixture({ participation: { id: 8, status: 'stopped', requestedAt: '2026-11-24T08:00:00Z', stoppedAt: '2026-11-25T10:00:00Z' } });
           return { body: { message: 'Stopped' } };
         }
         return undefined;
@@ -173,6 +173,8 @@ describe('provider solution detail', () => {
     expect(bodyOf(calls.find((call) => call.url.pathname === '/dpcproviders/solutions/4')!)).toEqual({ contracted: false });
     expect(await screen.findByRole('button', { name: 'Participate' })).toBeTruthy();
     expect(screen.getAllByText('Inactive').length).toBeGreaterThan(0);
+    expect(screen.getByText('Stopped')).toBeTruthy();
+    expect(screen.getByText('11/25/2026')).toBeTruthy();
   });
 
   it('enables Next only once a rate is chosen and Participate only once the contract is agreed, then shows Pending Approval', async () => {

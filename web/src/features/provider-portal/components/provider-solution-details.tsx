@@ -112,6 +112,13 @@ export function ProviderSolutionDetails({ solutionId }: { solutionId: number }) 
                 <dd>{formatDate(data.participation.requestedAt)}</dd>
               </>
             ) : null}
+            {/* A declined or stopped participation says when it ended. */}
+            {state === 'inactive' && (data.participation?.stoppedAt || data.participation?.decidedAt) ? (
+              <>
+                <dt>{data.participation.status === 'stopped' ? 'Stopped' : 'Decided'}</dt>
+                <dd>{formatDate(data.participation.stoppedAt ?? data.participation.decidedAt)}</dd>
+              </>
+            ) : null}
           </dl>
         </section>
 
