@@ -40,9 +40,9 @@ describe('routes by account kind', () => {
     expect(afterLoginPath({ type: 'dpc-member', nextStep: 'complete' })).toBe('/home');
   });
 
-  it('sends a provider away from member pages, and never asks for the member info', async () => {
+  it('sends a provider away from member pages (and the clinic pages whose buttons enrol members), and never asks for the member info', async () => {
     signIn(providerToken());
-    for (const path of ['/home', '/account/details', '/marketplace']) {
+    for (const path of ['/', '/home', '/account/details', '/marketplace', '/marketplace/provider/details/1?location=1']) {
       const { router, calls } = renderAt(path);
       await waitFor(() => expect(router.state.location.pathname).toBe('/dpc-providers/solutions'));
       expect(await screen.findByText('You are not paricipating in any solution!')).toBeTruthy();

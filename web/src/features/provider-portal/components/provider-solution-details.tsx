@@ -106,7 +106,8 @@ export function ProviderSolutionDetails({ solutionId }: { solutionId: number }) 
           <dl className={styles.facts}>
             <dt>Status</dt>
             <dd>{stateLabel(state)}</dd>
-            {data.participation?.requestedAt ? (
+            {/* While contracted the dates are in Participation Details. */}
+            {!contracted && data.participation?.requestedAt ? (
               <>
                 <dt>Requested</dt>
                 <dd>{formatDate(data.participation.requestedAt)}</dd>
