@@ -7,6 +7,7 @@ import './enrolment.e2e.mjs';
 import './journeys-b.e2e.mjs';
 import './journeys-a.e2e.mjs';
 import './security.e2e.mjs';
+import './provider.e2e.mjs';
 
 const health = await fetch(`${BASE_URL}/health`).catch((error) => error);
 if (health instanceof Error || !health.ok) {

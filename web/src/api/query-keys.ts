@@ -72,5 +72,15 @@ export const queryKeys = {
     categories: () => [...solutions, 'categories'] as const,
     vendor: (id: number) => [...solutions, 'vendor', id] as const,
     solution: (id: number) => [...solutions, 'solution', id] as const,
+    /** The provider's carousels and the marketplace (GET /member/app/solutions). */
+    providerCards: () => [...solutions, 'provider-cards'] as const,
+    rates: (solutionId: number | null) => [...solutions, 'rates', solutionId] as const,
+    calculation: (solutionId: number, rateId: string | number) => [...solutions, 'calculation', solutionId, rateId] as const,
+    participations: () => [...solutions, 'participations'] as const,
+  },
+  providers: {
+    all: ['providers'] as const,
+    me: () => ['providers', 'me'] as const,
+    review: (token: string) => ['providers', 'review', token] as const,
   },
 };

@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { MarketplaceRoute } from './routes/marketplace';
 import { NotFoundRoute } from './routes/not-found';
 import { RouteErrorScreen } from './routes/route-error';
-import { RequireAuth } from './routes/require-auth';
+import { NotForProviders, RequireAuth } from './routes/require-auth';
 import { WelcomeRoute } from './routes/welcome';
 
 // Detail routes load on demand, keeping the first download small.
@@ -44,6 +44,12 @@ const ConfirmPlanInformationRoute = lazyNamed(eligibility, 'ConfirmPlanInformati
 const ConfirmInfoRoute = lazyNamed(eligibility, 'ConfirmInfoRoute');
 const AddFamilyMemberRoute = lazyNamed(eligibility, 'AddFamilyMemberRoute');
 
+const providerPortal = () => import('./routes/provider-portal');
+const ProviderSolutionsRoute = lazyNamed(providerPortal, 'ProviderSolutionsRoute');
+const ProviderSolutionDetailsRoute = lazyNamed(providerPortal, 'ProviderSolutionDetailsRoute');
+const ProviderRatesRoute = lazyNamed(providerPortal, 'ProviderRatesRoute');
+const ParticipationReviewRoute = lazyNamed(providerPortal, 'ParticipationReviewRoute');
+
 const HomeRoute = lazyNamed(() => import('./routes/home'), 'HomeRoute');
 const MembershipRoute = lazyNamed(() => import('./routes/membership'), 'MembershipRoute');
 
@@ -72,9 +78,13 @@ function page(element: ReactNode): ReactNode {
   return <Suspense fallback={<Spinner label="Loading page" />}>{element}</Suspense>;
 }
 
-function route(path: string, Component: ComponentType, handle: RouteMeta, options: { protect?: boolean } = {}): RouteObject {
-  const element = <Component />;
-  return { path, handle, element: page(options.protect ? <RequireAuth>{element}</RequireAuth> : element) };
+/** `protect`: a member's screen (login needed); `provider`: a DPC provider's screen; `notForProviders`: public, but not a provider's. */
+function route(path: string, Component: ComponentType, handle: RouteMeta, options: { protect?: boolean; provider?: boolean; notForProviders?: boolean } = {}): RouteObject {
+  let element = <Component />;
+  if (options.protect) element = <RequireAuth>{element}</RequireAuth>;
+  if (options.provider) element = <RequireAuth kind="provider">{element}</RequireAuth>;
+  if (options.notForProviders) element = <NotForProviders>{element}</NotForProviders>;
+  return { path, handle, element: page(element) };
 }
 
 function redirect(path: string, to: string, name: string): RouteObject {
@@ -82,6 +92,7 @@ function redirect(path: string, to: string, name: string): RouteObject {
 }
 
 const protect = { protect: true };
+const providerOnly = { provider: true };
 
 export const routes: RouteObject[] = [
   {
@@ -103,13 +114,20 @@ export const routes: RouteObject[] = [
         children: [
           redirect(paths.root.path, paths.marketplace.path, 'Marketplace'),
           route(paths.welcome.path, WelcomeRoute, { name: 'Welcome' }),
-          route(paths.marketplace.path, MarketplaceRoute, { name: 'Marketplace' }),
+          route(paths.marketplace.path, MarketplaceRoute, { name: 'Marketplace' }, { notForProviders: true }),
           route(paths.categoryListing.path, CategoryListingRoute, { name: 'Solutions' }),
-          route(paths.clinicProfile.path, ClinicProfileRoute, { name: 'Provider Details' }),
-          route(paths.clinicianProfile.path, ClinicianProfileRoute, { name: 'Clinician Details' }),
+          route(paths.clinicProfile.path, ClinicProfileRoute, { name: 'Provider Details' }, { notForProviders: true }),
+          route(paths.clinicianProfile.path, ClinicianProfileRoute, { name: 'Clinician Details' }, { notForProviders: true }),
           route(paths.vendorProfile.path, VendorProfileRoute, { name: 'Vendor Details' }),
           route(paths.solutionDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
           route(paths.marketItemDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
+
+          // The DPC provider's pages (issue 11); the facilitator's review link is public and bare.
+          redirect(paths.providers.path, paths.providerSolutions.path, 'Solutions'),
+          route(paths.providerSolutions.path, ProviderSolutionsRoute, { name: 'Solutions' }, providerOnly),
+          route(paths.providerSolutionDetails.path, ProviderSolutionDetailsRoute, { name: 'Solution Details' }, providerOnly),
+          route(paths.providerRates.path, ProviderRatesRoute, { name: 'Rates' }, providerOnly),
+          route(paths.participationReview.path, ParticipationReviewRoute, { name: 'Participation Review', auth: true }),
 
           // Sign-in, sign-up and password links: public, without the headers.
           route(paths.login.path, LoginRoute, { name: 'Login', auth: true }),

@@ -80,4 +80,17 @@ export const paths = {
     path: '/marketplace/details/:id',
     getHref: (solutionId: number | string) => `/marketplace/details/${solutionId}`,
   },
+  /** The DPC provider's pages (issue 11, docs/provider-contract.md). */
+  providers: { path: '/dpc-providers' },
+  providerSolutions: { path: '/dpc-providers/solutions' },
+  providerSolutionDetails: {
+    path: '/dpc-providers/solutions/details/:id',
+    getHref: (solutionId: number | string) => `/dpc-providers/solutions/details/${solutionId}`,
+  },
+  providerRates: { path: '/dpc-providers/rates' },
+  /** The facilitator's emailed link: public, no login. */
+  participationReview: {
+    path: '/dpc-providers/participations/review',
+    getHref: (token: string) => withQuery('/dpc-providers/participations/review', { token }),
+  },
 } as const;

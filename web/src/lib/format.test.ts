@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { directionsUrl, formatMiles, genderLabel, initials, isValidEmail, truncate, withProtocol } from './format';
+import { directionsUrl, formatDate, formatMiles, formatMoney, genderLabel, initials, isValidEmail, truncate, withProtocol } from './format';
 
 describe('format', () => {
   it('truncates only text longer than the limit', () => {
@@ -41,5 +41,24 @@ describe('format', () => {
   it('builds a directions link from the user position when known', () => {
     expect(directionsUrl({ lat: 1, lng: 2 }, { lat: 3, lng: 4 })).toBe('https://www.google.com/maps/dir/?api=1&destination=1%2C2&origin=3%2C4');
     expect(directionsUrl({ lat: 1, lng: 2 })).toBe('https://www.google.com/maps/dir/?api=1&destination=1%2C2');
+  });
+
+  it('shows the server\'s decimal strings as dollars, exactly, without float arithmetic', () => {
+    expect(formatMoney('75.00')).toBe('$75.00');
+    expect(formatMoney('5')).toBe('$5.00');
+    expect(formatMoney('2.5')).toBe('$2.50');
+    expect(formatMoney('1234567.89')).toBe('$1,234,567.89');
+    expect(formatMoney('-5.00')).toBe('-$5.00');
+    expect(formatMoney('-0.00')).toBe('$0.00');
+    expect(formatMoney('0.10')).toBe('$0.10');
+    // A float would print 0.30000000000000004 for 0.1 + 0.2; the string is never converted.
+    expect(formatMoney('90071992547409.93')).toBe('$90,071,992,547,409.93');
+    expect(formatMoney(null)).toBe('—');
+    expect(formatMoney('abc')).toBe('—');
+  });
+
+  it('shows dates as MM/DD/YYYY in UTC', () => {
+    expect(formatDate('2026-11-24T23:30:00Z')).toBe('11/24/2026');
+    expect(formatDate(null)).toBe('—');
   });
 });

@@ -50,3 +50,31 @@ export function directionsUrl(
   if (origin) params.set('origin', `${origin.lat},${origin.lng}`);
   return `https://www.google.com/maps/dir/?${params.toString()}`;
 }
+
+/**
+ * US dollars from the server's decimal string ("75.00", "-5.50", "1234.5") as "$75.00", "-$5.50",
+ * "$1,234.50". The digits are only regrouped, never turned into a float, so what the server
+ * computed in cents is shown exactly. Anything that is not a decimal is shown as a dash.
+ */
+export function formatMoney(amount: string | number | null | undefined): string {
+  if (amount === null || amount === undefined) return '—';
+  const text = String(amount).trim();
+  const match = /^(-)?(\d+)(?:\.(\d*))?$/.exec(text);
+  if (!match) return '—';
+  const [, minus, whole, fraction = ''] = match;
+  const wholeDigits = whole!.replace(/^0+(?=\d)/, '');
+  const grouped = wholeDigits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  // Cents: two places, padded; a longer fraction is not what the contract sends, so it is cut, not rounded.
+  const cents = `${fraction}00`.slice(0, 2);
+  const isZero = /^0+$/.test(wholeDigits) && /^0*$/.test(fraction);
+  return `${minus && !isZero ? '-' : ''}$${grouped}.${cents}`;
+}
+
+/** A date-time from the server as MM/DD/YYYY in UTC (spec 9), or a dash when there is none. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '—';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}/${date.getUTCFullYear()}`;
+}

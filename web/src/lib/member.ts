@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '@/api/query-keys';
 import { apiRequest } from '@/lib/api-client';
-import { useSignedIn } from '@/lib/session';
+import { useAccountKind } from '@/lib/session';
 
 /** The provider's member portal: `{link}` from the server (a plain link is accepted too). */
 export type ProviderPortal = { link?: string | null } | string | null | undefined;
@@ -134,10 +134,10 @@ export function memberInfoQueryOptions() {
   });
 }
 
-/** The member, loaded only while a token cookie exists. */
+/** The member, loaded only while a member's token cookie exists (a provider's token is refused with 403). */
 export function useMemberInfo() {
-  const signedIn = useSignedIn();
-  return useQuery({ ...memberInfoQueryOptions(), enabled: signedIn });
+  const kind = useAccountKind();
+  return useQuery({ ...memberInfoQueryOptions(), enabled: kind === 'member' });
 }
 
 /** The signed-in member's employer as the marketplace keeps it, or null without one. */

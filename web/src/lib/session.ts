@@ -64,6 +64,20 @@ export function accessTokenClaims(token: string | null = getAccessToken()): Reco
   }
 }
 
+/** Who a token signs in: a DPC provider (claim `role: "provider"`), a member, or nobody. */
+export type AccountKind = 'provider' | 'member' | null;
+
+/** The kind of account the token belongs to; provider tokens carry `role: "provider"` (docs/provider-contract.md). */
+export function accountKind(token: string | null = getAccessToken()): AccountKind {
+  if (!token) return null;
+  return accessTokenClaims(token)?.role === 'provider' ? 'provider' : 'member';
+}
+
+/** The signed-in account's kind, following sign-in and sign-out like {@link useSignedIn}. */
+export function useAccountKind(): AccountKind {
+  return useSyncExternalStore(subscribe, () => accountKind(), () => null);
+}
+
 /**
  * The subscriber who switched into a family member's account: the token's `act` claim (a member
  * id, or `{sub}` as RFC 8693 writes it). Null for a member signed in as themselves.

@@ -9,9 +9,13 @@ export interface FilterMarket {
 /** POST /member/app/login and /login/magic/link. */
 export interface LoginResponse {
   accessToken: string;
-  type?: string;
+  /** 'dpc-member', or 'dpc-provider' for a provider account (which has no nextStep). */
+  type?: 'dpc-member' | 'dpc-provider' | string;
   filterMarket?: FilterMarket | null;
   nextStep: NextStep;
+  /** A provider's organisation. */
+  organisationId?: number;
+  organisationName?: string;
 }
 
 export interface SignupRequest {

@@ -6,7 +6,7 @@ import { LinkButton } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { paths } from '@/config/paths';
 import { env } from '@/config/env';
-import { signOut, useSignedIn } from '@/lib/session';
+import { signOut, useAccountKind } from '@/lib/session';
 import { selectedDependent } from '@/lib/storage';
 import { MOBILE_QUERY, useIsMobile } from '@/lib/use-media-query';
 import { pageTitle, useRouteMeta } from './route-meta';
@@ -16,6 +16,12 @@ const NAV_ITEMS = [
   { to: paths.home.path, label: 'Home' },
   { to: paths.marketplace.path, label: 'Marketplace' },
   { to: paths.account.path, label: 'Account' },
+];
+
+/** A DPC provider's side bar and drawer. */
+const PROVIDER_NAV_ITEMS = [
+  { to: paths.providerSolutions.path, label: 'Solutions' },
+  { to: paths.providerRates.path, label: 'Rates' },
 ];
 
 /** Navigating through the menu acts on the signed-in member again (the spec clears the selected dependent). */
@@ -50,7 +56,9 @@ function useScrollToTopOnNewPage() {
  */
 export function AppShell({ memberMenu }: { memberMenu?: ReactNode }) {
   const meta = useRouteMeta();
-  const signedIn = useSignedIn();
+  const account = useAccountKind();
+  const signedIn = account !== null;
+  const navItems = account === 'provider' ? PROVIDER_NAV_ITEMS : NAV_ITEMS;
   const isMobile = useIsMobile();
   const [drawerOpen, setDrawerOpen] = useState(false);
   useReloadOnBreakpointCross();
@@ -98,7 +106,7 @@ export function AppShell({ memberMenu }: { memberMenu?: ReactNode }) {
         {showSidebar ? (
           <nav className={styles.sidebar} aria-label="Main">
             <ul>
-              {NAV_ITEMS.map((item) => (
+              {navItems.map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} className={({ isActive }) => `${styles.navLink} ${isActive ? styles.navActive : ''}`} onClick={clearSelectedMember}>
                     {item.label}
@@ -116,7 +124,7 @@ export function AppShell({ memberMenu }: { memberMenu?: ReactNode }) {
       {signedIn && isMobile ? (
         <Dialog open={drawerOpen} title="Menu" placement="sheet" onClose={() => setDrawerOpen(false)}>
           <ul className={styles.drawerList}>
-            {NAV_ITEMS.map((item) => (
+            {navItems.map((item) => (
               <li key={item.to}>
                 <NavLink
                   to={item.to}

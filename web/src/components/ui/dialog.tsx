@@ -12,13 +12,15 @@ interface DialogProps {
   placement?: 'center' | 'sheet';
   /** Extra description read out with the title. */
   description?: string;
+  /** A wider centred dialog (760 px), for a document shown inside it. */
+  wide?: boolean;
 }
 
 /**
  * A modal dialog on the native `<dialog>` element: focus is trapped and Escape closes it,
  * both done by the browser.
  */
-export function Dialog({ open, title, onClose, children, footer, placement = 'center', description }: DialogProps) {
+export function Dialog({ open, title, onClose, children, footer, placement = 'center', description, wide = false }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
@@ -38,7 +40,7 @@ export function Dialog({ open, title, onClose, children, footer, placement = 'ce
   return (
     <dialog
       ref={ref}
-      className={`${styles.dialog} ${placement === 'sheet' ? styles.sheet : styles.center}`}
+      className={`${styles.dialog} ${placement === 'sheet' ? styles.sheet : styles.center} ${wide ? styles.wide : ''}`}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
       onCancel={(event) => {

@@ -1,12 +1,11 @@
 import { CollapsibleText } from '@/components/ui/collapsible-text';
 import { MarketplaceLoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
+import { formatMoney } from '@/lib/format';
 import { useGoBack } from '@/lib/use-go-back';
 import { useSolution } from '@/api/solutions/get-solution';
 import { BackButton, ContactList, SolutionHead, WebsiteButton } from './solution-parts';
 import styles from './solutions.module.css';
-
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 /** /marketplace/solutions/details/{id} and /marketplace/details/{id}: a marketplace solution. */
 export function SolutionDetails({ solutionId }: { solutionId: number }) {
@@ -45,7 +44,7 @@ export function SolutionDetails({ solutionId }: { solutionId: number }) {
           <section className={styles.block}>
             <h2>Rates &amp; Fees</h2>
             <p>
-              <strong>{usd.format(data.rate.amount)}</strong> per member per month (US$ PMPM), paid monthly.
+              <strong>{formatMoney(data.rate.amount)}</strong> per member per month (US$ PMPM), paid monthly.
             </p>
           </section>
         ) : null}

@@ -5,7 +5,7 @@ import { Chip } from '@/components/ui/chip';
 import { MarketplaceLoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { useSignedIn } from '@/lib/session';
+import { useAccountKind } from '@/lib/session';
 import { useGoBack } from '@/lib/use-go-back';
 import { useVendor } from '@/api/solutions/get-vendor';
 import { useToggleVendorFavorite } from '@/api/solutions/toggle-vendor-favorite';
@@ -15,10 +15,14 @@ import styles from './solutions.module.css';
 /** /marketplace/vendor/details/{id}: a point-solution vendor. */
 export function VendorProfile({ vendorId }: { vendorId: number }) {
   const vendor = useVendor(vendorId);
-  const signedIn = useSignedIn();
+  const account = useAccountKind();
+  const signedIn = account !== null;
   const toggle = useToggleVendorFavorite();
   const navigate = useNavigate();
-  const backToSolution = useGoBack();
+  const goBack = useGoBack();
+  // The spec's Back to Solution targets include /dpc-providers/solutions: a provider goes back to their solutions.
+  const backToSolution = account === 'provider' ? () => navigate(paths.providerSolutions.path) : goBack;
+  const closeTarget = account === 'provider' ? paths.providerSolutions.path : paths.marketplace.path;
 
   if (vendor.isPending) return <Spinner label="Loading vendor" />;
   if (vendor.isError) return <MarketplaceLoadError className={styles.page} title="Oops. Something went wrong" />;
@@ -59,7 +63,7 @@ export function VendorProfile({ vendorId }: { vendorId: number }) {
           <Button variant="secondary" onClick={backToSolution}>
             Back to Solution
           </Button>
-          <Button onClick={() => navigate(paths.marketplace.path)}>Close</Button>
+          <Button onClick={() => navigate(closeTarget)}>Close</Button>
         </div>
       </section>
     </div>

@@ -1,0 +1,235 @@
+// Browser test of the provider side (issue 11, docs/provider-contract.md) against the real server
+// (NEARCARE_URL): an operator invites a DPC provider with the indexer CLI, the provider sets a
+// password from the emailed link, signs in, favourites a solution and asks to participate (rate,
+// contract, agree); the facilitator approves from the emailed review link; the provider sees
+// Active with Participation Details, then stops participating. A second request, made on a phone,
+// is declined by the facilitator on a phone. Screenshots at 1280x800 and 390x844.
+//
+// Needs E2E_DATABASE_URL (the e2e server's database: the CLI writes the invitation there, and the
+// organisation is picked from it) and E2E_MAIL_DIR (the messages the e2e server's SMTP server
+// received). The CLI is <repo>/target/debug/indexer unless E2E_INDEXER names another.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assert, BASE_URL, DATABASE_URL, DESKTOP, latestLink, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, requireDatabase, screenshot, sql, test } from './harness.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const INDEXER = process.env.E2E_INDEXER ?? path.join(ROOT, 'target/debug/indexer');
+const PASSWORD = 'Nearcare-provider-1';
+const EMPTY_SOLUTIONS = 'You are not paricipating in any solution!';
+const EMPTY_FAVORITES = 'There are no solutions marked as favorites!';
+
+/** Runs the operator's CLI against the e2e server's database. */
+function indexer(...args) {
+  requireDatabase();
+  return execFileSync(INDEXER, args, { encoding: 'utf8', env: { ...process.env, DATABASE_URL } });
+}
+
+/** An organisation (the catalogue's DPC provider) without provider accounts, so its carousels start empty. */
+function pickOrganisation() {
+  const fresh = sql(
+    "select o.id from organisations o where not exists (select 1 from members m where m.organisation_id = o.id) order by o.id desc limit 1",
+  );
+  assert(/^\d+$/.test(fresh), `an organisation id from the database, got '${fresh}'`);
+  return Number(fresh);
+}
+
+/** Collects the page's Content-Security-Policy violations (console and events), as security.e2e.mjs does. */
+async function watchCsp(page) {
+  const reported = [];
+  page.on('console', (message) => {
+    const text = message.text();
+    if (/Content Security Policy|Refused to (load|apply|execute|connect|frame)/i.test(text)) reported.push(`console: ${text}`);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => console.log(`Refused to load (event): ${event.violatedDirective} ${event.blockedURI}`));
+  });
+  return reported;
+}
+
+async function setPassword(page, link) {
+  await page.goto(local(link));
+  await page.getByLabel('New Password', { exact: true }).waitFor();
+  await page.getByLabel('New Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm New Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: /Set password|Reset password/ }).click();
+  await page.getByRole('button', { name: 'Continue to Login' }).click();
+  await page.waitForURL(/\/login/);
+}
+
+/** The solution's facilitator email, from its detail page's Solution Facilitator section. */
+async function facilitatorEmail(page) {
+  const mailto = await page.locator('a[href^="mailto:"]').first().getAttribute('href');
+  assert(mailto, 'the facilitator has an email');
+  return mailto.slice('mailto:'.length);
+}
+
+/** Steps through the participation dialog, with screenshots of both steps under `prefix`. */
+async function participate(page, solutionName, prefix) {
+  await page.getByRole('button', { name: 'Participate', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: `Participate in ${solutionName}` });
+  await dialog.waitFor();
+  await dialog.getByText('Please select rate first').waitFor();
+  assert(await dialog.getByRole('button', { name: 'Next' }).isDisabled(), 'Next is disabled until a rate is chosen');
+  await dialog.getByRole('radio').first().check();
+  await dialog.getByRole('row', { name: /^Total/ }).waitFor();
+  assert((await dialog.getByText('Please select rate first').count()) === 0, 'the hint goes once a rate is chosen');
+  const totals = await dialog.getByRole('row', { name: /^Total/ }).innerText();
+  assert(/\$\d[\d,]*\.\d\d/.test(totals), `the total is shown in dollars, got '${totals}'`);
+  await screenshot(page, `${prefix}-dialog-step1`);
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  // The contract PDF is drawn in the dialog (pdf.js), one canvas per page.
+  await dialog.getByRole('document', { name: `Contract for ${solutionName}` }).locator('canvas').first().waitFor();
+  assert((await dialog.getByText('The contract could not be shown here').count()) === 0, 'the contract is shown in the dialog');
+  const contract = await dialog.getByRole('link', { name: 'Open the contract in a new tab' }).getAttribute('href');
+  const pdf = await fetch(new URL(contract, BASE_URL));
+  assert(pdf.ok && (pdf.headers.get('content-type') ?? '').includes('pdf'), `the contract is a PDF (${pdf.status} ${pdf.headers.get('content-type')})`);
+  const participateButton = dialog.getByRole('button', { name: 'Participate', exact: true });
+  assert(await participateButton.isDisabled(), 'Participate is disabled until the agree box is ticked');
+  await page.waitForTimeout(700);
+  await screenshot(page, `${prefix}-dialog-step2`);
+  await dialog.getByRole('checkbox').check();
+  await participateButton.click();
+  const pending = page.getByRole('dialog', { name: 'Pending Approval' });
+  await pending.waitFor();
+  await pending.getByRole('button', { name: 'Okay' }).click();
+  await page.getByRole('button', { name: 'Pending Approval' }).waitFor();
+  assert(await page.getByRole('button', { name: 'Pending Approval' }).isDisabled(), 'Pending Approval is a disabled button');
+}
+
+test('provider: invited, sets a password, favourites, participates; the facilitator approves; Active, then Stop Participating', async () => {
+  requireDatabase();
+  const organisation = pickOrganisation();
+  const email = `e2e-provider-${Date.now()}@dpc.example`;
+  indexer('providers', 'invite', '--organisation', String(organisation), '--email', email, '--first-name', 'Pat', '--last-name', 'Provider');
+  const invitation = await outboxLink(email);
+  assert(invitation.includes('/auth/reset-password?token='), `the invitation links to the set-password page, got ${invitation}`);
+
+  const browser = await launchBrowser();
+  try {
+    const { page } = await newPage(browser, DESKTOP);
+    // The contract viewer (pdf.js, its worker) must work under the server's CSP.
+    const cspViolations = await watchCsp(page);
+    await setPassword(page, invitation);
+    await logIn(page, email, PASSWORD);
+    await page.waitForURL(/\/dpc-providers\/solutions$/);
+    await page.getByText(EMPTY_SOLUTIONS, { exact: true }).waitFor();
+    await page.getByText(EMPTY_FAVORITES, { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Sign Out' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    assert((await nav.getByRole('link').allInnerTexts()).join(',') === 'Solutions,Rates', 'the side bar has Solutions and Rates');
+    await screenshot(page, 'provider-desktop-01-solutions-empty');
+
+    // A member page is not for a provider.
+    await page.goto(`${BASE_URL}/home`);
+    await page.waitForURL(/\/dpc-providers\/solutions$/);
+
+    // Favourite the first solution of the marketplace.
+    const all = page.locator('section', { has: page.getByRole('heading', { name: 'All Solutions' }) });
+    const firstCard = all.getByRole('article').first();
+    const solutionName = (await firstCard.getByRole('link').innerText()).trim();
+    await firstCard.getByRole('button', { name: `Add ${solutionName} to favorites` }).click();
+    await page.getByText(EMPTY_FAVORITES, { exact: true }).waitFor({ state: 'detached' });
+    await page.getByRole('list', { name: 'My Favorites' }).getByRole('link', { name: solutionName }).waitFor();
+    await firstCard.getByRole('button', { name: `Remove ${solutionName} from favorites` }).waitFor();
+    await screenshot(page, 'provider-desktop-02-solutions-favourite');
+
+    // Participate.
+    await firstCard.getByRole('link', { name: solutionName }).click();
+    await page.waitForURL(/\/dpc-providers\/solutions\/details\/\d+$/);
+    const detailUrl = page.url();
+    await page.getByRole('heading', { name: 'Rates & Fees' }).waitFor();
+    for (const heading of ['Details', 'Solution Facilitator', 'Enrollment/Participation']) await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+    await page.getByRole('button', { name: `Remove ${solutionName} from favorites` }).waitFor();
+    await screenshot(page, 'provider-desktop-03-detail-not-contracted');
+    const facilitator = await facilitatorEmail(page);
+    const before = latestLink(facilitator);
+    await participate(page, solutionName, 'provider-desktop-04');
+    await page.getByRole('heading', { name: 'Participation Details' }).waitFor();
+    await screenshot(page, 'provider-desktop-05-detail-pending');
+    assert(cspViolations.length === 0, `CSP violations while participating:\n${cspViolations.join('\n')}`);
+    await page.goto(`${BASE_URL}/dpc-providers/solutions`);
+    await page.getByRole('list', { name: 'My Solutions' }).getByText('Pending Approval').waitFor();
+
+    // The facilitator approves from the emailed link (a browser of their own, signed out).
+    const review = await outboxLink(facilitator, before || null);
+    assert(review.includes('/dpc-providers/participations/review?token='), `the review link, got ${review}`);
+    const facilitatorPage = (await newPage(browser, DESKTOP)).page;
+    await facilitatorPage.goto(local(review));
+    await facilitatorPage.getByRole('button', { name: 'Approve' }).waitFor();
+    await facilitatorPage.getByText(solutionName).first().waitFor();
+    await screenshot(facilitatorPage, 'provider-desktop-06-review');
+    await facilitatorPage.getByRole('button', { name: 'Approve' }).click();
+    await facilitatorPage.getByText('Approved', { exact: true }).waitFor();
+    await screenshot(facilitatorPage, 'provider-desktop-07-review-approved');
+    // The link is single use.
+    await facilitatorPage.reload();
+    await facilitatorPage.getByText('This link has expired or was already used').waitFor();
+
+    // Back as the provider: Active, with Participation Details.
+    await page.goto(detailUrl);
+    await page.getByRole('heading', { name: 'Participation Details' }).waitFor();
+    await page.getByRole('button', { name: 'Stop Participating' }).waitFor();
+    assert((await page.getByText('Active', { exact: true }).count()) > 0, 'the state says Active');
+    await page.getByRole('row', { name: /^Total/ }).waitFor();
+    await screenshot(page, 'provider-desktop-08-detail-active');
+
+    await page.goto(`${BASE_URL}/dpc-providers/rates`);
+    await page.getByRole('link', { name: solutionName }).first().waitFor();
+    await screenshot(page, 'provider-desktop-09-rates');
+
+    // On a phone: the same account, screenshots, and a second request that the facilitator declines.
+    const phone = (await newPage(browser, MOBILE)).page;
+    await logIn(phone, email, PASSWORD);
+    await phone.waitForURL(/\/dpc-providers\/solutions$/);
+    await phone.getByRole('list', { name: 'My Solutions' }).getByText('Active').waitFor();
+    await screenshot(phone, 'provider-mobile-01-solutions');
+    await phone.getByRole('button', { name: 'Open menu' }).click();
+    await phone.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Sign Out' }).waitFor();
+    await screenshot(phone, 'provider-mobile-02-menu');
+    await phone.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Rates' }).click();
+    await phone.waitForURL(/\/dpc-providers\/rates$/);
+    // The rates screen loads on demand: the solutions page stays until it renders.
+    await phone.getByRole('heading', { name: 'Rates', level: 1 }).waitFor();
+    await phone.getByRole('article', { name: solutionName }).waitFor();
+    await screenshot(phone, 'provider-mobile-03-rates');
+    await phone.goto(detailUrl);
+    await phone.getByRole('button', { name: 'Stop Participating' }).waitFor();
+    await screenshot(phone, 'provider-mobile-04-detail-active');
+
+    const allOnPhone = phone.locator('section', { has: phone.getByRole('heading', { name: 'All Solutions' }) });
+    await phone.goto(`${BASE_URL}/dpc-providers/solutions`);
+    const second = allOnPhone.getByRole('article').filter({ hasNot: phone.getByText('Active', { exact: true }) }).first();
+    const secondName = (await second.getByRole('link').innerText()).trim();
+    await second.getByRole('link', { name: secondName }).click();
+    await phone.getByRole('heading', { name: 'Rates & Fees' }).waitFor();
+    const secondFacilitator = await facilitatorEmail(phone);
+    const secondBefore = latestLink(secondFacilitator);
+    await participate(phone, secondName, 'provider-mobile-05');
+    const secondReview = await outboxLink(secondFacilitator, secondBefore || null);
+    const facilitatorPhone = (await newPage(browser, MOBILE)).page;
+    await facilitatorPhone.goto(local(secondReview));
+    await facilitatorPhone.getByRole('button', { name: 'Decline' }).waitFor();
+    await screenshot(facilitatorPhone, 'provider-mobile-06-review');
+    await facilitatorPhone.getByRole('button', { name: 'Decline' }).click();
+    await facilitatorPhone.getByText('Declined', { exact: true }).waitFor();
+    await screenshot(facilitatorPhone, 'provider-mobile-07-review-declined');
+    await phone.reload();
+    await phone.getByRole('button', { name: 'Participate', exact: true }).waitFor();
+    assert((await phone.getByText('Inactive', { exact: true }).count()) > 0, 'a declined request shows Inactive');
+
+    // Stop participating (desktop): asks first, then the solution is Inactive and can be joined again.
+    await page.goto(detailUrl);
+    await page.getByRole('button', { name: 'Stop Participating' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Stop participating?' });
+    await confirm.waitFor();
+    await screenshot(page, 'provider-desktop-10-stop-confirm');
+    await confirm.getByRole('button', { name: 'Stop Participating' }).click();
+    await page.getByRole('button', { name: 'Participate', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Rates & Fees' }).waitFor();
+    assert((await page.getByText('Inactive', { exact: true }).count()) > 0, 'a stopped participation shows Inactive');
+    await screenshot(page, 'provider-desktop-11-detail-stopped');
+  } finally {
+    await browser.close();
+  }
+});

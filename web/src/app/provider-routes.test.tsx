@@ -1,0 +1,80 @@
+import { describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterLoginPath } from '@/features/auth/utils/after-login';
+import { memberFixture } from '@/test/fixtures';
+import { mockFetch, signIn, testQueryClient } from '@/test/render';
+import { routes } from './router';
+
+vi.stubGlobal('ResizeObserver', class { observe() {} unobserve() {} disconnect() {} });
+
+function providerToken(): string {
+  return `header.${btoa(JSON.stringify({ sub: '90', role: 'provider', org: 3 })).replace(/=+$/, '')}.signature`;
+}
+
+function renderAt(path: string) {
+  const { calls } = mockFetch((url) => {
+    if (url.pathname === '/dpcproviders/me') return { body: { id: 90, email: 'pat@milehigh.example', organisation: { id: 3, name: 'Mile High Health' } } };
+    if (url.pathname === '/member/app/solutions') return { body: { solutions: [], favorites: [], marketplace: [] } };
+    if (url.pathname === '/member/app/member/info') return { body: memberFixture() };
+    if (url.pathname === '/member/app/home') return { body: { providerId: null, locationId: null, setup: 'incomplete', planID: null } };
+    if (url.pathname === '/member/app/potential/employers') return { body: [] };
+    if (url.pathname === '/member/app/market') return { body: { categories: [] } };
+    return undefined;
+  });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { router, calls };
+}
+
+describe('routes by account kind', () => {
+  it('sends a provider who signs in to /dpc-providers/solutions', () => {
+    expect(afterLoginPath({ type: 'dpc-provider', nextStep: 'complete' })).toBe('/dpc-providers/solutions');
+    expect(afterLoginPath({ type: 'dpc-provider', nextStep: 'complete' }, '/home')).toBe('/dpc-providers/solutions');
+    expect(afterLoginPath({ type: 'dpc-provider', nextStep: 'complete' }, '/dpc-providers/rates')).toBe('/dpc-providers/rates');
+    expect(afterLoginPath({ type: 'dpc-member', nextStep: 'complete' })).toBe('/home');
+  });
+
+  it('sends a provider away from member pages (and the clinic pages whose buttons enrol members), and never asks for the member info', async () => {
+    signIn(providerToken());
+    for (const path of ['/', '/home', '/account/details', '/marketplace', '/marketplace/provider/details/1?location=1']) {
+      const { router, calls } = renderAt(path);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/dpc-providers/solutions'));
+      expect(await screen.findByText('You are not paricipating in any solution!')).toBeTruthy();
+      expect(calls.some((call) => call.url.pathname === '/member/app/member/info')).toBe(false);
+      router.dispose();
+      cleanup();
+    }
+  });
+
+  it('gives a provider the organisation name, Sign Out, and a side bar with Solutions and Rates', async () => {
+    signIn(providerToken());
+    renderAt('/dpc-providers/solutions');
+    expect(await screen.findByText('Mile High Health')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign Out' })).toBeTruthy();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Solutions', 'Rates']);
+    expect(document.title).toBe('Member - Solutions');
+  });
+
+  it('sends a member away from provider pages, and a visitor to login', async () => {
+    signIn('header.payload.signature');
+    const member = renderAt('/dpc-providers/solutions');
+    await waitFor(() => expect(member.router.state.location.pathname).toBe('/home'));
+    member.router.dispose();
+    document.cookie = 'token=; Max-Age=0; path=/';
+    const visitor = renderAt('/dpc-providers/rates');
+    await waitFor(() => expect(visitor.router.state.location.pathname).toBe('/login'));
+  });
+
+  it('opens the facilitator\'s review link without a login', async () => {
+    const { router } = renderAt('/dpc-providers/participations/review?token=abc');
+    expect(await screen.findByRole('heading', { name: 'Participation request' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/dpc-providers/participations/review');
+  });
+});

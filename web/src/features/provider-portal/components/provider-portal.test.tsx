@@ -1,0 +1,340 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { bodyOf, mockFetch, renderWithProviders, signIn } from '@/test/render';
+import type { Solution } from '@/api/solutions/types';
+import type { RateCalculation } from '@/api/providers/types';
+import { ProviderSolutionsPage } from './provider-solutions-page';
+import { ProviderSolutionDetails, STOP_CONFIRM_TITLE } from './provider-solution-details';
+import { ProviderRatesPage } from './provider-rates-page';
+import { ParticipationReviewPage, REVIEW_TEXTS } from './participation-review-page';
+
+/** A provider's token: the claims say role provider (docs/provider-contract.md). */
+function providerToken(): string {
+  const claims = btoa(JSON.stringify({ sub: '90', role: 'provider', org: 3 })).replace(/=+$/, '');
+  return `header.${claims}.signature`;
+}
+
+function solutionFixture(overrides: Partial<Solution> = {}): Solution {
+  return {
+    id: 4,
+    name: 'Cloverleaf Network',
+    logo: '',
+    category: 'Virtual Care',
+    favorite: false,
+    contract: '/dpcproviders/market/solution/4/contract.pdf',
+    contractVersion: 'abc123',
+    contracted: false,
+    details: { description: 'Video visits for members.', definition: 'A virtual network', website: 'clover.example' },
+    facilitator: { primaryContact: { firstName: 'Fay', lastName: 'Cilitator', email: 'fay@clover.example' }, address1: '1 Main St' },
+    participation: null,
+    rate: null,
+    rates: [
+      { _id: 'r1', group: 'Group A', baseRate: '75.00' },
+      { _id: 'r2', group: 'Group B', baseRate: '100.00' },
+    ],
+    fees: [
+      { entity: 'TPA', type: 'percent', amount: '1.50' },
+      { entity: 'Platform', type: 'percent', amount: '3.00' },
+      { entity: 'Solution facilitator', type: 'flat', amount: '5.00' },
+    ],
+    ...overrides,
+  };
+}
+
+const calculation: RateCalculation = {
+  solution: 4,
+  rate: 'r1',
+  monthly: {
+    baseRate: '75.00',
+    fees: '8.38',
+    total: '66.62',
+    breakdown: [
+      { entity: 'TPA', type: 'percent', value: '1.50', amount: '1.13' },
+      { entity: 'Platform', type: 'percent', value: '3.00', amount: '2.25' },
+      { entity: 'Solution facilitator', type: 'flat', value: '5.00', amount: '5.00' },
+    ],
+  },
+  yearly: {
+    baseRate: '900.00',
+    fees: '100.56',
+    total: '799.44',
+    breakdown: [
+      { entity: 'TPA', type: 'percent', value: '1.50', amount: '13.56' },
+      { entity: 'Platform', type: 'percent', value: '3.00', amount: '27.00' },
+      { entity: 'Solution facilitator', type: 'flat', value: '5.00', amount: '60.00' },
+    ],
+  },
+};
+
+describe('provider solutions page', () => {
+  it('shows both empty carousels with the spec\'s exact texts, and the marketplace', async () => {
+    signIn(providerToken());
+    mockFetch((url) =>
+      url.pathname === '/member/app/solutions'
+        ? { body: { solutions: [], favorites: [], marketplace: [{ id: 4, name: 'Cloverleaf Network', category: 'Virtual Care', logo: null, favorite: false, contracted: false, status: 'notContracted' }] } }
+        : undefined,
+    );
+    renderWithProviders(<ProviderSolutionsPage />);
+    expect(await screen.findByText('You are not paricipating in any solution!')).toBeTruthy();
+    expect(screen.getByText('There are no solutions marked as favorites!')).toBeTruthy();
+    const card = screen.getByRole('article', { name: 'Cloverleaf Network' });
+    expect(within(card).getByText('Not contracted')).toBeTruthy();
+    expect(within(card).getByRole('link', { name: 'Cloverleaf Network' }).getAttribute('href')).toBe('/dpc-providers/solutions/details/4');
+  });
+
+  it('changes the heart only after the server accepts the favourite', async () => {
+    signIn(providerToken());
+    let accepted = false;
+    const card = { id: 4, name: 'Cloverleaf Network', category: 'Virtual Care', logo: null, favorite: false, contracted: false, status: 'active' };
+    const { calls } = mockFetch((url) => {
+      if (url.pathname === '/member/app/solutions') {
+        const shown = { ...card, favorite: accepted };
+        return { body: { solutions: [shown], favorites: accepted ? [shown] : [], marketplace: [shown] } };
+      }
+      if (url.pathname === '/dpcproviders/market/favorite') {
+        accepted = true;
+        return { body: { message: 'ok' } };
+      }
+      return undefined;
+    });
+    renderWithProviders(<ProviderSolutionsPage />);
+    const [heart] = await screen.findAllByRole('button', { name: 'Add Cloverleaf Network to favorites' });
+    fireEvent.click(heart!);
+    await waitFor(() => expect(screen.queryByText('There are no solutions marked as favorites!')).toBeNull());
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/dpcproviders/market/favorite')!)).toEqual({ entity: 'solution', solution: 4, favorite: true });
+    expect(screen.getAllByRole('button', { name: 'Remove Cloverleaf Network from favorites' }).length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Active').length).toBeGreaterThan(0);
+  });
+});
+
+describe('provider solution detail', () => {
+  function renderDetail(solution: Solution, extra: (url: URL, init: RequestInit | undefined) => { status?: number; body: unknown } | undefined = () => undefined) {
+    signIn(providerToken());
+    const state = { solution };
+    const fetch = mockFetch((url, init) => {
+      const answer = extra(url, init);
+      if (answer) return answer;
+      if (url.pathname === '/dpcproviders/market/solution/4') return { body: state.solution };
+      if (url.pathname === '/dpcproviders/rate/calculate') return { body: calculation };
+      return undefined;
+    });
+    renderWithProviders(<ProviderSolutionDetails solutionId={4} />);
+    return { ...fetch, state };
+  }
+
+  it('shows the sections and Rates & Fees with Participate when not contracted', async () => {
+    renderDetail(solutionFixture());
+    expect(await screen.findByRole('heading', { name: 'Details' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Solution Facilitator' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Enrollment/Participation' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Rates & Fees' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Participation Details' })).toBeNull();
+    expect(screen.getByText('$75.00')).toBeTruthy();
+    expect(screen.getByText('1.50%')).toBeTruthy();
+    expect(screen.getByText('$5.00')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Participate' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('shows a disabled Pending Approval and Participation Details while pending', async () => {
+    renderDetail(
+      solutionFixture({
+        contracted: true,
+        participation: { id: 8, status: 'pending', requestedAt: '2026-11-24T08:00:00Z', decidedAt: null },
+        rate: { _id: 'r1', amount: '75.00', rateGroup: 'Group A', totalNet: '66.62', structure: 'PMPM', frequency: 'monthly' },
+      }),
+    );
+    expect(await screen.findByRole('heading', { name: 'Participation Details' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Rates & Fees' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Pending Approval' }).hasAttribute('disabled')).toBe(true);
+    expect(await screen.findByText('$799.44')).toBeTruthy();
+    expect(screen.getAllByText('11/24/2026').length).toBeGreaterThan(0);
+  });
+
+  it('asks before Stop Participating, then posts contracted false', async () => {
+    const { calls, state } = renderDetail(
+      solutionFixture({
+        contracted: true,
+        participation: { id: 8, status: 'active', requestedAt: '2026-11-24T08:00:00Z', decidedAt: '2026-11-24T09:00:00Z' },
+        rate: { _id: 'r1', amount: '75.00', rateGroup: 'Group A', totalNet: '66.62' },
+      }),
+      (url) => {
+        if (url.pathname === '/dpcproviders/solutions/4') {
+          state.solution = solutionFixture({ participation: { id: 8, status: 'stopped', requestedAt: '2026-11-24T08:00:00Z', stoppedAt: '2026-11-25T10:00:00Z' } });
+          return { body: { message: 'Stopped' } };
+        }
+        return undefined;
+      },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Stop Participating' }));
+    const confirm = await screen.findByRole('dialog', { name: STOP_CONFIRM_TITLE });
+    expect(calls.some((call) => call.url.pathname === '/dpcproviders/solutions/4')).toBe(false);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Stop Participating' }));
+    await waitFor(() => expect(calls.some((call) => call.url.pathname === '/dpcproviders/solutions/4')).toBe(true));
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/dpcproviders/solutions/4')!)).toEqual({ contracted: false });
+    expect(await screen.findByRole('button', { name: 'Participate' })).toBeTruthy();
+    expect(screen.getAllByText('Inactive').length).toBeGreaterThan(0);
+    expect(screen.getByText('Stopped')).toBeTruthy();
+    expect(screen.getByText('11/25/2026')).toBeTruthy();
+  });
+
+  it('enables Next only once a rate is chosen and Participate only once the contract is agreed, then shows Pending Approval', async () => {
+    const { calls } = renderDetail(solutionFixture(), (url) =>
+      url.pathname === '/dpcproviders/solutions' ? { status: 201, body: { message: 'Requested', participation: { id: 9, status: 'pending' } } } : undefined,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Participate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Participate in Cloverleaf Network' });
+    expect(within(dialog).getByText('Please select rate first')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(true);
+
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group A/ }));
+    expect(within(dialog).queryByText('Please select rate first')).toBeNull();
+    expect(await within(dialog).findByText('$66.62')).toBeTruthy();
+    expect(within(dialog).getByText('TPA (1.50%)')).toBeTruthy();
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/dpcproviders/rate/calculate')!)).toEqual({ solution: 4, rate: 'r1' });
+    expect(within(dialog).getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(false);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(within(dialog).getByRole('document', { name: 'Contract for Cloverleaf Network' })).toBeTruthy();
+    const newTab = within(dialog).getByRole('link', { name: 'Open the contract in a new tab' });
+    expect(newTab.getAttribute('href')).toBe('/dpcproviders/market/solution/4/contract.pdf');
+    expect(newTab.getAttribute('target')).toBe('_blank');
+    // The test server has no PDF: the viewer says so and points at the link.
+    expect(await within(dialog).findByText(/The contract could not be shown here/)).toBeTruthy();
+    const participate = within(dialog).getByRole('button', { name: 'Participate' });
+    expect(participate.hasAttribute('disabled')).toBe(true);
+    fireEvent.click(within(dialog).getByRole('checkbox'));
+    expect(participate.hasAttribute('disabled')).toBe(false);
+    fireEvent.click(participate);
+
+    expect(await screen.findByRole('dialog', { name: 'Pending Approval' })).toBeTruthy();
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/dpcproviders/solutions')!)).toEqual({ solutionId: 4, rate: 'r1', contracted: true, contractVersion: 'abc123' });
+  });
+
+  it('resets the dialog to step 1 and shows the server\'s message in the error modal, whose Retry sends the request again', async () => {
+    let attempts = 0;
+    const { calls } = renderDetail(solutionFixture(), (url) => {
+      if (url.pathname !== '/dpcproviders/solutions') return undefined;
+      attempts += 1;
+      return attempts === 1
+        ? { status: 503, body: { message: 'The service is busy: please try again in a minute.', code: 'unavailable' } }
+        : { status: 201, body: { message: 'Requested', participation: { id: 9, status: 'pending' } } };
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Participate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Participate in Cloverleaf Network' });
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group B/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    fireEvent.click(within(dialog).getByRole('checkbox'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Participate' }));
+
+    const error = await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' });
+    expect(within(error).getByText('The service is busy: please try again in a minute.')).toBeTruthy();
+    // The participation dialog is back at step 1 with nothing chosen.
+    expect(within(dialog).getByText('Please select rate first')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(true);
+    expect((within(dialog).getByRole('radio', { name: /Group B/ }) as HTMLInputElement).checked).toBe(false);
+
+    fireEvent.click(within(error).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('dialog', { name: 'Pending Approval' })).toBeTruthy();
+    const posts = calls.filter((call) => call.url.pathname === '/dpcproviders/solutions');
+    expect(posts.map(bodyOf)).toEqual([
+      { solutionId: 4, rate: 'r2', contracted: true, contractVersion: 'abc123' },
+      { solutionId: 4, rate: 'r2', contracted: true, contractVersion: 'abc123' },
+    ]);
+  });
+
+  it('does not resend a request the contract changed under: Retry starts the steps over with the reloaded contract', async () => {
+    const { calls, state } = renderDetail(solutionFixture(), (url) => {
+      if (url.pathname !== '/dpcproviders/solutions') return undefined;
+      state.solution = solutionFixture({ contractVersion: 'def456' });
+      return { status: 409, body: { message: 'The contract changed since you opened it: please read it again.', code: 'contract_changed' } };
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Participate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Participate in Cloverleaf Network' });
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group A/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    fireEvent.click(within(dialog).getByRole('checkbox'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Participate' }));
+    const error = await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' });
+    expect(within(error).getByText('The contract changed since you opened it: please read it again.')).toBeTruthy();
+    fireEvent.click(within(error).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Oops, something went wrong. Please try again.' })).toBeNull());
+    expect(calls.filter((call) => call.url.pathname === '/dpcproviders/solutions')).toHaveLength(1);
+    // Through the steps again: the request carries the reloaded contract's version.
+    await waitFor(() => expect(calls.filter((call) => call.url.pathname === '/dpcproviders/market/solution/4').length).toBe(2));
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group A/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    fireEvent.click(within(dialog).getByRole('checkbox'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Participate' }));
+    await waitFor(() => expect(calls.filter((call) => call.url.pathname === '/dpcproviders/solutions')).toHaveLength(2));
+    expect(bodyOf(calls.filter((call) => call.url.pathname === '/dpcproviders/solutions')[1]!)).toMatchObject({ contractVersion: 'def456' });
+  });
+});
+
+describe('rates page', () => {
+  it('lists participations with their figures, or says there are none', async () => {
+    signIn(providerToken());
+    mockFetch((url) =>
+      url.pathname === '/dpcproviders/participations'
+        ? {
+            body: [
+              {
+                id: 9,
+                status: 'active',
+                solution: { id: 4, name: 'Cloverleaf Network' },
+                rate: { _id: 'r1', group: 'Group A', baseRate: '75.00' },
+                monthly: calculation.monthly,
+                yearly: calculation.yearly,
+                requestedAt: '2026-11-20T10:00:00Z',
+                decidedAt: '2026-11-21T10:00:00Z',
+              },
+            ],
+          }
+        : undefined,
+    );
+    renderWithProviders(<ProviderRatesPage />);
+    expect((await screen.findAllByText('$799.44')).length).toBeGreaterThan(0);
+    expect(screen.getAllByText('$8.38').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('11/21/2026').length).toBeGreaterThan(0);
+  });
+
+  it('shows the empty state', async () => {
+    signIn(providerToken());
+    mockFetch((url) => (url.pathname === '/dpcproviders/participations' ? { body: [] } : undefined));
+    renderWithProviders(<ProviderRatesPage />);
+    expect(await screen.findByText(/You have not asked to participate in any solution yet\./)).toBeTruthy();
+  });
+});
+
+describe('facilitator review page', () => {
+  const review = {
+    status: 'pending',
+    solution: { id: 4, name: 'Cloverleaf Network' },
+    organisation: { id: 3, name: 'Mile High Health' },
+    requestedBy: { firstName: 'Pat', lastName: 'Provider', email: 'pat@milehigh.example' },
+    rate: { _id: 'r1', group: 'Group A', baseRate: '75.00' },
+    monthly: calculation.monthly,
+    yearly: calculation.yearly,
+    requestedAt: '2026-11-24T08:00:00Z',
+  };
+
+  it('shows the request, approves it, and shows the outcome', async () => {
+    const { calls } = mockFetch((url) => {
+      if (url.pathname !== '/dpcproviders/participations/review') return undefined;
+      return calls.length > 1 ? { body: { status: 'active', message: 'Mile High Health now participates in Cloverleaf Network.' } } : { body: review };
+    });
+    renderWithProviders(<ParticipationReviewPage />, { route: '/dpc-providers/participations/review?token=tok123' });
+    expect(await screen.findByText('Mile High Health asks to participate in Cloverleaf Network.')).toBeTruthy();
+    expect(calls[0]!.url.searchParams.get('token')).toBe('tok123');
+    fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Mile High Health now participates in Cloverleaf Network.')).toBeTruthy();
+    expect(bodyOf(calls[1]!)).toEqual({ token: 'tok123', decision: 'approve' });
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('says clearly when the link is expired or used (410)', async () => {
+    mockFetch((url) => (url.pathname === '/dpcproviders/participations/review' ? { status: 410, body: { message: 'gone', code: 'review_link_expired' } } : undefined));
+    renderWithProviders(<ParticipationReviewPage />, { route: '/dpc-providers/participations/review?token=old' });
+    expect(await screen.findByText(REVIEW_TEXTS.expired)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+});
