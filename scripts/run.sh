@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -d web/node_modules ]; then
+# Missing, or older than the lock file (a pull that added a package).
+if [ ! web/node_modules/.package-lock.json -nt web/package-lock.json ]; then
   (cd web && npm ci --no-audit --no-fund)
 fi
 (cd web && npm run build)

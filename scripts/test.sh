@@ -45,7 +45,8 @@ cargo test --workspace --quiet 2>&1 | tee .local/rust-tests.log
 rust_passed=$(grep -oE '^test result: ok\. [0-9]+ passed' .local/rust-tests.log | awk '{s+=$4} END {print s+0}')
 
 step "web: install, type-check, build, component tests"
-(cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run build && npm run lint && npm test)
+# node_modules older than the lock file (a pull that added a package) is installed again.
+(cd web && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; } && npm run build && npm run lint && npm test)
 
 step "browser tests (Chromium) against the real server"
 if ! command -v chromium >/dev/null 2>&1; then

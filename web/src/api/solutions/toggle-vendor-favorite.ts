@@ -1,14 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { accountKind } from '@/lib/session';
 import { queryKeys } from '@/api/query-keys';
 import type { ProviderSolutions } from '@/api/providers/types';
 import type { Solution } from './types';
 
 export type VendorFavoriteRequest = { entity: 'vendor'; vendor: number; favorite: boolean } | { entity: 'solution'; solution: number; favorite: boolean };
 
-/** POST /dpcproviders/market/favorite: marks a vendor or solution as a favourite. */
+/**
+ * Marks a vendor or solution as a favourite of whoever is signed in: a provider account through
+ * POST /dpcproviders/market/favorite, a member through POST /member/app/market/favorite (the
+ * server refuses the other side's call with 403).
+ */
 export function toggleVendorFavorite(request: VendorFavoriteRequest): Promise<unknown> {
-  return apiRequest<unknown>('/dpcproviders/market/favorite', { method: 'POST', body: request });
+  const path = accountKind() === 'provider' ? '/dpcproviders/market/favorite' : '/member/app/market/favorite';
+  return apiRequest<unknown>(path, { method: 'POST', body: request });
 }
 
 /**
