@@ -462,6 +462,28 @@ async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_r
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
+    // And back: `indexer location set-accepting ID true` reopens it on every server.
+    let reopened = indexer_cli(
+        &database.url,
+        &root.join("builder"),
+        &["location", "set-accepting", &denver.to_string(), "true"],
+    );
+    assert!(
+        reopened.status.success(),
+        "{}",
+        String::from_utf8_lossy(&reopened.stderr)
+    );
+    let started = Instant::now();
+    for process in &processes {
+        while !accepting_near_denver(process.address.clone()).await {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "the reopening never reached {}",
+                process.address
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
     assert_eq!(
         store::generations::current(&database.pool)
             .await
