@@ -293,7 +293,7 @@ describe('change rate', () => {
     return { ...fetch, state };
   }
 
-  const changePosts = (calls: { url: URL }[]) => calls.filter((call) => call.url.pathname === '/dpcproviders/solutions/4');
+  const changePosts = <T extends { url: URL }>(calls: T[]): T[] => calls.filter((call) => call.url.pathname === '/dpcproviders/solutions/4');
 
   it('offers Change Rate only while contracted (pending or active)', async () => {
     renderDetail(solutionFixture());
