@@ -191,8 +191,10 @@ export function RateStep({
               <li key={String(rate._id)} className={styles.rateOption}>
                 <label>
                   <input type="radio" name="rate" value={String(rate._id)} checked={chosen} onChange={() => onChoose(rate._id)} />
-                  <span>{rate.group}</span>
-                  {rate._id === currentRateId ? <span className={styles.currentTag}>current</span> : null}
+                  <span className={styles.rateName}>
+                    <span>{rate.group}</span>
+                    {rate._id === currentRateId ? <span className={styles.currentTag}>current</span> : null}
+                  </span>
                   <span className={styles.rateAmount}>{formatMoney(rate.baseRate)} PMPM</span>
                 </label>
                 {chosen ? <ChosenRateCalculation solutionId={solutionId} rateId={rate._id} /> : null}
