@@ -2,7 +2,8 @@
 // (NEARCARE_URL): an operator invites a DPC provider with the indexer CLI, the provider sets a
 // password from the emailed link, signs in, favourites a solution and asks to participate (rate,
 // contract, agree); the facilitator approves from the emailed review link; the provider sees
-// Active with Participation Details, then stops participating. A second request, made on a phone,
+// Active with Participation Details, changes the rate (Pending Approval again, the facilitator
+// approves the new rate from a new emailed link), then stops participating. A second request, made on a phone,
 // is declined by the facilitator on a phone. Screenshots at 1280x800 and 390x844.
 //
 // Needs E2E_DATABASE_URL (the e2e server's database: the CLI writes the invitation there, and the
@@ -174,6 +175,41 @@ test('provider: invited, sets a password, favourites, participates; the facilita
     await page.getByRole('row', { name: /^Total/ }).waitFor();
     await screenshot(page, 'provider-desktop-08-detail-active');
 
+    // Change the rate of the active participation: back to Pending Approval until the facilitator
+    // approves the new rate from a new emailed link.
+    const beforeChange = latestLink(facilitator);
+    await page.getByRole('button', { name: 'Change Rate' }).click();
+    const changeDialog = page.getByRole('dialog', { name: `Change rate for ${solutionName}` });
+    await changeDialog.waitFor();
+    const rateRadios = changeDialog.getByRole('radio');
+    const rateOptions = changeDialog.getByRole('listitem');
+    assert((await rateRadios.count()) > 1, 'the solution has more than one rate to change to');
+    // participate() chose the first rate.
+    assert(await rateRadios.first().isChecked(), 'the current rate is preselected');
+    await rateOptions.first().getByText('current', { exact: true }).waitFor();
+    const confirmChange = changeDialog.getByRole('button', { name: 'Change Rate' });
+    assert(await confirmChange.isDisabled(), 'Change Rate is disabled while the current rate is chosen');
+    await changeDialog.getByText(/goes to the solution facilitator for approval/).waitFor();
+    await rateRadios.nth(1).check();
+    await rateOptions.nth(1).getByRole('row', { name: /^Total/ }).waitFor();
+    assert(!(await confirmChange.isDisabled()), 'Change Rate is enabled once another rate is chosen');
+    await screenshot(page, 'provider-desktop-08a-change-rate-dialog');
+    await confirmChange.click();
+    const rateSent = page.getByRole('dialog', { name: 'Rate change sent' });
+    await rateSent.getByText(/was sent to the solution facilitator for approval/).waitFor();
+    await screenshot(page, 'provider-desktop-08b-change-rate-sent');
+    await rateSent.getByRole('button', { name: 'Okay' }).click();
+    await page.getByRole('button', { name: 'Pending Approval' }).waitFor();
+    assert((await page.getByText('Pending Approval', { exact: true }).count()) > 1, 'the chip and the button say Pending Approval');
+    const changeReview = await outboxLink(facilitator, beforeChange || null);
+    assert(changeReview.includes('/dpc-providers/participations/review?token=') && changeReview !== review, `a new review link for the new rate, got ${changeReview}`);
+    await facilitatorPage.goto(local(changeReview));
+    await facilitatorPage.getByRole('button', { name: 'Approve' }).click();
+    await facilitatorPage.getByText('Approved', { exact: true }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Stop Participating' }).waitFor();
+    assert((await page.getByText('Active', { exact: true }).count()) > 0, 'Active again once the new rate is approved');
+
     await page.goto(`${BASE_URL}/dpc-providers/rates`);
     await page.getByRole('link', { name: solutionName }).first().waitFor();
     await screenshot(page, 'provider-desktop-09-rates');
@@ -196,6 +232,16 @@ test('provider: invited, sets a password, favourites, participates; the facilita
     await phone.goto(detailUrl);
     await phone.getByRole('button', { name: 'Stop Participating' }).waitFor();
     await screenshot(phone, 'provider-mobile-04-detail-active');
+    // The change-rate dialog on a phone (cancelled: the desktop stops participating below).
+    await phone.getByRole('button', { name: 'Change Rate' }).click();
+    const phoneChange = phone.getByRole('dialog', { name: `Change rate for ${solutionName}` });
+    const phoneRadios = phoneChange.getByRole('radio');
+    await phoneRadios.first().waitFor();
+    await phoneRadios.first().check();
+    await phoneChange.getByRole('listitem').first().getByRole('row', { name: /^Total/ }).waitFor();
+    await screenshot(phone, 'provider-mobile-04a-change-rate-dialog');
+    await phoneChange.getByRole('button', { name: 'Cancel' }).click();
+    await phoneChange.waitFor({ state: 'hidden' });
 
     const allOnPhone = phone.locator('section', { has: phone.getByRole('heading', { name: 'All Solutions' }) });
     await phone.goto(`${BASE_URL}/dpc-providers/solutions`);

@@ -157,22 +157,30 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
   );
 }
 
-function RateStep({
+/**
+ * Step 1 of the participation dialog, also the change-rate dialog's body: the rates as radios and
+ * the chosen one's calculation. `currentRateId` marks the participation's rate "current".
+ */
+export function RateStep({
   solutionId,
   rates,
   loading,
   rateId,
   onChoose,
+  currentRateId = null,
+  intro = 'Step 1 of 2: choose a rate (US$ per member per month, paid monthly)',
 }: {
   solutionId: number;
   rates: Rate[];
   loading: boolean;
   rateId: string | number | null;
   onChoose: (id: string | number) => void;
+  currentRateId?: string | number | null;
+  intro?: string;
 }) {
   return (
     <>
-      <p className={styles.steps}>Step 1 of 2: choose a rate (US$ per member per month, paid monthly)</p>
+      <p className={styles.steps}>{intro}</p>
       {loading ? <Spinner label="Loading rates" /> : null}
       <fieldset className={styles.fieldset}>
         <legend className="visually-hidden">Rate</legend>
@@ -183,7 +191,10 @@ function RateStep({
               <li key={String(rate._id)} className={styles.rateOption}>
                 <label>
                   <input type="radio" name="rate" value={String(rate._id)} checked={chosen} onChange={() => onChoose(rate._id)} />
-                  <span>{rate.group}</span>
+                  <span className={styles.rateName}>
+                    <span>{rate.group}</span>
+                    {rate._id === currentRateId ? <span className={styles.currentTag}>current</span> : null}
+                  </span>
                   <span className={styles.rateAmount}>{formatMoney(rate.baseRate)} PMPM</span>
                 </label>
                 {chosen ? <ChosenRateCalculation solutionId={solutionId} rateId={rate._id} /> : null}

@@ -5,6 +5,7 @@ import type { Solution } from '@/api/solutions/types';
 import type { RateCalculation } from '@/api/providers/types';
 import { ProviderSolutionsPage } from './provider-solutions-page';
 import { ProviderSolutionDetails, STOP_CONFIRM_TITLE } from './provider-solution-details';
+import { CHANGE_RATE_TEXTS } from './change-rate-dialog';
 import { ProviderRatesPage } from './provider-rates-page';
 import { ParticipationReviewPage, REVIEW_TEXTS } from './participation-review-page';
 
@@ -267,6 +268,143 @@ describe('provider solution detail', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Participate' }));
     await waitFor(() => expect(calls.filter((call) => call.url.pathname === '/dpcproviders/solutions')).toHaveLength(2));
     expect(bodyOf(calls.filter((call) => call.url.pathname === '/dpcproviders/solutions')[1]!)).toMatchObject({ contractVersion: 'def456' });
+  });
+});
+
+describe('change rate', () => {
+  const contracted = (status: 'pending' | 'active', overrides: Partial<Solution> = {}) =>
+    solutionFixture({
+      contracted: true,
+      participation: { id: 8, status, requestedAt: '2026-11-24T08:00:00Z', decidedAt: status === 'active' ? '2026-11-24T09:00:00Z' : null },
+      rate: { _id: 'r1', amount: '75.00', rateGroup: 'Group A', totalNet: '66.62', structure: 'PMPM', frequency: 'monthly' },
+      ...overrides,
+    });
+
+  function renderDetail(solution: Solution, change: (body: unknown, state: { solution: Solution }) => { status?: number; body: unknown } = () => ({ body: { message: 'ok' } })) {
+    signIn(providerToken());
+    const state = { solution };
+    const fetch = mockFetch((url, init) => {
+      if (url.pathname === '/dpcproviders/market/solution/4') return { body: state.solution };
+      if (url.pathname === '/dpcproviders/rate/calculate') return { body: calculation };
+      if (url.pathname === '/dpcproviders/solutions/4') return change(JSON.parse(String(init?.body)), state);
+      return undefined;
+    });
+    renderWithProviders(<ProviderSolutionDetails solutionId={4} />);
+    return { ...fetch, state };
+  }
+
+  const changePosts = <T extends { url: URL }>(calls: T[]): T[] => calls.filter((call) => call.url.pathname === '/dpcproviders/solutions/4');
+
+  it('offers Change Rate only while contracted (pending or active)', async () => {
+    renderDetail(solutionFixture());
+    expect(await screen.findByRole('button', { name: 'Participate' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: CHANGE_RATE_TEXTS.button })).toBeNull();
+  });
+
+  it('does not offer Change Rate to an inactive (stopped) participation', async () => {
+    renderDetail(solutionFixture({ participation: { id: 8, status: 'stopped', requestedAt: '2026-11-24T08:00:00Z', stoppedAt: '2026-11-25T10:00:00Z' } }));
+    expect(await screen.findByRole('button', { name: 'Participate' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: CHANGE_RATE_TEXTS.button })).toBeNull();
+  });
+
+  it.each(['pending', 'active'] as const)('shows Change Rate next to the state button while %s', async (status) => {
+    renderDetail(contracted(status));
+    const change = await screen.findByRole('button', { name: CHANGE_RATE_TEXTS.button });
+    expect(change.hasAttribute('disabled')).toBe(false);
+    expect(screen.getByRole('button', { name: status === 'active' ? 'Stop Participating' : 'Pending Approval' })).toBeTruthy();
+  });
+
+  it('preselects and marks the current rate, and enables the confirm button only for another rate', async () => {
+    const { calls } = renderDetail(contracted('active'));
+    fireEvent.click(await screen.findByRole('button', { name: CHANGE_RATE_TEXTS.button }));
+    const dialog = await screen.findByRole('dialog', { name: CHANGE_RATE_TEXTS.title('Cloverleaf Network') });
+    const current = within(dialog).getByRole('radio', { name: /Group A/ }) as HTMLInputElement;
+    expect(current.checked).toBe(true);
+    expect(within(current.closest('li')!).getByText('current')).toBeTruthy();
+    expect(within(within(dialog).getByRole('radio', { name: /Group B/ }).closest('li')!).queryByText('current')).toBeNull();
+    expect(within(dialog).queryByText('Please select rate first')).toBeNull();
+    // The current rate's calculation is shown.
+    expect(await within(dialog).findByText('$66.62')).toBeTruthy();
+    expect(within(dialog).getByText(CHANGE_RATE_TEXTS.activeNote)).toBeTruthy();
+    const confirm = within(dialog).getByRole('button', { name: CHANGE_RATE_TEXTS.confirm });
+    expect(confirm.hasAttribute('disabled')).toBe(true);
+
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group B/ }));
+    expect(confirm.hasAttribute('disabled')).toBe(false);
+    await waitFor(() => expect(calls.some((call) => call.url.pathname === '/dpcproviders/rate/calculate' && (bodyOf(call) as { rate: string }).rate === 'r2')).toBe(true));
+    // Back to the current rate: nothing to change.
+    fireEvent.click(current);
+    expect(confirm.hasAttribute('disabled')).toBe(true);
+    expect(changePosts(calls)).toHaveLength(0);
+  });
+
+  it('says a pending request is asked again with the new rate', async () => {
+    renderDetail(contracted('pending'));
+    fireEvent.click(await screen.findByRole('button', { name: CHANGE_RATE_TEXTS.button }));
+    const dialog = await screen.findByRole('dialog', { name: CHANGE_RATE_TEXTS.title('Cloverleaf Network') });
+    expect(within(dialog).getByText(CHANGE_RATE_TEXTS.pendingNote)).toBeTruthy();
+    expect(within(dialog).queryByText(CHANGE_RATE_TEXTS.activeNote)).toBeNull();
+  });
+
+  it('posts exactly {rate}, shows the server\'s message and reloads the solution (Pending Approval)', async () => {
+    const message = 'Your new rate (Group B) was sent to the solution facilitator for approval.';
+    const { calls } = renderDetail(contracted('active'), (_body, state) => {
+      state.solution = contracted('pending', { rate: { _id: 'r2', amount: '100.00', rateGroup: 'Group B', structure: 'PMPM', frequency: 'monthly' } });
+      return { body: { message, participation: { id: 8, status: 'pending' } } };
+    });
+    fireEvent.click(await screen.findByRole('button', { name: CHANGE_RATE_TEXTS.button }));
+    const dialog = await screen.findByRole('dialog', { name: CHANGE_RATE_TEXTS.title('Cloverleaf Network') });
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group B/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: CHANGE_RATE_TEXTS.confirm }));
+
+    const done = await screen.findByRole('dialog', { name: CHANGE_RATE_TEXTS.doneTitle });
+    expect(within(done).getByText(message)).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: CHANGE_RATE_TEXTS.title('Cloverleaf Network') })).toBeNull();
+    expect(changePosts(calls).map(bodyOf)).toEqual([{ rate: 'r2' }]);
+    // The solution is loaded again: the chip and the button say Pending Approval, with the new rate.
+    await waitFor(() => expect(calls.filter((call) => call.url.pathname === '/dpcproviders/market/solution/4').length).toBe(2));
+    expect(await screen.findByRole('button', { name: 'Pending Approval' })).toBeTruthy();
+    expect(screen.getAllByText('Pending Approval').length).toBeGreaterThan(1);
+    expect(screen.getByText('Group B')).toBeTruthy();
+    fireEvent.click(within(done).getByRole('button', { name: 'Okay' }));
+    expect(screen.queryByRole('dialog', { name: CHANGE_RATE_TEXTS.doneTitle })).toBeNull();
+  });
+
+  it('shows a 400 in the error modal with the server\'s message, without Retry', async () => {
+    const message = 'Nothing to change: send a different rate, or contracted false to stop participating.';
+    const { calls } = renderDetail(contracted('active'), () => ({ status: 400, body: { message, code: 'nothing_to_change' } }));
+    fireEvent.click(await screen.findByRole('button', { name: CHANGE_RATE_TEXTS.button }));
+    const dialog = await screen.findByRole('dialog', { name: CHANGE_RATE_TEXTS.title('Cloverleaf Network') });
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group B/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: CHANGE_RATE_TEXTS.confirm }));
+
+    const error = await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' });
+    expect(within(error).getByRole('alert').textContent).toBe(message);
+    expect(within(error).queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(screen.queryByRole('dialog', { name: CHANGE_RATE_TEXTS.doneTitle })).toBeNull();
+    fireEvent.click(within(error).getByRole('button', { name: 'Okay' }));
+    expect(screen.queryByRole('dialog', { name: 'Oops, something went wrong. Please try again.' })).toBeNull();
+    // The change dialog is still there with the chosen rate, and the participation did not change.
+    expect((within(dialog).getByRole('radio', { name: /Group B/ }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole('button', { name: 'Stop Participating' })).toBeTruthy();
+    expect(changePosts(calls)).toHaveLength(1);
+  });
+
+  it('offers Retry when the server could not answer (503), sending the same body again', async () => {
+    let attempts = 0;
+    const { calls } = renderDetail(contracted('pending'), () => {
+      attempts += 1;
+      return attempts === 1 ? { status: 503, body: { message: 'The service is busy: please try again in a minute.', code: 'unavailable' } } : { body: { message: 'Sent again.' } };
+    });
+    fireEvent.click(await screen.findByRole('button', { name: CHANGE_RATE_TEXTS.button }));
+    const dialog = await screen.findByRole('dialog', { name: CHANGE_RATE_TEXTS.title('Cloverleaf Network') });
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group B/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: CHANGE_RATE_TEXTS.confirm }));
+    const error = await screen.findByRole('dialog', { name: 'Oops, something went wrong. Please try again.' });
+    expect(within(error).getByText('The service is busy: please try again in a minute.')).toBeTruthy();
+    fireEvent.click(within(error).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Sent again.')).toBeTruthy();
+    expect(changePosts(calls).map(bodyOf)).toEqual([{ rate: 'r2' }, { rate: 'r2' }]);
   });
 });
 

@@ -16,6 +16,7 @@ import { useRateCalculation } from '@/api/providers/calculate-rate';
 import { useUpdateParticipation } from '@/api/providers/update-participation';
 import { feeCadence, participationButton, participationState, PROVIDER_TEXTS, stateLabel } from '../utils/participation';
 import { FavoriteButton } from './favorite-button';
+import { ChangeRateDialog, CHANGE_RATE_TEXTS } from './change-rate-dialog';
 import { ParticipationDialog } from './participation-dialog';
 import { CalculationTable, StatusChip } from './rate-figures';
 import styles from './provider-portal.module.css';
@@ -26,12 +27,13 @@ export const STOP_CONFIRM_TITLE = 'Stop participating?';
  * /dpc-providers/solutions/details/{id}: a solution as the provider sees it. Details, Solution
  * Facilitator, Enrollment/Participation (the state), then Participation Details while contracted
  * or Rates & Fees otherwise; the button follows the state (Participate, Pending Approval, Stop
- * Participating) and the heart marks it a favourite.
+ * Participating), Change Rate is there while contracted, and the heart marks it a favourite.
  */
 export function ProviderSolutionDetails({ solutionId }: { solutionId: number }) {
   const solution = useSolution(solutionId);
   const navigate = useNavigate();
   const [participateOpen, setParticipateOpen] = useState(false);
+  const [changeRateOpen, setChangeRateOpen] = useState(false);
   const [confirmStop, setConfirmStop] = useState(false);
   const [stopError, setStopError] = useState<string | null>(null);
   const stop = useUpdateParticipation();
@@ -134,6 +136,11 @@ export function ProviderSolutionDetails({ solutionId }: { solutionId: number }) 
           <Button variant="secondary" onClick={() => navigate(paths.providerSolutions.path)}>
             Back to Solutions
           </Button>
+          {contracted ? (
+            <Button variant="secondary" disabled={stop.isPending} onClick={() => setChangeRateOpen(true)}>
+              {CHANGE_RATE_TEXTS.button}
+            </Button>
+          ) : null}
           <Button
             variant={button.action === 'stop' ? 'danger' : 'primary'}
             disabled={button.disabled || stop.isPending}
@@ -149,6 +156,7 @@ export function ProviderSolutionDetails({ solutionId }: { solutionId: number }) 
       </section>
 
       {participateOpen ? <ParticipationDialog solution={data} open={participateOpen} onClose={() => setParticipateOpen(false)} /> : null}
+      {changeRateOpen ? <ChangeRateDialog solution={data} open={changeRateOpen} onClose={() => setChangeRateOpen(false)} /> : null}
       <Dialog
         open={confirmStop}
         title={STOP_CONFIRM_TITLE}
