@@ -29,12 +29,18 @@ pub async fn open_database(database_url: Option<&str>, local_dir: &Path) -> Resu
     Ok(open_database_with_cluster(database_url, local_dir).await?.0)
 }
 
+/// The database URL to use: `DATABASE_URL=` (set but empty, or blank) means unset, as a shell
+/// user would expect.
+pub fn given_database_url(database_url: Option<&str>) -> Option<&str> {
+    database_url.map(str::trim).filter(|url| !url.is_empty())
+}
+
 /// Like [`open_database`], also returning the private cluster when one is used.
 pub async fn open_database_with_cluster(
     database_url: Option<&str>,
     local_dir: &Path,
 ) -> Result<(PgPool, Option<pgcluster::PrivateCluster>)> {
-    let (url, cluster) = match database_url {
+    let (url, cluster) = match given_database_url(database_url) {
         Some(url) => (url.to_owned(), None),
         None => {
             let root = local_dir.join("postgres");
@@ -736,4 +742,18 @@ pub async fn changes_for(pool: &PgPool, snapshot: &Snapshot) -> Result<Option<st
     Ok(Some(
         store::catalogue::changes_since(pool, &snapshot.version.cursor, watermark).await?,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_empty_database_url_means_the_private_cluster() {
+        assert_eq!(super::given_database_url(None), None);
+        assert_eq!(super::given_database_url(Some("")), None);
+        assert_eq!(super::given_database_url(Some("  ")), None);
+        assert_eq!(
+            super::given_database_url(Some(" postgres://db/x ")),
+            Some("postgres://db/x")
+        );
+    }
 }
