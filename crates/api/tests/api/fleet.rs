@@ -17,6 +17,21 @@ struct Server {
     _shutdown: oneshot::Sender<()>,
 }
 
+/// A fresh database holding a generated catalogue.
+async fn seeded_database(clinics: usize, clinicians: usize, seed: u64) -> testkit::TestDatabase {
+    let database = testkit::database().await.expect("a test database");
+    let catalogue = seed::generate(
+        &seed::SeedConfig {
+            clinics,
+            clinicians,
+            seed,
+        },
+        &Gazetteer::embedded(),
+    );
+    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    database
+}
+
 async fn start(database_url: &str, name: &str) -> Server {
     let local_dir = std::env::temp_dir().join(format!("nearcare-fleet-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&local_dir);
@@ -75,16 +90,7 @@ async fn search_status_and_total(client: &reqwest::Client, server: &Server) -> (
 #[tokio::test]
 async fn three_servers_with_their_own_folders_serve_each_rebuild_and_refuse_a_damaged_one() {
     api::install_tls_provider();
-    let database = testkit::database().await.expect("a test database");
-    let catalogue = seed::generate(
-        &seed::SeedConfig {
-            clinics: 400,
-            clinicians: 320,
-            seed: 5,
-        },
-        &Gazetteer::embedded(),
-    );
-    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    let database = seeded_database(400, 320, 5).await;
     // The first server builds and publishes; the next two fetch what it published.
     let mut servers = Vec::new();
     for name in ["a", "b", "c"] {
@@ -215,17 +221,8 @@ fn spawn_process(database_url: &str, local_dir: &std::path::Path) -> Process {
 /// [`spawn_process`] with more environment variables.
 fn spawn_process_with(database_url: &str, local_dir: &std::path::Path, environment: &[(&str, &str)]) -> Process {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nearcare-server"))
+    let mut child = server_command(database_url, local_dir)
         .envs(environment.iter().copied())
-        .env("DATABASE_URL", database_url)
-        .env("NEARCARE_LOCAL_DIR", local_dir)
-        .env("HOST", "127.0.0.1")
-        .env("PORT", "0")
-        .env("NEARCARE_SEED_CLINICS", "0")
-        .env(
-            "NEARCARE_JWT_SECRET",
-            "a-fleet-test-secret-shared-by-every-server-0123456789",
-        )
         .env("RUST_LOG", "info")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
@@ -315,16 +312,7 @@ async fn process_serves(client: &reqwest::Client, process: &Process, generation:
 #[tokio::test]
 async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_restarted_one_catches_up() {
     api::install_tls_provider();
-    let database = testkit::database().await.expect("a test database");
-    let catalogue = seed::generate(
-        &seed::SeedConfig {
-            clinics: 300,
-            clinicians: 240,
-            seed: 7,
-        },
-        &Gazetteer::embedded(),
-    );
-    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    let database = seeded_database(300, 240, 7).await;
     let root = std::env::temp_dir().join(format!("nearcare-fleet-processes-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let client = reqwest::Client::new();
@@ -503,16 +491,7 @@ async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_r
 #[tokio::test]
 async fn three_server_processes_send_200_queued_emails_exactly_once() {
     api::install_tls_provider();
-    let database = testkit::database().await.expect("a test database");
-    let catalogue = seed::generate(
-        &seed::SeedConfig {
-            clinics: 50,
-            clinicians: 40,
-            seed: 7,
-        },
-        &Gazetteer::embedded(),
-    );
-    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    let database = seeded_database(50, 40, 7).await;
     let sink = crate::smtp::SmtpSink::start(&[]).await;
     let root = std::env::temp_dir().join(format!("nearcare-fleet-mail-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
@@ -624,16 +603,7 @@ async fn server_processes_share_generations_through_an_s3_store() {
         .await
         .unwrap();
     assert!(created.status().is_success(), "bucket: {}", created.status());
-    let database = testkit::database().await.expect("a test database");
-    let catalogue = seed::generate(
-        &seed::SeedConfig {
-            clinics: 100,
-            clinicians: 80,
-            seed: 3,
-        },
-        &Gazetteer::embedded(),
-    );
-    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    let database = seeded_database(100, 80, 3).await;
     let root = std::env::temp_dir().join(format!("nearcare-fleet-s3-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let environment = [
@@ -743,17 +713,8 @@ async fn server_processes_share_generations_through_an_s3_store() {
 #[tokio::test]
 async fn a_server_killed_mid_fetch_recovers_at_its_next_start() {
     api::install_tls_provider();
-    let database = testkit::database().await.expect("a test database");
     // Big enough (about 7 MB) that a fetch takes long enough to be caught in the middle.
-    let catalogue = seed::generate(
-        &seed::SeedConfig {
-            clinics: 20_000,
-            clinicians: 16_000,
-            seed: 9,
-        },
-        &Gazetteer::embedded(),
-    );
-    store::catalogue::load(&database.pool, &catalogue, false).await.unwrap();
+    let database = seeded_database(20_000, 16_000, 9).await;
     let root = std::env::temp_dir().join(format!("nearcare-fleet-kill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let client = reqwest::Client::new();
@@ -835,7 +796,18 @@ async fn a_server_killed_mid_fetch_recovers_at_its_next_start() {
 
 /// The server binary started on `local_dir`, returned as a bare child (the caller kills it).
 fn spawn_fetching_process(database_url: &str, local_dir: &std::path::Path) -> std::process::Child {
-    std::process::Command::new(env!("CARGO_BIN_EXE_nearcare-server"))
+    server_command(database_url, local_dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the server binary starts")
+}
+
+/// The server binary on a free loopback port with its own local folder, no seeding, and the
+/// token secret every fleet server shares.
+fn server_command(database_url: &str, local_dir: &std::path::Path) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_nearcare-server"));
+    command
         .env("DATABASE_URL", database_url)
         .env("NEARCARE_LOCAL_DIR", local_dir)
         .env("HOST", "127.0.0.1")
@@ -844,9 +816,6 @@ fn spawn_fetching_process(database_url: &str, local_dir: &std::path::Path) -> st
         .env(
             "NEARCARE_JWT_SECRET",
             "a-fleet-test-secret-shared-by-every-server-0123456789",
-        )
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("the server binary starts")
+        );
+    command
 }
