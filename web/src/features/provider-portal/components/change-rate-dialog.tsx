@@ -8,6 +8,7 @@ import type { Rate, Solution } from '@/api/solutions/types';
 import { useRates } from '@/api/providers/get-rates';
 import { useUpdateParticipation } from '@/api/providers/update-participation';
 import { participationState, PROVIDER_TEXTS } from '../utils/participation';
+import { FailureDialog, NoticeDialog } from './outcome-dialogs';
 import { RateStep } from './participation-dialog';
 import styles from './provider-portal.module.css';
 
@@ -98,47 +99,22 @@ export function ChangeRateDialog({ solution, open, onClose }: { solution: Dialog
           <p className={styles.note}>{active ? CHANGE_RATE_TEXTS.activeNote : CHANGE_RATE_TEXTS.pendingNote}</p>
         </div>
       </Dialog>
-      <Dialog
+      <NoticeDialog
         open={done !== null}
         title={CHANGE_RATE_TEXTS.doneTitle}
         onClose={() => {
           setDone(null);
           close();
         }}
-        footer={
-          <Button
-            onClick={() => {
-              setDone(null);
-              close();
-            }}
-          >
-            Okay
-          </Button>
-        }
       >
         <p>{done}</p>
-      </Dialog>
-      <Dialog
-        open={failure !== null}
-        title={PROVIDER_TEXTS.retryTitle}
-        onClose={() => setFailure(null)}
-        footer={
-          failure?.retry ? (
-            <>
-              <Button variant="secondary" onClick={() => setFailure(null)}>
-                Cancel
-              </Button>
-              <Button disabled={change.isPending} onClick={submit}>
-                Retry
-              </Button>
-            </>
-          ) : (
-            <Button onClick={() => setFailure(null)}>Okay</Button>
-          )
-        }
-      >
-        <p role="alert">{failure?.message}</p>
-      </Dialog>
+      </NoticeDialog>
+      <FailureDialog
+        message={failure?.message ?? null}
+        onDismiss={() => setFailure(null)}
+        onRetry={failure?.retry ? submit : undefined}
+        retrying={change.isPending}
+      />
     </>
   );
 }

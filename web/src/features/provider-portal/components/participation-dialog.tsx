@@ -12,6 +12,7 @@ import { useRates } from '@/api/providers/get-rates';
 import { useParticipate, type ParticipateRequest } from '@/api/providers/participate';
 import { PROVIDER_TEXTS } from '../utils/participation';
 import { ContractViewer } from './contract-viewer';
+import { FailureDialog, NoticeDialog } from './outcome-dialogs';
 import { CalculationTable } from './rate-figures';
 import styles from './provider-portal.module.css';
 
@@ -113,46 +114,20 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
           )}
         </div>
       </Dialog>
-      <Dialog
+      <NoticeDialog
         open={pendingOpen}
         title={PENDING_DIALOG_TITLE}
         onClose={() => {
           setPendingOpen(false);
           onClose();
         }}
-        footer={
-          <Button
-            onClick={() => {
-              setPendingOpen(false);
-              onClose();
-            }}
-          >
-            Okay
-          </Button>
-        }
       >
         <p>
           Your request to participate in <strong>{solution.name}</strong> was sent to the solution facilitator for approval. We will email you their
           decision.
         </p>
-      </Dialog>
-      <Dialog
-        open={failure !== null}
-        title={PROVIDER_TEXTS.retryTitle}
-        onClose={() => setFailure(null)}
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setFailure(null)}>
-              Cancel
-            </Button>
-            <Button disabled={participate.isPending} onClick={retry}>
-              Retry
-            </Button>
-          </>
-        }
-      >
-        <p role="alert">{failure?.message}</p>
-      </Dialog>
+      </NoticeDialog>
+      <FailureDialog message={failure?.message ?? null} onDismiss={() => setFailure(null)} onRetry={retry} retrying={participate.isPending} />
     </>
   );
 }
