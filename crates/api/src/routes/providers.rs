@@ -148,14 +148,9 @@ async fn latest_participations(state: &AppState, organisation_id: i64) -> ApiRes
 
 /// Who the signed-in provider is.
 async fn me(State(state): State<AppState>, provider: ProviderCaller) -> ApiResult<axum::Json<Value>> {
-    let account = crate::access::signed_in_member(
-        &state,
-        crate::access::Caller {
-            member_id: provider.account_id,
-            actor: None,
-        },
-    )
-    .await?;
+    let account = store::members::find(&state.pool, provider.account_id)
+        .await?
+        .ok_or_else(crate::access::please_log_in)?;
     let organisation = store::providers::organisation_name(&state.pool, provider.organisation_id).await?;
     Ok(axum::Json(json!({
         "id": account.id,
