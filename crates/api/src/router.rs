@@ -98,6 +98,7 @@ fn feature_routes() -> Router<AppState> {
         .merge(routes::waitlist::router())
         .merge(routes::favourites::router())
         .merge(routes::providers::router())
+        .merge(routes::participation_review::router())
         .merge(routes::analytics::router())
         .merge(routes::dev_mailbox::router())
 }

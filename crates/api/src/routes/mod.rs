@@ -13,6 +13,7 @@ pub mod health;
 pub mod login;
 pub mod market;
 pub mod members;
+pub mod participation_review;
 pub mod passwords;
 pub mod profiles;
 pub mod providers;

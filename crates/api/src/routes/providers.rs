@@ -1,26 +1,29 @@
 //! The provider side of the marketplace (docs/provider-contract.md): a provider account's
 //! solutions, a solution with its rates, fees, contract and the organisation's participation,
-//! the rate calculation, participating, changing the rate or stopping, and the facilitator's
-//! review of a request through the emailed link.
+//! the rate calculation, participating, changing the rate or stopping (the facilitator's review
+//! is [`super::participation_review`]).
 
 use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use domain::participation::{Cents, ParticipationStatus, Period, Transition, calculate, fee_schedule};
+use domain::participation::{Cents, Transition, calculate};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use store::favourites::Entity;
-use store::participations::{Actor, Participation, Rate, Refusal, SolutionTerms};
+use store::participations::{Actor, Participation, Rate, SolutionTerms};
 
 use crate::access::{MaybePrincipal, Principal, ProviderCaller};
-use crate::auth::LinkToken;
 use crate::contract_pdf::{contract_pdf, contract_version};
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::{Json, Path, Query};
 use crate::forms::id_field;
+use crate::services::participation_views::{
+    card_status, contract_path, fees_json, participation_json, period_json, rate_json, refusal_error, solution_card,
+    tpa_of,
+};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -34,100 +37,6 @@ pub fn router() -> Router<AppState> {
         .route("/dpcproviders/solutions", post(participate))
         .route("/dpcproviders/solutions/{id}", post(change_participation))
         .route("/dpcproviders/participations", get(participations))
-        .route("/dpcproviders/participations/review", get(review).post(decide))
-}
-
-// ---- JSON shapes ---------------------------------------------------------------------------
-
-fn rate_json(rate: &Rate) -> Value {
-    json!({
-        "_id": rate.id,
-        "group": rate.rate_group,
-        "baseRate": Cents(rate.base_rate_cents).to_string(),
-        "solution": rate.solution_id,
-    })
-}
-
-fn period_json(period: &Period) -> Value {
-    let breakdown: Vec<Value> = period
-        .fees
-        .iter()
-        .map(|fee| {
-            json!({
-                "entity": fee.entity.label(),
-                "type": fee.rule.kind(),
-                "value": fee.rule.value(),
-                "amount": fee.amount.to_string(),
-            })
-        })
-        .collect();
-    json!({
-        "baseRate": period.base_rate.to_string(),
-        "fees": period.fees_total.to_string(),
-        "total": period.total.to_string(),
-        "breakdown": breakdown,
-    })
-}
-
-fn tpa_of(basis_points: i32) -> u32 {
-    u32::try_from(basis_points).unwrap_or_default()
-}
-
-/// The solution's fee list: `{entity, type, amount}`, `amount` being the rule's figure.
-fn fees_json(solution: &SolutionTerms) -> Vec<Value> {
-    fee_schedule(tpa_of(solution.tpa_basis_points))
-        .into_iter()
-        .map(|(entity, rule)| json!({ "entity": entity.label(), "type": rule.kind(), "amount": rule.value() }))
-        .collect()
-}
-
-fn participation_json(participation: &Participation) -> Value {
-    let calculation = calculate(
-        Cents(participation.base_rate_cents),
-        tpa_of(participation.tpa_basis_points),
-    );
-    json!({
-        "id": participation.id,
-        "status": participation.status.0.as_str(),
-        "date": participation.decided_at.unwrap_or(participation.agreed_at),
-        "provider": participation.organisation_name,
-        "employer": null,
-        "solution": { "id": participation.solution_id, "name": participation.solution_name },
-        "rate": {
-            "_id": participation.rate_id,
-            "group": participation.rate_group,
-            "baseRate": Cents(participation.base_rate_cents).to_string(),
-        },
-        "monthly": period_json(&calculation.monthly),
-        "yearly": period_json(&calculation.yearly),
-        "contractVersion": participation.contract_sha256,
-        "requestedAt": participation.agreed_at,
-        "decidedAt": participation.decided_at,
-        "stoppedAt": participation.stopped_at,
-    })
-}
-
-/// What a provider's card says of a solution: `notContracted` without a participation.
-fn card_status(participation: Option<&Participation>) -> &'static str {
-    participation.map_or("notContracted", |participation| participation.status.0.card_status())
-}
-
-fn solution_card(solution: &SolutionTerms, participation: Option<&Participation>, favourite: bool) -> Value {
-    json!({
-        "id": solution.id,
-        "name": solution.name,
-        "type": solution.kind,
-        "category": solution.category,
-        "logo": solution.logo,
-        "description": solution.description,
-        "favorite": favourite,
-        "contracted": participation.is_some_and(|participation| participation.status.0.is_live()),
-        "status": card_status(participation),
-    })
-}
-
-fn contract_path(solution_id: i64) -> String {
-    format!("/dpcproviders/market/solution/{solution_id}/contract.pdf")
 }
 
 // ---- Reading -------------------------------------------------------------------------------
@@ -446,16 +355,6 @@ struct ChangeBody {
     contracted: Option<Value>,
 }
 
-fn refused(refusal: Refusal) -> ApiError {
-    match refusal {
-        Refusal::NotFound => ApiError::known(codes::NOT_PARTICIPATING),
-        Refusal::NotAllowed(status) => ApiError::with_message(
-            codes::PARTICIPATION_STATE,
-            format!("A {} participation cannot be changed that way.", status.as_str()),
-        ),
-    }
-}
-
 /// Stops the organisation's participation in solution `id` (`contracted: false`) or changes its
 /// rate.
 async fn change_participation(
@@ -484,7 +383,7 @@ async fn change_participation(
     let (changed, message) = if contracted == Some(false) {
         let changed = store::participations::apply(&mut transaction, current.id, Transition::Stop, &actor, None)
             .await?
-            .map_err(refused)?;
+            .map_err(refusal_error)?;
         let message = format!(
             "You stopped participating in {}.",
             changed.solution_name.as_deref().unwrap_or("the solution")
@@ -504,7 +403,7 @@ async fn change_participation(
             Some(&rate),
         )
         .await?
-        .map_err(refused)?;
+        .map_err(refusal_error)?;
         let message = format!(
             "Your new rate ({}) was sent to the solution facilitator for approval.",
             rate.rate_group
@@ -522,83 +421,4 @@ async fn change_participation(
 async fn participations(State(state): State<AppState>, provider: ProviderCaller) -> ApiResult<axum::Json<Vec<Value>>> {
     let participations = store::participations::of_organisation(&state.pool, provider.organisation_id).await?;
     Ok(axum::Json(participations.iter().map(participation_json).collect()))
-}
-
-// ---- The facilitator's review --------------------------------------------------------------
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReviewQuery {
-    token: Option<String>,
-}
-
-fn review_link_expired() -> ApiError {
-    ApiError::known(codes::REVIEW_LINK_EXPIRED)
-}
-
-/// What the facilitator is asked to approve.
-async fn review(State(state): State<AppState>, Query(query): Query<ReviewQuery>) -> ApiResult<axum::Json<Value>> {
-    let hash = LinkToken::hash_of(query.token.as_deref().unwrap_or_default()).ok_or_else(review_link_expired)?;
-    let link = store::participations::review_link(&state.pool, &hash)
-        .await?
-        .ok_or_else(review_link_expired)?;
-    let mut connection = state.pool.acquire().await?;
-    let participation = store::participations::find(&mut connection, link.participation_id)
-        .await?
-        .ok_or_else(review_link_expired)?;
-    let requester = store::members::find(&state.pool, participation.agreed_by).await?;
-    let mut answer = participation_json(&participation);
-    answer["organisation"] = json!({ "id": participation.organisation_id, "name": participation.organisation_name });
-    answer["requestedBy"] = requester.map_or(Value::Null, |requester| {
-        json!({ "firstName": requester.first_name, "lastName": requester.last_name, "email": requester.email })
-    });
-    answer["facilitator"] = json!({ "email": link.sent_to });
-    Ok(axum::Json(answer))
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DecisionBody {
-    token: Option<String>,
-    decision: Option<Value>,
-}
-
-/// The facilitator approves or declines; the link is spent and the provider is emailed.
-async fn decide(State(state): State<AppState>, Json(body): Json<DecisionBody>) -> ApiResult<axum::Json<Value>> {
-    let transition = match body.decision.as_ref().and_then(Value::as_str).map(str::trim) {
-        Some("approve") => Transition::Approve,
-        Some("decline") => Transition::Decline,
-        _ => {
-            return Err(
-                ApiError::with_message(codes::INVALID_FIELD, "decision must be approve or decline")
-                    .with_details(json!({ "field": "decision" })),
-            );
-        }
-    };
-    let hash = LinkToken::hash_of(body.token.as_deref().unwrap_or_default()).ok_or_else(review_link_expired)?;
-    let mut transaction = state.pool.begin().await?;
-    let link = store::participations::consume_review_link(&mut transaction, &hash)
-        .await?
-        .ok_or_else(review_link_expired)?;
-    let decided = store::participations::apply(
-        &mut transaction,
-        link.participation_id,
-        transition,
-        &Actor::Facilitator(link.sent_to),
-        None,
-    )
-    .await?
-    .map_err(refused)?;
-    transaction.commit().await?;
-    state.mailer.wake();
-    let solution = decided.solution_name.as_deref().unwrap_or("the solution");
-    let organisation = decided.organisation_name.as_deref().unwrap_or("The organisation");
-    let message = if decided.status.0 == ParticipationStatus::Active {
-        format!("Approved: {organisation} now participates in {solution}. We emailed them.")
-    } else {
-        format!("Declined: {organisation} does not participate in {solution}. We emailed them.")
-    };
-    Ok(axum::Json(
-        json!({ "status": decided.status.0.as_str(), "message": message }),
-    ))
 }

@@ -6,3 +6,4 @@ pub mod accounts;
 pub mod eligibility_check;
 pub mod favourites;
 pub mod member_views;
+pub mod participation_views;
