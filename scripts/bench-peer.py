@@ -368,7 +368,7 @@ def main():
         ("area pins zoom 8", area_class(8)),
     ]
     times = {name: ([], []) for name, _ in classes}
-    outcomes = {name: {"same": 0, "tie": 0, "mismatch": 0} for name, _ in classes}
+    outcomes = {name: {"same": 0, "tie": 0, "mismatch": 0, "non-empty": 0} for name, _ in classes}
     examples = {}
     for round_number in range(rounds):
         started = time.time()
@@ -387,6 +387,7 @@ def main():
                 if round_number == 0:
                     outcome = compare(nc_answer, pg_answer)
                     outcomes[name][outcome] += 1
+                    outcomes[name]["non-empty"] += bool(nc_answer) or bool(pg_answer)
                     if outcome == "mismatch" and name not in examples:
                         examples[name] = (lat, lng, nc_answer, pg_answer)
         print(f"== round {round_number + 1}/{rounds} in {time.time() - started:.1f} s", file=sys.stderr)
@@ -398,7 +399,7 @@ def main():
         return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else values[0]
 
     print()
-    print(f"| class | PostGIS p50 / p95 (ms) | Nearcare HTTP p50 / p95 (ms) | ratio p50 (PostGIS / Nearcare) | answers same / ties / mismatches |")
+    print(f"| class | PostGIS p50 / p95 (ms) | Nearcare HTTP p50 / p95 (ms) | ratio p50 (PostGIS / Nearcare) | answers same / ties / mismatches (non-empty) |")
     print("|---|---|---|---|---|")
     failed = False
     for name, _ in classes:
@@ -407,7 +408,7 @@ def main():
         ratio = statistics.median(pg) / statistics.median(nc)
         print(
             f"| {name} | {ms(statistics.median(pg))} / {ms(p95(pg))} | {ms(statistics.median(nc))} / {ms(p95(nc))} "
-            f"| {ratio:.1f}x | {outcome['same']} / {outcome['tie']} / {outcome['mismatch']} |"
+            f"| {ratio:.1f}x | {outcome['same']} / {outcome['tie']} / {outcome['mismatch']} ({outcome['non-empty']}) |"
         )
         failed |= outcome["mismatch"] > 0
     print(
