@@ -96,6 +96,13 @@ order by d, id limit %(limit)s offset %(offset)s
 # Nearcare's MapBox::contains).
 BOX = "geom && st_makeenvelope(%(w)s, %(s)s, %(e)s, %(n)s, 4326) and lat between %(s)s and %(n)s and lng between %(w)s and %(e)s"
 PINS_SQL = f"select id from peer.locations where {BOX} limit {MAX_PINS + 1}"
+# The page alone, nearest first through the GiST index's distance ordering, without the total
+# that the answer also holds (Nearcare's totalResults): what a PostGIS page costs at best.
+KNN_SQL = """
+select id, lat, lng from peer.locations
+where st_dwithin(geog, %(origin)s::geography, %(metres)s, false) {where}
+order by geog <-> %(origin)s::geography, id limit %(limit)s offset %(offset)s
+"""
 AREA_SQL = f"""
 select cx >> %(shift)s, cy >> %(shift)s, count(*), count(*) filter (where new_patients)
 from peer.locations where {BOX} group by 1, 2
@@ -291,13 +298,19 @@ def main():
                 found = cursor.fetchall()
                 return time.perf_counter() - started, [row[:3] for row in found]
 
+            def postgis_page_only():
+                started = time.perf_counter()
+                cursor.execute(KNN_SQL.format(where=where), params)
+                found = cursor.fetchall()
+                return time.perf_counter() - started, found
+
             def nearcare():
                 path = f"/member/app/market/search?page={page}&limit={LIMIT}&lat={lat!r}&lng={lng!r}"
                 elapsed, answer = api.request("POST", path, json.dumps({"search": {"filters": filters}}))
                 clinics = [c for c in answer["clinics"] if not c["isVirtualLocation"]]
                 return elapsed, [(c["locationId"], c["coordinates"]["lat"], c["coordinates"]["lng"]) for c in clinics]
 
-            return postgis, nearcare, compare_search
+            return postgis, nearcare, compare_search, postgis_page_only
 
         return run
 
@@ -319,7 +332,7 @@ def main():
                 found = "overLimit" if answer["overLimit"] else frozenset(p["locationId"] for p in answer["pins"])
                 return elapsed, found
 
-            return postgis, nearcare, compare_sets
+            return postgis, nearcare, compare_sets, None
 
         return run
 
@@ -352,7 +365,7 @@ def main():
                     cells.add((round(x * 2**level), round(y * 2**level), area["count"], area["newPatients"]))
                 return elapsed, frozenset(cells)
 
-            return postgis, nearcare, compare_sets
+            return postgis, nearcare, compare_sets, None
 
         return run
 
@@ -367,14 +380,17 @@ def main():
         ("area pins zoom 6", area_class(6)),
         ("area pins zoom 8", area_class(8)),
     ]
-    times = {name: ([], []) for name, _ in classes}
-    outcomes = {name: {"same": 0, "tie": 0, "mismatch": 0, "non-empty": 0} for name, _ in classes}
+    knn_name = "{} (PostGIS: page by KNN, no total)".format
+    names = [name for name, _ in classes] + [knn_name(name) for name, _ in classes if name.startswith("search")]
+    names.sort(key=lambda name: [n for n, _ in classes].index(name.split(" (PostGIS")[0]))
+    times = {name: ([], []) for name in names}
+    outcomes = {name: {"same": 0, "tie": 0, "mismatch": 0, "non-empty": 0} for name in names}
     examples = {}
     for round_number in range(rounds):
         started = time.time()
         for name, make in classes:
             for index, (_, lat, lng) in enumerate(origins):
-                postgis, nearcare, compare = make(index, lat, lng)
+                postgis, nearcare, compare, page_only = make(index, lat, lng)
                 # Alternate which side goes first, so neither always runs on a warmer cache.
                 if index % 2:
                     pg_time, pg_answer = postgis()
@@ -382,14 +398,18 @@ def main():
                 else:
                     nc_time, nc_answer = nearcare()
                     pg_time, pg_answer = postgis()
-                times[name][0].append(pg_time)
-                times[name][1].append(nc_time)
-                if round_number == 0:
-                    outcome = compare(nc_answer, pg_answer)
-                    outcomes[name][outcome] += 1
-                    outcomes[name]["non-empty"] += bool(nc_answer) or bool(pg_answer)
-                    if outcome == "mismatch" and name not in examples:
-                        examples[name] = (lat, lng, nc_answer, pg_answer)
+                results = [(name, pg_time, pg_answer)]
+                if page_only:
+                    results.append((knn_name(name), *page_only()))
+                for row, pg_time, pg_answer in results:
+                    times[row][0].append(pg_time)
+                    times[row][1].append(nc_time)
+                    if round_number == 0:
+                        outcome = compare(nc_answer, pg_answer)
+                        outcomes[row][outcome] += 1
+                        outcomes[row]["non-empty"] += bool(nc_answer) or bool(pg_answer)
+                        if outcome == "mismatch" and row not in examples:
+                            examples[row] = (lat, lng, nc_answer, pg_answer)
         print(f"== round {round_number + 1}/{rounds} in {time.time() - started:.1f} s", file=sys.stderr)
 
     def ms(seconds):
@@ -402,7 +422,7 @@ def main():
     print(f"| class | PostGIS p50 / p95 (ms) | Nearcare HTTP p50 / p95 (ms) | ratio p50 (PostGIS / Nearcare) | answers same / ties / mismatches (non-empty) |")
     print("|---|---|---|---|---|")
     failed = False
-    for name, _ in classes:
+    for name in names:
         pg, nc = times[name]
         outcome = outcomes[name]
         ratio = statistics.median(pg) / statistics.median(nc)
