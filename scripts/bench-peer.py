@@ -97,11 +97,13 @@ order by d, id limit %(limit)s offset %(offset)s
 BOX = "geom && st_makeenvelope(%(w)s, %(s)s, %(e)s, %(n)s, 4326) and lat between %(s)s and %(n)s and lng between %(w)s and %(e)s"
 PINS_SQL = f"select id from peer.locations where {BOX} limit {MAX_PINS + 1}"
 # The page alone, nearest first through the GiST index's distance ordering, without the total
-# that the answer also holds (Nearcare's totalResults): what a PostGIS page costs at best.
+# that the answer also holds (Nearcare's totalResults): what a PostGIS page costs at best. Only a
+# bare `order by geog <-> origin` is walked in the index (adding `, id` makes PostgreSQL read and
+# sort the whole circle), so locations at one position come in any order: counted as ties.
 KNN_SQL = """
 select id, lat, lng from peer.locations
 where st_dwithin(geog, %(origin)s::geography, %(metres)s, false) {where}
-order by geog <-> %(origin)s::geography, id limit %(limit)s offset %(offset)s
+order by geog <-> %(origin)s::geography limit %(limit)s offset %(offset)s
 """
 AREA_SQL = f"""
 select cx >> %(shift)s, cy >> %(shift)s, count(*), count(*) filter (where new_patients)
