@@ -1,5 +1,5 @@
 # The two commands of the README. Everything else is in scripts/.
-.PHONY: run test bench load-test
+.PHONY: run test bench load-test bench-peer
 
 comma := ,
 
@@ -21,3 +21,8 @@ bench:
 ## default 1,500 clinics).
 load-test:
 	SIZE=$(or $(SIZE),1500) ./scripts/load-test.sh
+
+## Peer benchmark: the same searches, pins and area pins against PostGIS and Nearcare's HTTP API,
+## answers compared (`make bench-peer SIZE=1000000`; default 1,500 clinics; installs PostGIS).
+bench-peer:
+	SIZE=$(or $(SIZE),1500) ./scripts/bench-peer.sh

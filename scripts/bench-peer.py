@@ -1,0 +1,452 @@
+#!/usr/bin/python3
+"""Peer benchmark: the same query classes against PostGIS (bare SQL, one connection) and against
+Nearcare's HTTP API (one keep-alive client), interleaved, over the same origins; prints p50/p95
+per class for both, the ratio, and checks that the answers are the same.
+
+Run by scripts/bench-peer.sh (`make bench-peer`), which provides the seeded cluster, the release
+server and PostGIS. Usage: bench-peer.py DATABASE_URL BASE_URL
+Environment: ORIGINS (200), ROUNDS (3), SEED (20261124), PEER_REBUILD=1 (recopy the table).
+
+What "the same" means, class by class:
+  search      the page's physical clinics, location ids in order (ties: locations at the very same
+              position may come in either order; such swaps are counted as ties, not mismatches)
+  pins        overLimit alike, and the same set of location ids when not over the limit
+  area pins   the same cells (x, y at the answer's level) with the same counts and new-patient
+              counts
+Text: Nearcare matches every word as a whole word with one typo allowed from 4 characters, the
+last word also as a prefix; a tsquery `word:*` matches only the prefix. The benchmark therefore
+queries words for which both must agree: words of the indexed vocabulary whose one-edit
+neighbours in that vocabulary all start with the word itself (so the typo adds nothing the prefix
+does not already match). Every class must agree; any mismatch makes the run exit non-zero.
+"""
+
+import http.client
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+import urllib.parse
+
+import psycopg2
+
+EARTH_RADIUS_MILES = 3958.7613  # crates/domain/src/geo.rs; PostGIS's sphere is 6,371,008.77 m
+METRES_PER_MILE = 1609.344
+MAX_MERCATOR_LAT = 85.05112878
+MORTON_LEVELS = 24
+LIMIT = 6
+# 30 miles is slider position 5, 100 miles position 0 (crates/domain/src/filters.rs).
+SLIDER = {30: 5, 100: 0}
+VIEWPORT = (1280, 800)  # pixels, 256-pixel tiles
+MAX_PINS = 2000
+
+SETUP = """
+create extension if not exists postgis;
+drop schema if exists peer cascade;
+create schema peer;
+-- Physical locations only (virtual ones are never on a map and come after every physical match).
+-- The texts are those of the search index (crates/search/src/rows.rs, location_text): clinic,
+-- location and organisation names and the names of the clinicians there, split like tantivy's
+-- SimpleTokenizer (runs of letters and digits), lower-cased, words of 40 bytes or more dropped.
+create table peer.locations as
+with people as (
+    select cl.location_id, string_agg(c.first_name || ' ' || c.last_name, ' ') as names
+    from clinician_locations cl join clinicians c on c.id = cl.clinician_id
+    group by cl.location_id
+)
+select l.id, l.lat, l.lng, l.accepting_new_patients as new_patients,
+       st_setsrid(st_makepoint(l.lng, l.lat), 4326)::geography as geog,
+       st_setsrid(st_makepoint(l.lng, l.lat), 4326) as geom,
+       array_to_tsvector(array(
+           select distinct w
+           from regexp_split_to_table(lower(concat_ws(' ', l.name, l.location_name, o.name, p.names)),
+                                      '[^[:alnum:]]+') as w
+           where w <> '' and octet_length(w) < 40)) as tsv,
+       -- The level-24 Web Mercator cell, as Nearcare's Morton codes hold it (spatial.rs).
+       least(floor(greatest(least((l.lng + 180) / 360, 1), 0) * 16777216), 16777215)::bigint as cx,
+       least(floor(greatest(least((1 - ln(tan(radians(greatest(least(l.lat, 85.05112878), -85.05112878)))
+                                            + 1 / cos(radians(greatest(least(l.lat, 85.05112878), -85.05112878))))
+                                      / pi()) / 2, 1), 0) * 16777216), 16777215)::bigint as cy
+from locations l
+join organisations o on o.id = l.organisation_id
+left join people p on p.location_id = l.id
+where not l.is_virtual;
+alter table peer.locations add primary key (id);
+create index on peer.locations using gist (geog);
+create index on peer.locations using gist (geom);
+create index on peer.locations using gin (tsv);
+analyze peer.locations;
+create table peer.words as select word, ndoc from ts_stat('select tsv from peer.locations');
+create table peer.meta as select (select count(*) from locations) as source_locations;
+"""
+
+SEARCH_SQL = """
+select id, lat, lng, count(*) over () from (
+    select id, lat, lng, st_distance(geog, %(origin)s::geography, false) as d
+    from peer.locations
+    where st_dwithin(geog, %(origin)s::geography, %(metres)s, false) {where}
+) m
+order by d, id limit %(limit)s offset %(offset)s
+"""
+
+# `geom && box` compares float32 boxes rounded outwards, so on its own it admits points a hair
+# outside the box; the exact comparison on the double columns decides (edges included, as
+# Nearcare's MapBox::contains).
+BOX = "geom && st_makeenvelope(%(w)s, %(s)s, %(e)s, %(n)s, 4326) and lat between %(s)s and %(n)s and lng between %(w)s and %(e)s"
+PINS_SQL = f"select id from peer.locations where {BOX} limit {MAX_PINS + 1}"
+# The page alone, nearest first through the GiST index's distance ordering, without the total
+# that the answer also holds (Nearcare's totalResults): what a PostGIS page costs at best. Only a
+# bare `order by geog <-> origin` is walked in the index (adding `, id` makes PostgreSQL read and
+# sort the whole circle), so locations at one position come in any order: counted as ties.
+KNN_SQL = """
+select id, lat, lng from peer.locations
+where st_dwithin(geog, %(origin)s::geography, %(metres)s, false) {where}
+order by geog <-> %(origin)s::geography limit %(limit)s offset %(offset)s
+"""
+AREA_SQL = f"""
+select cx >> %(shift)s, cy >> %(shift)s, count(*), count(*) filter (where new_patients)
+from peer.locations where {BOX} group by 1, 2
+"""
+
+
+def mercator(lat, lng):
+    x = (lng + 180.0) / 360.0
+    lat = math.radians(max(-MAX_MERCATOR_LAT, min(MAX_MERCATOR_LAT, lat)))
+    y = (1.0 - math.log(math.tan(lat) + 1.0 / math.cos(lat)) / math.pi) / 2.0
+    return min(max(x, 0.0), 1.0), min(max(y, 0.0), 1.0)
+
+
+def inverse_mercator_lat(y):
+    return math.degrees(math.atan(math.sinh(math.pi * (1.0 - 2.0 * y))))
+
+
+def viewport(lat, lng, zoom):
+    """A 1280x800-pixel map viewport centred on the origin: (west, south, east, north)."""
+    x, y = mercator(lat, lng)
+    world = 256.0 * 2**zoom
+    half_w, half_h = VIEWPORT[0] / 2 / world, VIEWPORT[1] / 2 / world
+    west, east = (x - half_w) * 360 - 180, (x + half_w) * 360 - 180
+    north, south = inverse_mercator_lat(max(y - half_h, 0.0)), inverse_mercator_lat(min(y + half_h, 1.0))
+    return max(west, -180.0), south, min(east, 180.0), north
+
+
+def area_level(box, zoom):
+    """The cell level of an area-pins answer (crates/search/src/pins.rs)."""
+    west, south, east, north = box
+    x0, y0 = mercator(north, west)
+    x1, y1 = mercator(south, east)
+    area = max(x1 - x0, 1e-9) * max(y1 - y0, 1e-9)
+    level = min(zoom + 2, MORTON_LEVELS)
+    while level > 0 and area * 4.0**level > 4096.0:
+        level -= 1
+    return level
+
+
+def one_edit(word, alphabet):
+    """Every string one edit (insert, delete, substitute, swap neighbours) away from `word`."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    out = set()
+    for a, b in splits:
+        if b:
+            out.add(a + b[1:])
+            for c in alphabet:
+                out.add(a + c + b[1:])
+        if len(b) > 1:
+            out.add(a + b[1] + b[0] + b[2:])
+        for c in alphabet:
+            out.add(a + c + b)
+    out.discard(word)
+    return out
+
+
+def agreeing_words(vocabulary, count):
+    """The most frequent words for which Nearcare (typo-tolerant, prefix) and `word:*` agree."""
+    words = set(vocabulary)
+    alphabet = sorted({c for w in words for c in w})
+    chosen = []
+    for word, _ in sorted(vocabulary.items(), key=lambda item: (-item[1], item[0])):
+        if not (4 <= len(word) <= 12 and word.isascii() and word.isalpha()):
+            continue
+        if all(t.startswith(word) for t in one_edit(word, alphabet) if t in words):
+            chosen.append(word)
+            if len(chosen) == count:
+                break
+    return chosen
+
+
+def compare_search(nearcare, postgis):
+    """Returns 'same', 'tie' or 'mismatch' for two pages of (id, lat, lng)."""
+    if [r[0] for r in nearcare] == [r[0] for r in postgis]:
+        return "same"
+    positions = lambda rows: [(round(r[1], 9), round(r[2], 9)) for r in rows]  # noqa: E731
+    if positions(nearcare) != positions(postgis):
+        return "mismatch"
+    # Same positions in the same order: the ids differ only among locations at one position.
+    groups = {}
+    for (ident, *_), position in zip(nearcare, positions(nearcare)):
+        groups.setdefault(position, [set(), set()])[0].add(ident)
+    for (ident, *_), position in zip(postgis, positions(postgis)):
+        groups[position][1].add(ident)
+    last = positions(nearcare)[-1]
+    for position, (ours, theirs) in groups.items():
+        # The page may cut a group of locations at one position anywhere.
+        if ours != theirs and position != last:
+            return "mismatch"
+    return "tie"
+
+
+def compare_sets(nearcare, postgis):
+    return "same" if nearcare == postgis else "mismatch"
+
+
+class Nearcare:
+    def __init__(self, base):
+        parsed = urllib.parse.urlparse(base)
+        self.connection = http.client.HTTPConnection(parsed.hostname, parsed.port)
+
+    def request(self, method, path, body=None):
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        started = time.perf_counter()
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        elapsed = time.perf_counter() - started
+        if response.status != 200:
+            raise SystemExit(f"{method} {path} answered {response.status}: {data[:300]!r}")
+        return elapsed, json.loads(data)
+
+
+def self_test():
+    """The comparison logic, on hand-made answers (`bench-peer.py --self-test`)."""
+    vocabulary = {"care": 9, "card": 1, "cares": 5, "family": 7, "familz": 1, "health": 8, "ab": 3}
+    # "care" has "card" one edit away (no prefix of it): Nearcare's typo would find more.
+    assert agreeing_words(vocabulary, 5) == ["health"], agreeing_words(vocabulary, 5)
+    a, b, c = (1, 40.0, -105.0), (2, 40.0, -105.0), (3, 40.1, -105.0)
+    assert compare_search([a, b, c], [a, b, c]) == "same"
+    assert compare_search([b, a, c], [a, b, c]) == "tie"  # same position, either order
+    assert compare_search([a, c], [b, c]) == "mismatch"  # a different location at that place
+    assert compare_search([c, a], [c, b]) == "tie"  # the page cuts a group at one position
+    assert compare_search([a, c], [c, a]) == "mismatch"
+    assert compare_sets(frozenset({1, 2}), frozenset({2, 1})) == "same"
+    assert compare_sets("overLimit", frozenset({1})) == "mismatch"
+    assert area_level(viewport(39.74, -104.99, 8), 8) == 10
+    west, south, east, north = viewport(39.74, -104.99, 12)
+    assert west < -104.99 < east and south < 39.74 < north
+    print("self-test passed")
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
+    database_url, base = sys.argv[1], sys.argv[2]
+    origin_count = int(os.environ.get("ORIGINS", "200"))
+    rounds = int(os.environ.get("ROUNDS", "3"))
+    seed = int(os.environ.get("SEED", "20261124"))
+
+    db = psycopg2.connect(database_url)
+    db.autocommit = True
+    cursor = db.cursor()
+    cursor.execute("select to_regclass('peer.meta') is not null")
+    ready = cursor.fetchone()[0]
+    if ready:
+        cursor.execute("select source_locations = (select count(*) from locations) from peer.meta")
+        ready = cursor.fetchone()[0]
+    if not ready or os.environ.get("PEER_REBUILD") == "1":
+        started = time.time()
+        print("== copying the catalogue into PostGIS (schema peer) and building its indexes", file=sys.stderr)
+        cursor.execute(SETUP)
+        print(f"   done in {time.time() - started:.1f} s", file=sys.stderr)
+    # PostgreSQL as it would be tuned for such queries: no JIT compilation of short queries.
+    cursor.execute("set jit = off")
+    cursor.execute("select count(*) from peer.locations")
+    physical = cursor.fetchone()[0]
+    cursor.execute("select word, ndoc from peer.words")
+    words = agreeing_words(dict(cursor.fetchall()), 5)
+    cursor.execute("select id, lat, lng from peer.locations order by id")
+    rows = cursor.fetchall()
+    rng = random.Random(seed)
+    origins = rng.sample(rows, min(origin_count, len(rows)))
+    del rows
+    print(f"== {physical} physical locations; {len(origins)} origins (seed {seed}); "
+          f"text words (both must agree): {', '.join(words)}", file=sys.stderr)
+
+    api = Nearcare(base)
+
+    def search_class(miles, page, text, new_patients):
+        def run(index, lat, lng):
+            word = words[index % len(words)] if text else None
+            filters = {"searchDistance": SLIDER[miles]}
+            where = ""
+            if word:
+                filters["searchByName"] = word
+                where += " and tsv @@ to_tsquery('simple', %(query)s)"
+            if new_patients:
+                filters["newPatients"] = True
+                where += " and new_patients"
+            params = {
+                "origin": f"SRID=4326;POINT({lng!r} {lat!r})",
+                "metres": miles * METRES_PER_MILE,
+                "limit": LIMIT,
+                "offset": (page - 1) * LIMIT,
+                "query": f"{word}:*" if word else None,
+            }
+            sql = SEARCH_SQL.format(where=where)
+
+            def postgis():
+                started = time.perf_counter()
+                cursor.execute(sql, params)
+                found = cursor.fetchall()
+                return time.perf_counter() - started, [row[:3] for row in found]
+
+            def postgis_page_only():
+                started = time.perf_counter()
+                cursor.execute(KNN_SQL.format(where=where), params)
+                found = cursor.fetchall()
+                return time.perf_counter() - started, found
+
+            def nearcare():
+                path = f"/member/app/market/search?page={page}&limit={LIMIT}&lat={lat!r}&lng={lng!r}"
+                elapsed, answer = api.request("POST", path, json.dumps({"search": {"filters": filters}}))
+                clinics = [c for c in answer["clinics"] if not c["isVirtualLocation"]]
+                return elapsed, [(c["locationId"], c["coordinates"]["lat"], c["coordinates"]["lng"]) for c in clinics]
+
+            return postgis, nearcare, compare_search, postgis_page_only
+
+        return run
+
+    def pins_class(zoom):
+        def run(_index, lat, lng):
+            west, south, east, north = viewport(lat, lng, zoom)
+            params = {"w": west, "s": south, "e": east, "n": north}
+
+            def postgis():
+                started = time.perf_counter()
+                cursor.execute(PINS_SQL, params)
+                found = cursor.fetchall()
+                elapsed = time.perf_counter() - started
+                return elapsed, ("overLimit" if len(found) > MAX_PINS else frozenset(r[0] for r in found))
+
+            def nearcare():
+                query = urllib.parse.urlencode({"nwLng": repr(west), "nwLat": repr(north), "seLng": repr(east), "seLat": repr(south)})
+                elapsed, answer = api.request("GET", f"/member/app/market/location/pins?{query}")
+                found = "overLimit" if answer["overLimit"] else frozenset(p["locationId"] for p in answer["pins"])
+                return elapsed, found
+
+            return postgis, nearcare, compare_sets, None
+
+        return run
+
+    def area_class(zoom):
+        def run(_index, lat, lng):
+            box = viewport(lat, lng, zoom)
+            west, south, east, north = box
+            level = area_level(box, zoom)
+            params = {"w": west, "s": south, "e": east, "n": north, "shift": MORTON_LEVELS - level}
+
+            def postgis():
+                started = time.perf_counter()
+                cursor.execute(AREA_SQL, params)
+                found = cursor.fetchall()
+                elapsed = time.perf_counter() - started
+                return elapsed, frozenset(tuple(r) for r in found)
+
+            def nearcare():
+                query = urllib.parse.urlencode(
+                    {"nwLng": repr(west), "nwLat": repr(north), "seLng": repr(east), "seLat": repr(south), "zoom": zoom}
+                )
+                elapsed, answer = api.request("GET", f"/member/app/market/location/areapins?{query}")
+                if answer["cellLevel"] != level:
+                    raise SystemExit(f"area pins at zoom {zoom} answered level {answer['cellLevel']}, expected {level}")
+                cells = set()
+                for area in answer["areas"]:
+                    bounds = area["bounds"]
+                    x, _ = mercator(0.0, bounds["nwLng"])
+                    _, y = mercator(bounds["nwLat"], 0.0)
+                    cells.add((round(x * 2**level), round(y * 2**level), area["count"], area["newPatients"]))
+                return elapsed, frozenset(cells)
+
+            return postgis, nearcare, compare_sets, None
+
+        return run
+
+    classes = [
+        ("search p1, 30 mi, no text", search_class(30, 1, False, False)),
+        ("search p1, 30 mi, text", search_class(30, 1, True, False)),
+        ("search p1, 30 mi, new patients", search_class(30, 1, False, True)),
+        ("search p51, 100 mi, text", search_class(100, 51, True, False)),
+        ("pins zoom 10", pins_class(10)),
+        ("pins zoom 12", pins_class(12)),
+        ("pins zoom 14", pins_class(14)),
+        ("area pins zoom 6", area_class(6)),
+        ("area pins zoom 8", area_class(8)),
+    ]
+    knn_name = "{} (PostGIS: page by KNN, no total)".format
+    names = [name for name, _ in classes] + [knn_name(name) for name, _ in classes if name.startswith("search")]
+    names.sort(key=lambda name: [n for n, _ in classes].index(name.split(" (PostGIS")[0]))
+    times = {name: ([], []) for name in names}
+    outcomes = {name: {"same": 0, "tie": 0, "mismatch": 0, "non-empty": 0} for name in names}
+    examples = {}
+    for round_number in range(rounds):
+        started = time.time()
+        for name, make in classes:
+            for index, (_, lat, lng) in enumerate(origins):
+                postgis, nearcare, compare, page_only = make(index, lat, lng)
+                # Alternate which side goes first, so neither always runs on a warmer cache.
+                if index % 2:
+                    pg_time, pg_answer = postgis()
+                    nc_time, nc_answer = nearcare()
+                else:
+                    nc_time, nc_answer = nearcare()
+                    pg_time, pg_answer = postgis()
+                results = [(name, pg_time, pg_answer)]
+                if page_only:
+                    results.append((knn_name(name), *page_only()))
+                for row, pg_time, pg_answer in results:
+                    times[row][0].append(pg_time)
+                    times[row][1].append(nc_time)
+                    if round_number == 0:
+                        outcome = compare(nc_answer, pg_answer)
+                        outcomes[row][outcome] += 1
+                        outcomes[row]["non-empty"] += bool(nc_answer) or bool(pg_answer)
+                        if outcome == "mismatch" and row not in examples:
+                            examples[row] = (lat, lng, nc_answer, pg_answer)
+        print(f"== round {round_number + 1}/{rounds} in {time.time() - started:.1f} s", file=sys.stderr)
+
+    def ms(seconds):
+        return f"{seconds * 1000:.3g}" if seconds < 0.1 else f"{seconds * 1000:.0f}"
+
+    def p95(values):
+        return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else values[0]
+
+    print()
+    print(f"| class | PostGIS p50 / p95 (ms) | Nearcare HTTP p50 / p95 (ms) | ratio p50 (PostGIS / Nearcare) | answers same / ties / mismatches (non-empty) |")
+    print("|---|---|---|---|---|")
+    failed = False
+    for name in names:
+        pg, nc = times[name]
+        outcome = outcomes[name]
+        ratio = statistics.median(pg) / statistics.median(nc)
+        print(
+            f"| {name} | {ms(statistics.median(pg))} / {ms(p95(pg))} | {ms(statistics.median(nc))} / {ms(p95(nc))} "
+            f"| {ratio:.1f}x | {outcome['same']} / {outcome['tie']} / {outcome['mismatch']} ({outcome['non-empty']}) |"
+        )
+        failed |= outcome["mismatch"] > 0
+    print(
+        f"{physical} physical locations, {len(origins)} origins, {rounds} rounds (answers compared in the first); "
+        f"each side one connection, timed at the client (PostGIS: execute + fetch; Nearcare: request + body read)"
+    )
+    for name, (lat, lng, nc_answer, pg_answer) in examples.items():
+        if isinstance(nc_answer, frozenset) and isinstance(pg_answer, frozenset):
+            nc_answer, pg_answer = sorted(nc_answer - pg_answer)[:8], sorted(pg_answer - nc_answer)[:8]
+            print(f"first mismatch in {name} at ({lat}, {lng}): only in Nearcare {nc_answer}; only in PostGIS {pg_answer}")
+        else:
+            print(f"first mismatch in {name} at ({lat}, {lng}):\n  Nearcare {nc_answer}\n  PostGIS  {pg_answer}")
+    if failed:
+        print("MISMATCH: the answers differ in classes that must agree", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
