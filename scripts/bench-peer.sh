@@ -17,25 +17,7 @@ if [ ! -d /usr/share/postgresql/15/extension ] || [ ! -f /usr/share/postgresql/1
   echo "== installing PostGIS and psycopg2 from Debian's packages" >&2
   apt-get update -qq && apt-get install -y -qq postgresql-15-postgis-3 python3-psycopg2 >/dev/null
 fi
-cargo build --release --quiet -p api -p indexer
-indexer() { ./target/release/indexer --local-dir "$local_dir" "$@"; }
-if [ ! -f "$local_dir/seeded" ]; then
-  echo "== seeding ${size} clinics and building their index (once) in ${local_dir}" >&2
-  indexer seed --clinics "$size" --replace >/dev/null
-  indexer rebuild >/dev/null
-  touch "$local_dir/seeded"
-fi
-url=$(indexer pg start)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-DATABASE_URL="$url" NEARCARE_LOCAL_DIR="$local_dir" PORT=$port RUST_LOG=warn ./target/release/nearcare-server \
-  >"$local_dir/server.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; ./target/release/indexer --local-dir "$local_dir" pg stop >/dev/null 2>&1 || true' EXIT
-for _ in $(seq 1 600); do
-  curl -fs "http://127.0.0.1:${port}/ready" >/dev/null 2>&1 && break
-  kill -0 "$server" 2>/dev/null || { tail -20 "$local_dir/server.log"; exit 1; }
-  sleep 0.1
-done
+. scripts/seeded-server.sh
 # Debian's python3-psycopg2 is for the system interpreter, whatever python3 comes first on PATH.
 /usr/bin/python3 scripts/bench-peer.py --self-test >/dev/null
 /usr/bin/python3 scripts/bench-peer.py "$url" "http://127.0.0.1:${port}"

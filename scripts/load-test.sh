@@ -12,26 +12,7 @@ connections=${CONNECTIONS:-32}
 local_dir=.local/load-${size}
 
 command -v wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-cargo build --release --quiet -p api -p indexer
-indexer() { ./target/release/indexer --local-dir "$local_dir" "$@"; }
-if [ ! -f "$local_dir/seeded" ]; then
-  echo "== seeding ${size} clinics and building their index (once) in ${local_dir}" >&2
-  indexer seed --clinics "$size" --replace >/dev/null
-  indexer rebuild >/dev/null
-  touch "$local_dir/seeded"
-fi
-url=$(indexer pg start)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-started=$(date +%s.%N)
-DATABASE_URL="$url" NEARCARE_LOCAL_DIR="$local_dir" PORT=$port RUST_LOG=warn ./target/release/nearcare-server \
-  >"$local_dir/server.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; ./target/release/indexer --local-dir "$local_dir" pg stop >/dev/null 2>&1 || true' EXIT
-for _ in $(seq 1 600); do
-  curl -fs "http://127.0.0.1:${port}/ready" >/dev/null 2>&1 && break
-  kill -0 "$server" 2>/dev/null || { tail -20 "$local_dir/server.log"; exit 1; }
-  sleep 0.1
-done
+. scripts/seeded-server.sh
 ready_seconds=$(python3 -c "import time; print(f'{time.time() - ${started}:.1f}')")
 memory() { awk -v key="$1:" '$1 == key {printf "%.0f", $2 / 1024}' "/proc/${server}/status"; }
 ready_rss=$(memory VmRSS)

@@ -54,7 +54,9 @@ pub fn workspace_root() -> PathBuf {
 
 /// Returns the URL of the server tests run against, with `database` as the database name.
 fn server_url(database: &str) -> Result<String> {
-    if let Ok(url) = std::env::var("DATABASE_URL") {
+    // Set but empty means unset, as for the server and the CLI.
+    let given = std::env::var("DATABASE_URL").ok().filter(|url| !url.trim().is_empty());
+    if let Some(url) = given {
         let base = url
             .rsplit_once('/')
             .map(|(base, _)| base.to_owned())

@@ -33,8 +33,7 @@ async fn seeded_database(clinics: usize, clinicians: usize, seed: u64) -> testki
 }
 
 async fn start(database_url: &str, name: &str) -> Server {
-    let local_dir = std::env::temp_dir().join(format!("nearcare-fleet-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&local_dir);
+    let local_dir = fleet_root(name);
     let application = Application::build(Config::for_tests(database_url.to_owned(), local_dir.clone()))
         .await
         .expect("the server starts");
@@ -270,8 +269,14 @@ fn strip_ansi(line: &str) -> String {
     plain
 }
 
-/// Runs the `indexer` CLI binary (built next to the server's by `cargo test --workspace`).
-fn indexer_cli(database_url: &str, index_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+/// Runs the `indexer` CLI binary (built next to the server's by `cargo test --workspace`) with
+/// more environment variables.
+fn indexer_cli_with(
+    database_url: &str,
+    index_dir: &std::path::Path,
+    args: &[&str],
+    environment: &[(&str, &str)],
+) -> std::process::Output {
     let binary = std::path::Path::new(env!("CARGO_BIN_EXE_nearcare-server")).with_file_name("indexer");
     assert!(
         binary.exists(),
@@ -280,11 +285,46 @@ fn indexer_cli(database_url: &str, index_dir: &std::path::Path, args: &[&str]) -
     );
     std::process::Command::new(binary)
         .args(args)
+        .envs(environment.iter().copied())
         .env("DATABASE_URL", database_url)
         .env("NEARCARE_INDEX_DIR", index_dir)
         .env_remove("RUST_LOG")
         .output()
         .expect("the indexer runs")
+}
+
+fn indexer_cli(database_url: &str, index_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    indexer_cli_with(database_url, index_dir, args, &[])
+}
+
+/// `indexer rebuild` off the test's thread, so the test's other tasks (a load loop) run
+/// meanwhile.
+async fn indexer_rebuild(
+    database_url: &str,
+    index_dir: std::path::PathBuf,
+    environment: &[(&str, &str)],
+) -> std::process::Output {
+    let url = database_url.to_owned();
+    let environment: Vec<(String, String)> = environment
+        .iter()
+        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
+        .collect();
+    tokio::task::spawn_blocking(move || {
+        let environment: Vec<(&str, &str)> = environment
+            .iter()
+            .map(|(key, value)| (key.as_str(), value.as_str()))
+            .collect();
+        indexer_cli_with(&url, &index_dir, &["rebuild"], &environment)
+    })
+    .await
+    .unwrap()
+}
+
+/// A fresh folder for one test's servers (removed first, in case a killed run left it).
+fn fleet_root(name: &str) -> std::path::PathBuf {
+    let root = std::env::temp_dir().join(format!("nearcare-fleet-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    root
 }
 
 /// Polls a process's /ready until it reports `generation` (at most 20 s).
@@ -313,8 +353,7 @@ async fn process_serves(client: &reqwest::Client, process: &Process, generation:
 async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_restarted_one_catches_up() {
     api::install_tls_provider();
     let database = seeded_database(300, 240, 7).await;
-    let root = std::env::temp_dir().join(format!("nearcare-fleet-processes-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let root = fleet_root("processes");
     let client = reqwest::Client::new();
 
     // The first builds and publishes generation 1; the other two fetch it.
@@ -354,13 +393,7 @@ async fn server_processes_with_their_own_folders_serve_a_rebuild_and_a_late_or_r
             answers
         }
     });
-    // Off the test's thread, so the load loop runs meanwhile.
-    let rebuilt = tokio::task::spawn_blocking({
-        let (url, builder) = (database.url.clone(), root.join("builder"));
-        move || indexer_cli(&url, &builder, &["rebuild"])
-    })
-    .await
-    .unwrap();
+    let rebuilt = indexer_rebuild(&database.url, root.join("builder"), &[]).await;
     assert!(rebuilt.status.success(), "{}", String::from_utf8_lossy(&rebuilt.stderr));
     let second = store::generations::current(&database.pool)
         .await
@@ -493,8 +526,7 @@ async fn three_server_processes_send_200_queued_emails_exactly_once() {
     api::install_tls_provider();
     let database = seeded_database(50, 40, 7).await;
     let sink = crate::smtp::SmtpSink::start(&[]).await;
-    let root = std::env::temp_dir().join(format!("nearcare-fleet-mail-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let root = fleet_root("mail");
     let smtp_url = sink.url();
     let environment = [
         ("NEARCARE_SMTP_URL", smtp_url.as_str()),
@@ -604,8 +636,7 @@ async fn server_processes_share_generations_through_an_s3_store() {
         .unwrap();
     assert!(created.status().is_success(), "bucket: {}", created.status());
     let database = seeded_database(100, 80, 3).await;
-    let root = std::env::temp_dir().join(format!("nearcare-fleet-s3-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let root = fleet_root("s3");
     let environment = [
         ("NEARCARE_GENERATION_STORE", "s3://nearcare-generations/fleet"),
         ("AWS_ENDPOINT", s3.endpoint.as_str()),
@@ -625,26 +656,7 @@ async fn server_processes_share_generations_through_an_s3_store() {
     for process in &processes {
         process_serves(&client, process, first).await;
     }
-    let rebuilt = tokio::task::spawn_blocking({
-        let (url, builder) = (database.url.clone(), root.join("builder"));
-        let environment: Vec<(String, String)> = environment
-            .iter()
-            .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
-            .collect();
-        move || {
-            let binary = std::path::Path::new(env!("CARGO_BIN_EXE_nearcare-server")).with_file_name("indexer");
-            std::process::Command::new(binary)
-                .arg("rebuild")
-                .envs(environment)
-                .env("DATABASE_URL", url)
-                .env("NEARCARE_INDEX_DIR", builder)
-                .env_remove("RUST_LOG")
-                .output()
-                .expect("the indexer runs")
-        }
-    })
-    .await
-    .unwrap();
+    let rebuilt = indexer_rebuild(&database.url, root.join("builder"), &environment).await;
     assert!(rebuilt.status.success(), "{}", String::from_utf8_lossy(&rebuilt.stderr));
     assert!(String::from_utf8_lossy(&rebuilt.stdout).contains("files stored in s3://nearcare-generations/fleet"));
     let second = store::generations::current(&database.pool)
@@ -715,8 +727,7 @@ async fn a_server_killed_mid_fetch_recovers_at_its_next_start() {
     api::install_tls_provider();
     // Big enough (about 7 MB) that a fetch takes long enough to be caught in the middle.
     let database = seeded_database(20_000, 16_000, 9).await;
-    let root = std::env::temp_dir().join(format!("nearcare-fleet-kill-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let root = fleet_root("kill");
     let client = reqwest::Client::new();
     let serving = spawn_process(&database.url, &root.join("a"));
     let generation = store::generations::current(&database.pool)
