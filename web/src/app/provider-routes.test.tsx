@@ -1,10 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterLoginPath } from '@/features/auth/utils/after-login';
 import { memberFixture } from '@/test/fixtures';
-import { mockFetch, signIn, testQueryClient } from '@/test/render';
+import { mockFetch, signIn, renderRouteObjects } from '@/test/render';
 import { routes } from './router';
 
 vi.stubGlobal('ResizeObserver', class { observe() {} unobserve() {} disconnect() {} });
@@ -23,12 +21,7 @@ function renderAt(path: string) {
     if (url.pathname === '/member/app/market') return { body: { categories: [] } };
     return undefined;
   });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  const router = renderRouteObjects(routes, path);
   return { router, calls };
 }
 

@@ -1,8 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { mockFetch, testQueryClient } from '@/test/render';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { mockFetch, renderRouteObjects } from '@/test/render';
 import { notifySessionChanged } from '@/lib/session';
 import { selectedDependent } from '@/lib/storage';
 import { routes } from './router';
@@ -13,12 +11,7 @@ function renderAt(path: string) {
     if (url.pathname === '/member/app/market') return { body: { categories: [] } };
     return undefined;
   });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  const router = renderRouteObjects(routes, path);
   return router;
 }
 

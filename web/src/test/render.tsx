@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import { notifySessionChanged } from '@/lib/session';
 
@@ -60,4 +60,15 @@ export function renderRoutes(table: Record<string, ReactElement>, route: string)
 /** The parsed JSON body of a recorded fetch call. */
 export function bodyOf(call: { init: RequestInit | undefined }): Record<string, unknown> {
   return JSON.parse(String(call.init?.body ?? '{}')) as Record<string, unknown>;
+}
+
+/** Renders the app's route objects (the real router's table) in a memory router at `path`. */
+export function renderRouteObjects(routeObjects: RouteObject[], path: string) {
+  const router = createMemoryRouter(routeObjects, { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
 }
