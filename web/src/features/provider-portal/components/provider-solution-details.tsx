@@ -9,7 +9,8 @@ import { LogoAvatar } from '@/components/ui/logo-avatar';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
-import { formatDate, formatMoney, withProtocol } from '@/lib/format';
+import { formatDate, formatMoney } from '@/lib/format';
+import { WebsiteButton } from '@/components/ui/website-button';
 import type { Solution } from '@/api/solutions/types';
 import { useSolution } from '@/api/solutions/get-solution';
 import { useRateCalculation } from '@/api/providers/calculate-rate';
@@ -84,9 +85,7 @@ export function ProviderSolutionDetails({ solutionId }: { solutionId: number }) 
           {data.details.definition ? <p className={styles.muted}>{data.details.definition}</p> : null}
           {data.details.website ? (
             <div>
-              <Button variant="secondary" size="sm" onClick={() => window.open(withProtocol(data.details.website), '_blank', 'noopener')}>
-                Visit Website
-              </Button>
+              <WebsiteButton website={data.details.website} />
             </div>
           ) : null}
         </section>

@@ -4,7 +4,8 @@ import { Spinner } from '@/components/ui/spinner';
 import { formatMoney } from '@/lib/format';
 import { useGoBack } from '@/lib/use-go-back';
 import { useSolution } from '@/api/solutions/get-solution';
-import { BackButton, ContactList, SolutionHead, WebsiteButton } from './solution-parts';
+import { WebsiteButton } from '@/components/ui/website-button';
+import { BackButton, ContactList, SolutionHead } from './solution-parts';
 import styles from './solutions.module.css';
 
 /** /marketplace/solutions/details/{id} and /marketplace/details/{id}: a marketplace solution. */

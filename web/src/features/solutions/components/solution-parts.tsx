@@ -1,8 +1,6 @@
 import type { ReactNode } from 'react';
 import { ChevronLeftIcon } from '@/components/icons/icons';
-import { Button } from '@/components/ui/button';
 import { LogoAvatar } from '@/components/ui/logo-avatar';
-import { withProtocol } from '@/lib/format';
 import styles from './solutions.module.css';
 
 /** The page's back button ('Back to Solutions', 'Back to Solution'). */
@@ -29,14 +27,6 @@ export function SolutionHead({ name, logo, category, badge, children }: { name: 
   );
 }
 
-/** Opens the company's website in a new tab. */
-export function WebsiteButton({ website }: { website: string }) {
-  return (
-    <Button variant="secondary" size="sm" onClick={() => window.open(withProtocol(website), '_blank', 'noopener')}>
-      Visit Website
-    </Button>
-  );
-}
 
 /** The contact person, email and address; a missing one shows a dash. */
 export function ContactList({ label, name, email, address }: { label: string; name: string; email: string | null | undefined; address: string | null | undefined }) {

@@ -9,7 +9,8 @@ import { useAccountKind } from '@/lib/session';
 import { useGoBack } from '@/lib/use-go-back';
 import { useVendor } from '@/api/solutions/get-vendor';
 import { useToggleVendorFavorite } from '@/api/solutions/toggle-vendor-favorite';
-import { BackButton, ContactList, SolutionHead, WebsiteButton } from './solution-parts';
+import { WebsiteButton } from '@/components/ui/website-button';
+import { BackButton, ContactList, SolutionHead } from './solution-parts';
 import styles from './solutions.module.css';
 
 /** /marketplace/vendor/details/{id}: a point-solution vendor. */
