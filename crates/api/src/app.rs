@@ -19,7 +19,7 @@ use crate::limits::RateLimits;
 use crate::mail::{Delivery, Mailer, Sender, SenderSettings};
 use crate::passwords::PasswordHasher;
 use crate::router::router;
-use crate::state::AppState;
+use crate::state::{AppParts, AppState};
 
 /// A built, bound application, ready to serve.
 pub struct Application {
@@ -113,7 +113,7 @@ impl Application {
             config.geocoder_url.clone(),
             config.geocoder_key.clone(),
         );
-        let state = AppState {
+        let state = AppState::new(AppParts {
             eligibility: Arc::new(RosterEligibility::new(pool.clone())),
             passwords: PasswordHasher::new(),
             mailer,
@@ -125,7 +125,7 @@ impl Application {
             tokens: Arc::new(tokens),
             config: Arc::new(config),
             shutdown,
-        };
+        });
         background.push(tokio::spawn(crate::jobs::run(
             state.clone(),
             Duration::from_millis(state.config.mail_poll_ms.max(10)),

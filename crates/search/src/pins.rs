@@ -3,6 +3,8 @@
 //! Imports `plan` (filters),
 //! `answer`, `snapshot`, `spatial`, `morton`, `bitset` and `error`.
 
+use std::borrow::Cow;
+
 use domain::{LatLng, SearchFilters};
 use serde::Deserialize;
 
@@ -98,10 +100,14 @@ pub struct PinFilters {
 }
 
 impl Snapshot {
-    fn pin_filter(&self, filters: &PinFilters, favourites: Option<&Favourites>) -> Result<Bitset, SearchError> {
-        let mut locations = self.listed_locations(&filters.filters, filters.company_alias.as_deref(), favourites)?;
-        locations.intersect_with(&self.core.tables.physical);
-        Ok(locations)
+    /// The locations pins may show. Virtual locations are in neither the Morton index nor the
+    /// map's R-tree, which pins read, so the filter need not exclude them.
+    fn pin_filter(
+        &self,
+        filters: &PinFilters,
+        favourites: Option<&Favourites>,
+    ) -> Result<Cow<'_, Bitset>, SearchError> {
+        self.listed_locations(&filters.filters, filters.company_alias.as_deref(), favourites)
     }
 
     /// Lists every matching physical location in a box for someone signed out, or says there

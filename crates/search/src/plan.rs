@@ -3,6 +3,7 @@
 //! the caller's `Favourites`. Imports `snapshot`, `bitset`, `text` and `error`; the queries
 //! (`search`, `pins`, `lists`) build on it.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use domain::{Gender, LatLng, PEDIATRICS_SERVICE_TYPE, SearchFilters, ZipCode};
@@ -67,10 +68,57 @@ impl ClinicianRule {
 }
 
 /// A compiled filter: the bitset of admissible locations plus what the clinicians list needs.
-pub(crate) struct CompiledFilter {
-    pub(crate) locations: Bitset,
+pub(crate) struct CompiledFilter<'a> {
+    pub(crate) locations: Cow<'a, Bitset>,
     pub(crate) rule: ClinicianRule,
     pub(crate) text: Option<TextQuery>,
+}
+
+/// The admissible locations while filters narrow them. Each filter's set is the snapshot's own,
+/// so until two filters meet, the answer is that set itself: at a million locations a copy and
+/// an intersection (125 KB each) cost more than the rest of a page of results.
+struct Narrowing<'a> {
+    set: Cow<'a, Bitset>,
+    /// Still the snapshot's set of every location.
+    everything: bool,
+}
+
+impl<'a> Narrowing<'a> {
+    fn new(everywhere: &'a Bitset) -> Self {
+        Self {
+            set: Cow::Borrowed(everywhere),
+            everything: true,
+        }
+    }
+
+    fn narrow(&mut self, other: &'a Bitset) {
+        if std::mem::take(&mut self.everything) {
+            self.set = Cow::Borrowed(other);
+        } else {
+            self.set.to_mut().intersect_with(other);
+        }
+    }
+
+    fn narrow_owned(&mut self, other: Bitset) {
+        if std::mem::take(&mut self.everything) {
+            self.set = Cow::Owned(other);
+        } else {
+            self.set.to_mut().intersect_with(&other);
+        }
+    }
+
+    /// A set shared with a cache: copied when it is the only filter, since it may not outlive it.
+    fn narrow_shared(&mut self, other: &Bitset) {
+        if std::mem::take(&mut self.everything) {
+            self.set = Cow::Owned(other.clone());
+        } else {
+            self.set.to_mut().intersect_with(other);
+        }
+    }
+
+    fn into_set(self) -> Cow<'a, Bitset> {
+        self.set
+    }
 }
 
 fn check_list(name: &str, values: &[String]) -> Result<(), SearchError> {
@@ -163,19 +211,23 @@ impl Snapshot {
         filters: &SearchFilters,
         alias: Option<&str>,
         favourites: Option<&Favourites>,
-    ) -> Result<Bitset, SearchError> {
+    ) -> Result<Cow<'_, Bitset>, SearchError> {
         let mut locations = self.compile(filters, alias)?.locations;
         if filters.favorites {
             match favourites {
-                Some(favourites) => locations.intersect_with(&self.favourite_locations(favourites)),
-                None => locations = Bitset::empty(self.location_count()),
+                Some(favourites) => locations.to_mut().intersect_with(&self.favourite_locations(favourites)),
+                None => locations = Cow::Owned(Bitset::empty(self.location_count())),
             }
         }
         Ok(locations)
     }
 
     /// Compiles the filters of a search (and a company alias) into what the queries use.
-    pub(crate) fn compile(&self, filters: &SearchFilters, alias: Option<&str>) -> Result<CompiledFilter, SearchError> {
+    pub(crate) fn compile(
+        &self,
+        filters: &SearchFilters,
+        alias: Option<&str>,
+    ) -> Result<CompiledFilter<'_>, SearchError> {
         check_list("selectedCredentials", &filters.selected_credentials)?;
         check_list("selectedSpecialities", &filters.selected_specialities)?;
         check_list("selectedGenders", &filters.selected_genders)?;
@@ -185,9 +237,9 @@ impl Snapshot {
         )?;
         check_list("serviceTypes", &filters.service_types)?;
         let len = self.location_count();
-        let mut locations = Bitset::full(len);
+        let mut locations = Narrowing::new(&self.core.tables.everywhere);
         if filters.new_patients {
-            locations.intersect_with(&self.bits.accepting);
+            locations.narrow(&self.bits.accepting);
         }
         let mut service_types: Vec<&str> = filters.service_types.iter().map(|code| code.trim()).collect();
         if filters.pediatrics {
@@ -195,12 +247,12 @@ impl Snapshot {
         }
         for code in service_types {
             match self.bits.service_types.get(code) {
-                Some(bits) => locations.intersect_with(bits),
-                None => locations = Bitset::empty(len),
+                Some(bits) => locations.narrow(bits),
+                None => locations.narrow_owned(Bitset::empty(len)),
             }
         }
         if let Some(restriction) = self.organisation_restriction(filters.employer.as_deref(), alias)? {
-            locations.intersect_with(&restriction);
+            locations.narrow_owned(restriction);
         }
         if !filters.selected_group_and_organizations.is_empty() {
             let mut chosen = Bitset::empty(len);
@@ -211,7 +263,7 @@ impl Snapshot {
                     }
                 }
             }
-            locations.intersect_with(&chosen);
+            locations.narrow_owned(chosen);
         }
 
         let rule = self.clinician_rule(filters)?;
@@ -237,7 +289,7 @@ impl Snapshot {
                 for source in sources {
                     with_clinician.union_with(source);
                 }
-                locations.intersect_with(&with_clinician);
+                locations.narrow_owned(with_clinician);
             }
             _ => {
                 // Several clinician filters must hold for the same clinician.
@@ -249,7 +301,7 @@ impl Snapshot {
                         }
                     }
                 }
-                locations.intersect_with(&with_clinician);
+                locations.narrow_owned(with_clinician);
             }
         }
 
@@ -258,9 +310,13 @@ impl Snapshot {
             None => None,
         };
         if let Some(text) = &text {
-            locations.intersect_with(&*self.core.location_text.matches(text, Fields::All)?);
+            locations.narrow_shared(&*self.core.location_text.matches(text, Fields::All)?);
         }
-        Ok(CompiledFilter { locations, rule, text })
+        Ok(CompiledFilter {
+            locations: locations.into_set(),
+            rule,
+            text,
+        })
     }
 
     fn clinician_rule(&self, filters: &SearchFilters) -> Result<ClinicianRule, SearchError> {

@@ -138,7 +138,8 @@ pub(crate) struct Tables {
     pub(crate) credential_locations: Vec<Bitset>,
     pub(crate) speciality_locations: Vec<Bitset>,
     pub(crate) gender_locations: [Bitset; 2],
-    pub(crate) physical: Bitset,
+    /// Every location: where a search's filters start.
+    pub(crate) everywhere: Bitset,
     /// Virtual locations serving each state, sorted by name.
     pub(crate) virtual_by_state: HashMap<String, Vec<u32>>,
     pub(crate) morton: MortonIndex,
@@ -242,7 +243,7 @@ impl Tables {
         let morton = MortonIndex::new(physical_positions);
         let (location_credential_set, credential_sets, location_speciality) =
             location_summaries(location_count, &location_clinicians, input, &clinician_speciality);
-        let physical = Bitset::from_fn(location_count, |ordinal| ordinal < physical_len);
+        let everywhere = Bitset::full(location_count);
         let mut virtual_by_state: HashMap<String, Vec<u32>> = HashMap::new();
         for (ordinal, location) in locations.iter().enumerate().skip(physical_len) {
             for state in &location.virtual_states {
@@ -279,7 +280,7 @@ impl Tables {
             credential_locations,
             speciality_locations,
             gender_locations,
-            physical,
+            everywhere,
             virtual_by_state,
             morton,
             trees,

@@ -108,7 +108,10 @@ impl Snapshot {
         // Favourite clinicians are found wherever they work, not only at favourite clinics.
         let clinician_places = favourites_only.map(|favourites| {
             let everywhere = filter.locations.clone();
-            filter.locations.intersect_with(&self.favourite_locations(favourites));
+            filter
+                .locations
+                .to_mut()
+                .intersect_with(&self.favourite_locations(favourites));
             everywhere
         });
         let (physical_total, gathered) =
@@ -251,7 +254,7 @@ impl Snapshot {
         &self,
         origin: LatLng,
         radius: f64,
-        filter: &CompiledFilter,
+        filter: &CompiledFilter<'_>,
         scan: Scan<'_>,
         virtual_matches: &[usize],
     ) -> Result<Vec<MarketItem<'_>>, SearchError> {

@@ -19,6 +19,9 @@ use crate::text::TextIndex;
 
 const CATALOGUE_FILE: &str = "catalogue.postcard";
 const READY_FILE: &str = "READY";
+/// The longest text a catalogue row may hold when a snapshot is opened (descriptions are the
+/// longest, a few kilobytes).
+const LONGEST_STRING: usize = 1 << 20;
 const LOCATION_TEXT_DIR: &str = "locations";
 const CLINICIAN_TEXT_DIR: &str = "clinicians";
 
@@ -148,8 +151,11 @@ impl Snapshot {
                 directory.display()
             )));
         }
-        let bytes = std::fs::read(directory.join(CATALOGUE_FILE))?;
-        let mut input: SnapshotInput = postcard::from_bytes(&bytes)?;
+        // Streamed, not read whole: the file is 300 MB at a million locations, and a buffer
+        // that size outlived the decoding in the server's resident memory.
+        let file = std::io::BufReader::new(std::fs::File::open(directory.join(CATALOGUE_FILE))?);
+        let mut scratch = vec![0u8; LONGEST_STRING];
+        let (mut input, _): (SnapshotInput, _) = postcard::from_io((file, &mut scratch))?;
         sort_into_ordinal_order(&mut input.locations);
         let tables = Tables::new(&input);
         let location_text = TextIndex::open(&directory.join(LOCATION_TEXT_DIR), input.locations.len())?;
