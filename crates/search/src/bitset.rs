@@ -34,6 +34,14 @@ impl Bitset {
         set
     }
 
+    pub fn from_ordinals(len: usize, ordinals: impl IntoIterator<Item = usize>) -> Self {
+        let mut set = Self::empty(len);
+        for ordinal in ordinals {
+            set.insert(ordinal);
+        }
+        set
+    }
+
     fn clear_tail(&mut self) {
         let used_bits = self.len % 64;
         if used_bits != 0

@@ -9,7 +9,7 @@ use crate::bitset::Bitset;
 use crate::spatial::{Cell, Circle, Coverage, MORTON_LEVELS, MapBox, chord_2, chord_limit, morton_code};
 
 /// Below this many locations a partially covered cell is checked one location at a time.
-const SCAN_BELOW: usize = 48;
+const SCAN_BELOW: usize = 128;
 
 /// One cluster of an area-pins answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -203,29 +203,40 @@ impl MortonIndex {
         let circle = Circle::new(origin, radius_miles);
         let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
         let mut total = 0;
-        let mut gathered = Some(Vec::new());
+        // Inside cells are kept as ranges and read out only if the circle holds few enough:
+        // in a city it never does, and reading them out first cost more than the count.
+        let mut inside: Vec<(usize, usize)> = Vec::new();
+        let mut edge_matches: Vec<usize> = Vec::new();
+        let mut gathering = true;
         self.walk(
             |cell| circle.coverage(cell),
             |visit| match visit {
                 Visit::Inside(start, end) => {
-                    let count = filter.count_range(start, end);
-                    total += count;
-                    match &mut gathered {
-                        Some(found) if found.len() + count <= cap => found.extend(filter.iter_range(start, end)),
-                        _ => gathered = None,
+                    total += filter.count_range(start, end);
+                    gathering &= total <= cap;
+                    if gathering {
+                        inside.push((start, end));
                     }
                 }
                 Visit::Edge(ordinal) => {
                     if filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit {
                         total += 1;
-                        match &mut gathered {
-                            Some(found) if found.len() < cap => found.push(ordinal),
-                            _ => gathered = None,
+                        gathering &= total <= cap;
+                        if gathering {
+                            edge_matches.push(ordinal);
                         }
                     }
                 }
             },
         );
+        let gathered = gathering.then(|| {
+            let mut found = edge_matches;
+            found.reserve(total - found.len());
+            for (start, end) in inside {
+                found.extend(filter.iter_range(start, end));
+            }
+            found
+        });
         (total, gathered)
     }
 

@@ -140,8 +140,8 @@ pub(crate) struct Tables {
     pub(crate) gender_locations: [Bitset; 2],
     /// Every location: where a search's filters start.
     pub(crate) everywhere: Bitset,
-    /// Virtual locations serving each state, sorted by name.
-    pub(crate) virtual_by_state: HashMap<String, Vec<u32>>,
+    /// Virtual locations serving each state.
+    pub(crate) virtual_by_state: HashMap<String, StateVirtuals>,
     pub(crate) morton: MortonIndex,
     pub(crate) trees: SpatialTrees,
 }
@@ -244,20 +244,25 @@ impl Tables {
         let (location_credential_set, credential_sets, location_speciality) =
             location_summaries(location_count, &location_clinicians, input, &clinician_speciality);
         let everywhere = Bitset::full(location_count);
-        let mut virtual_by_state: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut by_state: HashMap<String, Vec<u32>> = HashMap::new();
         for (ordinal, location) in locations.iter().enumerate().skip(physical_len) {
             for state in &location.virtual_states {
-                virtual_by_state.entry(state.clone()).or_default().push(ordinal as u32);
+                by_state.entry(state.clone()).or_default().push(ordinal as u32);
             }
         }
-        for ordinals in virtual_by_state.values_mut() {
-            ordinals.sort_by(|a, b| {
-                locations[*a as usize]
-                    .name
-                    .cmp(&locations[*b as usize].name)
-                    .then(a.cmp(b))
-            });
-        }
+        let virtual_by_state = by_state
+            .into_iter()
+            .map(|(state, mut by_name)| {
+                by_name.sort_by(|a, b| {
+                    locations[*a as usize]
+                        .name
+                        .cmp(&locations[*b as usize].name)
+                        .then(a.cmp(b))
+                });
+                let members = Bitset::from_ordinals(location_count, by_name.iter().map(|ordinal| *ordinal as usize));
+                (state, StateVirtuals { by_name, members })
+            })
+            .collect();
         Self {
             physical_len,
             location_organisation,
@@ -286,6 +291,14 @@ impl Tables {
             trees,
         }
     }
+}
+
+/// The virtual locations serving a state: listed by name, and as a set to count a filter's
+/// matches among them (a popcount, where walking the list cost a search several microseconds
+/// in the states with thousands).
+pub(crate) struct StateVirtuals {
+    pub(crate) by_name: Vec<u32>,
+    pub(crate) members: Bitset,
 }
 
 /// Marks a location with no clinician, hence no speciality.

@@ -122,15 +122,22 @@ impl Snapshot {
         let ranked = gathered.map(|found| self.rank_by_distance(origin, found));
         let origin_state = self.origin_state(&request.filters, origin, gazetteer);
         // Listed by name, after every physical location.
-        let virtual_matches: Vec<usize> = origin_state
-            .and_then(|state| self.core.tables.virtual_by_state.get(&state))
-            .into_iter()
-            .flatten()
-            .map(|ordinal| *ordinal as usize)
-            .filter(|ordinal| filter.locations.contains(*ordinal))
-            .collect();
+        let state_virtuals = origin_state.and_then(|state| self.core.tables.virtual_by_state.get(&state));
+        let virtual_total = state_virtuals.map_or(0, |virtuals| {
+            let physical_len = self.core.tables.physical_len;
+            filter
+                .locations
+                .count_range_and(&virtuals.members, physical_len, self.location_count())
+        });
+        let virtual_matches = || {
+            state_virtuals
+                .into_iter()
+                .flat_map(|virtuals| &virtuals.by_name)
+                .map(|ordinal| *ordinal as usize)
+                .filter(|ordinal| filter.locations.contains(*ordinal))
+        };
 
-        let total = physical_total + virtual_matches.len();
+        let total = physical_total + virtual_total;
         let limit = request.limit as usize;
         let offset = (request.page as usize - 1) * limit;
         let wanted_physical = (offset + limit).min(physical_total);
@@ -151,11 +158,10 @@ impl Snapshot {
         if clinics.len() < limit {
             let virtual_offset = offset.saturating_sub(physical_total);
             clinics.extend(
-                virtual_matches
-                    .iter()
+                virtual_matches()
                     .skip(virtual_offset)
                     .take(limit - clinics.len())
-                    .map(|ordinal| self.location_item(*ordinal, None)),
+                    .map(|ordinal| self.location_item(ordinal, None)),
             );
         }
         let scan = match &clinician_places {
@@ -170,7 +176,7 @@ impl Snapshot {
                 only: None,
             },
         };
-        let mut clinicians = self.nearest_clinicians(origin, radius, &filter, scan, &virtual_matches)?;
+        let mut clinicians = self.nearest_clinicians(origin, radius, &filter, scan, virtual_matches())?;
         if let Some(favourites) = favourites {
             for clinic in &mut clinics {
                 clinic.favorite = favourites.location_ids.contains(&clinic.location_id);
@@ -256,7 +262,7 @@ impl Snapshot {
         radius: f64,
         filter: &CompiledFilter<'_>,
         scan: Scan<'_>,
-        virtual_matches: &[usize],
+        virtual_matches: impl Iterator<Item = usize>,
     ) -> Result<Vec<MarketItem<'_>>, SearchError> {
         let (clinician_names, place_names) = match &filter.text {
             Some(text) => (
@@ -270,7 +276,7 @@ impl Snapshot {
             .nearest_ordinals(origin, radius, scan.places, scan.ranked)
             .take(CLINICIAN_SCAN_LOCATIONS)
             .map(|ordinal| (ordinal, true));
-        let virtual_located = virtual_matches.iter().map(|ordinal| (*ordinal, false));
+        let virtual_located = virtual_matches.map(|ordinal| (ordinal, false));
         'locations: for (location, physical) in located.chain(virtual_located) {
             for clinician in self.clinicians_at(location) {
                 let clinician = *clinician as usize;

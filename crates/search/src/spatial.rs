@@ -107,12 +107,24 @@ impl Cell {
 }
 
 fn haversine_term(angle_radians: f64) -> f64 {
-    (angle_radians / 2.0).sin().powi(2)
+    let half = angle_radians / 2.0;
+    // A radius walk classifies thousands of cells, four terms each, nearly all with small
+    // gaps: there the sine's series to the ninth power is within 1e-13 (relative) of libm's,
+    // far inside the classification's slack, and several times cheaper.
+    if half.abs() < 0.25 {
+        let square = half * half;
+        let sine = half * (1.0 - square / 6.0 * (1.0 - square / 20.0 * (1.0 - square / 42.0 * (1.0 - square / 72.0))));
+        sine * sine
+    } else {
+        half.sin().powi(2)
+    }
 }
 
 /// Longitude difference folded into [0, 180] degrees.
 fn longitude_gap(a: f64, b: f64) -> f64 {
-    let gap = (a - b).abs() % 360.0;
+    let gap = (a - b).abs();
+    // Longitudes are within ±180, so the remainder (a slow call) is rarely needed.
+    let gap = if gap >= 360.0 { gap % 360.0 } else { gap };
     if gap > 180.0 { 360.0 - gap } else { gap }
 }
 
@@ -354,6 +366,16 @@ impl SpatialTrees {
 mod tests {
     use super::*;
     use domain::haversine_miles;
+
+    #[test]
+    fn the_haversine_series_agrees_with_libm_far_inside_the_slack() {
+        for step in 0..=10_000 {
+            let angle = f64::from(step) * 1.2e-4 - 0.1;
+            let exact = (angle / 2.0).sin().powi(2);
+            let error = (haversine_term(angle) - exact).abs();
+            assert!(error <= exact * 1e-13 + 1e-300, "angle {angle}: {error:e}");
+        }
+    }
 
     #[test]
     fn morton_codes_keep_cells_contiguous() {
