@@ -25,13 +25,7 @@ impl Bitset {
     }
 
     pub fn from_fn(len: usize, mut contains: impl FnMut(usize) -> bool) -> Self {
-        let mut set = Self::empty(len);
-        for ordinal in 0..len {
-            if contains(ordinal) {
-                set.insert(ordinal);
-            }
-        }
-        set
+        Self::from_ordinals(len, (0..len).filter(|ordinal| contains(*ordinal)))
     }
 
     pub fn from_ordinals(len: usize, ordinals: impl IntoIterator<Item = usize>) -> Self {

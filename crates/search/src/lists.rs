@@ -5,13 +5,15 @@
 use std::collections::HashSet;
 
 use crate::answer::NameSuggestion;
+use std::borrow::Cow;
+
 use crate::bitset::Bitset;
 use crate::error::SearchError;
 use crate::snapshot::Snapshot;
 use crate::text::{Fields, TextQuery};
 
 impl Snapshot {
-    fn alias_network(&self, alias: Option<&str>) -> Result<Option<Bitset>, SearchError> {
+    fn alias_network(&self, alias: Option<&str>) -> Result<Option<Cow<'_, Bitset>>, SearchError> {
         self.organisation_restriction(None, alias)
     }
 
@@ -21,7 +23,7 @@ impl Snapshot {
         Ok(self.value_list(
             &self.core.tables.credential_names,
             &self.core.tables.credential_locations,
-            network.as_ref(),
+            network.as_deref(),
         ))
     }
 
@@ -31,7 +33,7 @@ impl Snapshot {
         Ok(self.value_list(
             &self.core.tables.speciality_names,
             &self.core.tables.speciality_locations,
-            network.as_ref(),
+            network.as_deref(),
         ))
     }
 

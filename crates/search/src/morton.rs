@@ -119,10 +119,6 @@ impl MortonIndex {
         &self.units[ordinal]
     }
 
-    fn range_within(&self, cell: Cell, start: usize, end: usize) -> (usize, usize) {
-        range_within(&self.codes, cell, start, end)
-    }
-
     fn root(&self) -> Walked {
         Walked {
             cell: Cell { level: 0, x: 0, y: 0 },
@@ -152,7 +148,7 @@ impl MortonIndex {
             _ => {
                 let mut child_start = walked.start;
                 for cell in children {
-                    let (start, end) = self.range_within(cell, child_start, walked.end);
+                    let (start, end) = range_within(&self.codes, cell, child_start, walked.end);
                     stack.push(Walked {
                         cell,
                         start,

@@ -91,17 +91,10 @@ impl<'a> Narrowing<'a> {
         }
     }
 
-    fn narrow(&mut self, other: &'a Bitset) {
+    /// Narrows to a set of the snapshot's (borrowed) or one built for this search (owned).
+    fn narrow(&mut self, other: Cow<'a, Bitset>) {
         if std::mem::take(&mut self.everything) {
-            self.set = Cow::Borrowed(other);
-        } else {
-            self.set.to_mut().intersect_with(other);
-        }
-    }
-
-    fn narrow_owned(&mut self, other: Bitset) {
-        if std::mem::take(&mut self.everything) {
-            self.set = Cow::Owned(other);
+            self.set = other;
         } else {
             self.set.to_mut().intersect_with(&other);
         }
@@ -168,14 +161,14 @@ impl Snapshot {
         &self,
         employer: Option<&str>,
         alias: Option<&str>,
-    ) -> Result<Option<Bitset>, SearchError> {
-        let mut restriction: Option<Bitset> = None;
+    ) -> Result<Option<Cow<'_, Bitset>>, SearchError> {
+        let mut restriction: Option<Cow<'_, Bitset>> = None;
         if let Some(alias) = alias.map(str::trim).filter(|alias| !alias.is_empty()) {
             let employer = self
                 .employer_by_alias(alias)
                 .ok_or_else(|| SearchError::InvalidFilter(format!("unknown company alias {alias:?}")))?;
             if let Some(network) = self.employer_network(employer) {
-                restriction = Some(network.clone());
+                restriction = Some(Cow::Borrowed(network));
             }
         }
         // An unknown employer name is an inactive employer with no network: no restriction.
@@ -183,8 +176,8 @@ impl Snapshot {
             && let Some(network) = self.employer_network(employer)
         {
             match &mut restriction {
-                Some(existing) => existing.intersect_with(network),
-                None => restriction = Some(network.clone()),
+                Some(existing) => existing.to_mut().intersect_with(network),
+                None => restriction = Some(Cow::Borrowed(network)),
             }
         }
         Ok(restriction)
@@ -192,15 +185,13 @@ impl Snapshot {
 
     /// The caller's favourite clinics, all the `favorites` filter lets through.
     pub(crate) fn favourite_locations(&self, favourites: &Favourites) -> Bitset {
-        let mut chosen = Bitset::empty(self.location_count());
-        for ordinal in favourites
-            .location_ids
-            .iter()
-            .filter_map(|id| self.location_ordinal(*id))
-        {
-            chosen.insert(ordinal);
-        }
-        chosen
+        Bitset::from_ordinals(
+            self.location_count(),
+            favourites
+                .location_ids
+                .iter()
+                .filter_map(|id| self.location_ordinal(*id)),
+        )
     }
 
     /// The locations a search lists before its distance limit, as pins and area pins answer
@@ -239,7 +230,7 @@ impl Snapshot {
         let len = self.location_count();
         let mut locations = Narrowing::new(&self.core.tables.everywhere);
         if filters.new_patients {
-            locations.narrow(&self.bits.accepting);
+            locations.narrow(Cow::Borrowed(&self.bits.accepting));
         }
         let mut service_types: Vec<&str> = filters.service_types.iter().map(|code| code.trim()).collect();
         if filters.pediatrics {
@@ -247,12 +238,12 @@ impl Snapshot {
         }
         for code in service_types {
             match self.bits.service_types.get(code) {
-                Some(bits) => locations.narrow(bits),
-                None => locations.narrow_owned(Bitset::empty(len)),
+                Some(bits) => locations.narrow(Cow::Borrowed(bits)),
+                None => locations.narrow(Cow::Owned(Bitset::empty(len))),
             }
         }
         if let Some(restriction) = self.organisation_restriction(filters.employer.as_deref(), alias)? {
-            locations.narrow_owned(restriction);
+            locations.narrow(restriction);
         }
         if !filters.selected_group_and_organizations.is_empty() {
             let mut chosen = Bitset::empty(len);
@@ -263,7 +254,7 @@ impl Snapshot {
                     }
                 }
             }
-            locations.narrow_owned(chosen);
+            locations.narrow(Cow::Owned(chosen));
         }
 
         let rule = self.clinician_rule(filters)?;
@@ -289,7 +280,7 @@ impl Snapshot {
                 for source in sources {
                     with_clinician.union_with(source);
                 }
-                locations.narrow_owned(with_clinician);
+                locations.narrow(Cow::Owned(with_clinician));
             }
             _ => {
                 // Several clinician filters must hold for the same clinician.
@@ -301,7 +292,7 @@ impl Snapshot {
                         }
                     }
                 }
-                locations.narrow_owned(with_clinician);
+                locations.narrow(Cow::Owned(with_clinician));
             }
         }
 
