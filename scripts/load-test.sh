@@ -35,8 +35,10 @@ LUA
 
 # Searches rotate through metro ZIPs, with and without the new-patients filter, so the load is
 # not one answer.
-search_init=$(cat <<'LUA'
-  local zips = { "80202", "10001", "60601", "94103", "30303", "98101", "02108", "73102", "85004", "37203" }
+# The ZIP codes are benches/load-test-zips.txt, which the in-process search-loop example reads too.
+lua_zips=$(sed 's/.*/"&"/' benches/load-test-zips.txt | paste -s -d, -)
+search_init=$(cat <<LUA
+  local zips = { ${lua_zips} }
   for _, zip in ipairs(zips) do
     for _, accepting in ipairs({ "true", "false" }) do
       local body = '{"search":{"filters":{"zipCode":"' .. zip .. '","newPatients":' .. accepting .. '}}}'

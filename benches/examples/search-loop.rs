@@ -12,9 +12,8 @@ use domain::SearchFilters;
 use gazetteer::Gazetteer;
 use search::{SearchRequest, Snapshot};
 
-const ZIPS: [&str; 10] = [
-    "80202", "10001", "60601", "94103", "30303", "98101", "02108", "73102", "85004", "37203",
-];
+/// The load test's ZIP codes (scripts/load-test.sh reads the same file).
+const ZIPS: &str = include_str!("../load-test-zips.txt");
 
 fn main() {
     let folder = std::env::args()
@@ -32,11 +31,11 @@ fn main() {
         opened.elapsed()
     );
     let requests: Vec<SearchRequest> = ZIPS
-        .iter()
+        .lines()
         .flat_map(|zip| {
             [false, true].map(|new_patients| SearchRequest {
                 filters: SearchFilters {
-                    zip_code: Some((*zip).to_owned()),
+                    zip_code: Some(zip.to_owned()),
                     new_patients,
                     ..SearchFilters::default()
                 },
