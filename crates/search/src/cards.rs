@@ -9,6 +9,7 @@
 //! Imports only `answer` (the types it writes); the snapshot owns a [`CardCache`].
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::answer::{CardKey, Coordinates, MarketItem, SearchResponse, round_miles};
 
@@ -64,18 +65,37 @@ impl RenderedCard {
     }
 }
 
-/// Rendered cards, filled lazily.
+/// Bytes of card text a snapshot keeps: about 23,000 cards (some 770 whole answers), the
+/// places people search most. Unbounded, a server at a million locations would grow by up to
+/// 1.3 GB as every clinic and clinician link got shown once; cards beyond it are rendered for
+/// each answer (about a microsecond each).
+const CARD_BUDGET_BYTES: usize = 16 << 20;
+
+/// Rendered cards, filled lazily up to a budget.
 pub(crate) struct CardCache {
     clinics: Box<[OnceLock<RenderedCard>]>,
     clinicians: Box<[OnceLock<RenderedCard>]>,
+    budget_bytes: usize,
+    kept_bytes: AtomicUsize,
 }
 
 impl CardCache {
     pub(crate) fn new(locations: usize, clinician_links: usize) -> Self {
+        Self::with_budget(locations, clinician_links, CARD_BUDGET_BYTES)
+    }
+
+    pub(crate) fn with_budget(locations: usize, clinician_links: usize, budget_bytes: usize) -> Self {
         Self {
             clinics: (0..locations).map(|_| OnceLock::new()).collect(),
             clinicians: (0..clinician_links).map(|_| OnceLock::new()).collect(),
+            budget_bytes,
+            kept_bytes: AtomicUsize::new(0),
         }
+    }
+
+    /// Bytes of card text kept so far.
+    pub(crate) fn kept_bytes(&self) -> usize {
+        self.kept_bytes.load(Ordering::Relaxed)
     }
 }
 
@@ -84,6 +104,7 @@ impl std::fmt::Debug for CardCache {
         f.debug_struct("CardCache")
             .field("clinics", &self.clinics.len())
             .field("clinicians", &self.clinicians.len())
+            .field("kept_bytes", &self.kept_bytes())
             .finish()
     }
 }
@@ -131,7 +152,18 @@ impl CardCache {
                 CardKey::Clinic(ordinal) => &self.clinics[ordinal as usize],
                 CardKey::Clinician(link) => &self.clinicians[link as usize],
             };
-            slot.get_or_init(|| RenderedCard::render(item)).write(item, out);
+            if let Some(card) = slot.get() {
+                card.write(item, out);
+                continue;
+            }
+            let card = RenderedCard::render(item);
+            card.write(item, out);
+            let size = card.text.len();
+            // Two threads may both pass the check near the end; the budget is a bound on
+            // growth, not an exact figure.
+            if self.kept_bytes.load(Ordering::Relaxed) + size <= self.budget_bytes && slot.set(card).is_ok() {
+                self.kept_bytes.fetch_add(size, Ordering::Relaxed);
+            }
         }
         out.push(b']');
     }

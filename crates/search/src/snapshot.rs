@@ -201,6 +201,24 @@ impl Snapshot {
         }
     }
 
+    /// The same snapshot with an empty card cache that keeps at most `bytes` of card text
+    /// (the default is 16 MiB; tests use a small one to see answers written past it).
+    pub fn with_card_budget(&self, bytes: usize) -> Self {
+        Self {
+            cards: Arc::new(CardCache::with_budget(
+                self.location_count(),
+                self.core.tables.location_clinicians.pair_count(),
+                bytes,
+            )),
+            ..self.clone()
+        }
+    }
+
+    /// Bytes of card text the card cache keeps now.
+    pub fn cached_card_bytes(&self) -> usize {
+        self.cards.kept_bytes()
+    }
+
     pub fn directory(&self) -> Option<&Path> {
         self.directory.as_deref()
     }

@@ -109,6 +109,37 @@ fn assert_written_json_matches_serde(mut answer: search::SearchResponse<'_>) {
     }
 }
 
+/// Past its budget the card cache keeps nothing more, and answers are written the same.
+#[test]
+fn answers_past_the_card_budget_are_written_the_same() {
+    let budget = 4_000;
+    let snapshot = fixture().snapshot.with_card_budget(budget);
+    let origin = fixture().input.locations[0].clone();
+    let request = SearchRequest {
+        origin: Some(LatLng {
+            lat: origin.lat,
+            lng: origin.lng,
+        }),
+        page: 1,
+        limit: 6,
+        ..SearchRequest::default()
+    };
+    let answer = snapshot.search(&request, gazetteer()).unwrap();
+    assert!(
+        answer.clinics.len() + answer.clinicians.len() > 10,
+        "the page needs more cards than fit"
+    );
+    for _ in 0..2 {
+        let written: serde_json::Value = serde_json::from_slice(&snapshot.search_json(&answer)).unwrap();
+        assert_eq!(written, serde_json::to_value(&answer).unwrap());
+        let kept = snapshot.cached_card_bytes();
+        assert!(
+            kept > 0 && kept <= budget,
+            "kept {kept} bytes of a {budget}-byte budget"
+        );
+    }
+}
+
 fn origins() -> impl Strategy<Value = LatLng> {
     let anchored = (0usize..3_000, -0.3f64..0.3, -0.3f64..0.3).prop_map(|(position, dlat, dlng)| {
         let location = &fixture().input.locations[position];
