@@ -71,6 +71,12 @@ impl Bitset {
         }
     }
 
+    /// The 64 members' bits from ordinal `64 * index`; bits past the set's length are 0.
+    #[inline]
+    pub fn word(&self, index: usize) -> u64 {
+        self.words[index]
+    }
+
     #[inline]
     pub fn contains(&self, ordinal: usize) -> bool {
         self.words

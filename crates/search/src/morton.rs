@@ -25,8 +25,8 @@ pub struct CellCount {
 enum Visit {
     /// A cell entirely inside: the ordinal range of its locations.
     Inside(usize, usize),
-    /// A location of a small cell on the edge, to be checked on its own.
-    Edge(usize),
+    /// A small cell on the edge: the ordinal range of its locations, each to be checked on its own.
+    Edge(usize, usize),
 }
 
 /// Counts gathered over part of the map.
@@ -180,7 +180,7 @@ impl MortonIndex {
                 Coverage::Outside => {}
                 Coverage::Inside => visit(Visit::Inside(start, end)),
                 Coverage::Partial if end - start <= SCAN_BELOW || cell.level == MORTON_LEVELS => {
-                    (start..end).for_each(|ordinal| visit(Visit::Edge(ordinal)));
+                    visit(Visit::Edge(start, end));
                 }
                 Coverage::Partial => self.push_children(&mut stack, walked),
             }
@@ -199,41 +199,69 @@ impl MortonIndex {
         let circle = Circle::new(origin, radius_miles);
         let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
         let mut total = 0;
-        // Inside cells are kept as ranges and read out only if the circle holds few enough:
-        // in a city it never does, and reading them out first cost more than the count.
+        // The cells are kept as ranges and read out only if the circle holds few enough: in a
+        // city it never does, and reading them out as the walk went cost more than the count.
         let mut inside: Vec<(usize, usize)> = Vec::new();
-        let mut edge_matches: Vec<usize> = Vec::new();
-        let mut gathering = true;
+        let mut edges: Vec<(usize, usize)> = Vec::new();
         self.walk(
             |cell| circle.coverage(cell),
-            |visit| match visit {
-                Visit::Inside(start, end) => {
-                    total += filter.count_range(start, end);
-                    gathering &= total <= cap;
-                    if gathering {
-                        inside.push((start, end));
+            |visit| {
+                let (start, end) = match visit {
+                    Visit::Inside(start, end) => {
+                        total += filter.count_range(start, end);
+                        (start, end)
                     }
-                }
-                Visit::Edge(ordinal) => {
-                    if filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit {
-                        total += 1;
-                        gathering &= total <= cap;
-                        if gathering {
-                            edge_matches.push(ordinal);
-                        }
+                    Visit::Edge(start, end) => {
+                        total += self.count_near(start, end, &origin_unit, limit, filter);
+                        (start, end)
+                    }
+                };
+                if total <= cap {
+                    match visit {
+                        Visit::Inside(..) => inside.push((start, end)),
+                        Visit::Edge(..) => edges.push((start, end)),
                     }
                 }
             },
         );
-        let gathered = gathering.then(|| {
-            let mut found = edge_matches;
-            found.reserve(total - found.len());
+        let gathered = (total <= cap).then(|| {
+            let mut found = Vec::with_capacity(total);
+            for (start, end) in edges {
+                found.extend((start..end).filter(|ordinal| {
+                    filter.contains(*ordinal) && chord_2(&self.units[*ordinal], &origin_unit) <= limit
+                }));
+            }
             for (start, end) in inside {
                 found.extend(filter.iter_range(start, end));
             }
             found
         });
         (total, gathered)
+    }
+
+    /// Counts the members of `filter` in `start..end` within chord² `limit` of `origin_unit`.
+    /// Each 64 locations' tests become one word of bits, ANDed with the filter's word and
+    /// popcounted: no branch per location, so the tests vectorise (an edge cell's locations are
+    /// about half inside, which a branch mispredicted as often as not).
+    fn count_near(&self, start: usize, end: usize, origin_unit: &[f64; 3], limit: f64, filter: &Bitset) -> usize {
+        let mut total = 0;
+        let mut word_start = start;
+        while word_start < end {
+            let word = word_start / 64;
+            let word_end = end.min((word + 1) * 64);
+            let filter_word = filter.word(word);
+            if filter_word != 0 {
+                let near = self.units[word_start..word_end]
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |bits, (offset, unit)| {
+                        bits | (u64::from(chord_2(unit, origin_unit) <= limit) << ((word_start + offset) % 64))
+                    });
+                total += (near & filter_word).count_ones() as usize;
+            }
+            word_start = word_end;
+        }
+        total
     }
 
     /// Counts the members of `filter` in a box.
@@ -243,8 +271,10 @@ impl MortonIndex {
             |cell| map_box.coverage(cell),
             |visit| match visit {
                 Visit::Inside(start, end) => total += filter.count_range(start, end),
-                Visit::Edge(ordinal) => {
-                    total += usize::from(filter.contains(ordinal) && map_box.contains(self.positions[ordinal]));
+                Visit::Edge(start, end) => {
+                    total += (start..end)
+                        .filter(|ordinal| filter.contains(*ordinal) && map_box.contains(self.positions[*ordinal]))
+                        .count();
                 }
             },
         );
@@ -335,13 +365,15 @@ impl MortonIndex {
                     stats.lat_sum += inner.lat_sum;
                     stats.lng_sum += inner.lng_sum;
                 }
-                Visit::Edge(ordinal) => {
-                    let position = self.positions[ordinal];
-                    if filter.contains(ordinal) && map_box.contains(position) {
-                        stats.count += 1;
-                        stats.new_patients += usize::from(new_patients.contains(ordinal));
-                        stats.lat_sum += position.lat;
-                        stats.lng_sum += position.lng;
+                Visit::Edge(start, end) => {
+                    for ordinal in start..end {
+                        let position = self.positions[ordinal];
+                        if filter.contains(ordinal) && map_box.contains(position) {
+                            stats.count += 1;
+                            stats.new_patients += usize::from(new_patients.contains(ordinal));
+                            stats.lat_sum += position.lat;
+                            stats.lng_sum += position.lng;
+                        }
                     }
                 }
             },
