@@ -20,12 +20,14 @@ neighbours in that vocabulary all start with the word itself (so the typo adds n
 does not already match). Every class must agree; any mismatch makes the run exit non-zero.
 """
 
-import http.client
 import json
 import math
 import os
 import random
+import re
+import socket
 import statistics
+import subprocess
 import sys
 import time
 import urllib.parse
@@ -202,20 +204,52 @@ def compare_sets(nearcare, postgis):
 
 
 class Nearcare:
+    """One keep-alive HTTP/1.1 connection, read as lean as psycopg2 reads PostgreSQL's protocol
+    (in C): the request's bytes are written once and the answer is read to its Content-Length.
+    http.client parses headers in Python, which cost 0.04-0.07 ms a request here, more than the
+    server's own work for most classes; that time was the client's, not either engine's."""
+
     def __init__(self, base):
         parsed = urllib.parse.urlparse(base)
-        self.connection = http.client.HTTPConnection(parsed.hostname, parsed.port)
+        self.host = parsed.hostname
+        self.socket = socket.create_connection((parsed.hostname, parsed.port))
+        self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.pending = b""
 
     def request(self, method, path, body=None):
-        headers = {"Content-Type": "application/json"} if body is not None else {}
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+        payload = b""
+        if body is not None:
+            payload = body.encode()
+            head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        message = head.encode() + b"\r\n" + payload
         started = time.perf_counter()
-        self.connection.request(method, path, body=body, headers=headers)
-        response = self.connection.getresponse()
-        data = response.read()
+        self.socket.sendall(message)
+        received = self.pending
+        while (header_end := received.find(b"\r\n\r\n")) < 0:
+            received += self.receive()
+        headers = received[:header_end].decode("latin-1")
+        length = CONTENT_LENGTH.search(headers)
+        if length is None:
+            raise SystemExit(f"{method} {path} answered without a Content-Length: {headers!r}")
+        answer_end = header_end + 4 + int(length.group(1))
+        while len(received) < answer_end:
+            received += self.receive()
         elapsed = time.perf_counter() - started
-        if response.status != 200:
-            raise SystemExit(f"{method} {path} answered {response.status}: {data[:300]!r}")
+        self.pending = received[answer_end:]
+        status, data = int(headers.split(" ", 2)[1]), received[header_end + 4 : answer_end]
+        if status != 200:
+            raise SystemExit(f"{method} {path} answered {status}: {data[:300]!r}")
         return elapsed, json.loads(data)
+
+    def receive(self):
+        chunk = self.socket.recv(1 << 20)
+        if not chunk:
+            raise SystemExit("the server closed the connection")
+        return chunk
+
+
+CONTENT_LENGTH = re.compile(r"(?im)^content-length:\s*(\d+)\s*$")
 
 
 def self_test():
@@ -237,10 +271,72 @@ def self_test():
     print("self-test passed")
 
 
+def ms(seconds):
+    return f"{seconds * 1000:.3g}" if seconds < 0.1 else f"{seconds * 1000:.0f}"
+
+
+def p95(values):
+    return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else values[0]
+
+
+def print_table(nearcare, rows, ratio_text):
+    """Prints a table of (class, PostGIS times, Nearcare times, answer outcomes) rows against
+    PostGIS; True when an answer differed."""
+    print()
+    print(f"| class | PostGIS p50 / p95 (ms) | {nearcare} p50 / p95 (ms) | ratio p50 (PostGIS / {nearcare}) "
+          "| answers same / ties / mismatches (non-empty) |")
+    print("|---|---|---|---|---|")
+    failed = False
+    for name, pg, nc, outcome in rows:
+        ratio = statistics.median(pg) / statistics.median(nc)
+        print(
+            f"| {name} | {ms(statistics.median(pg))} / {ms(p95(pg))} | {ms(statistics.median(nc))} / {ms(p95(nc))} "
+            f"| {ratio_text(ratio)} | {outcome['same']} / {outcome['tie']} / {outcome['mismatch']} ({outcome['non-empty']}) |"
+        )
+        failed |= outcome["mismatch"] > 0
+    return failed
+
+
+def report_inprocess(inprocess, queries, classes, times):
+    """Runs round one's queries in-process (benches/examples/peer-inprocess.rs on the server's
+    generation folder: the engine's call and the answer's JSON, no HTTP), compares every answer
+    with PostGIS's and prints the table against PostGIS's times. True when an answer differs."""
+    binary, folder = inprocess
+    repeats = os.environ.get("INPROCESS_REPEATS", "5")
+    queries_file = os.path.join(os.path.dirname(folder.rstrip("/")), "..", "peer-queries.jsonl")
+    with open(queries_file, "w") as out:
+        for _, query, _, _ in queries:
+            out.write(json.dumps(query) + "\n")
+    print(f"== the same {len(queries)} queries in-process ({repeats} runs each, median)", file=sys.stderr)
+    lines = subprocess.run([binary, folder, queries_file, repeats], check=True, capture_output=True, text=True).stdout
+    results = [json.loads(line) for line in lines.splitlines()]
+    if len(results) != len(queries):
+        raise SystemExit(f"peer-inprocess answered {len(results)} of {len(queries)} queries")
+    seconds = {name: [] for name, _ in classes}
+    outcomes = {name: {"same": 0, "tie": 0, "mismatch": 0, "non-empty": 0} for name, _ in classes}
+    compare_of = {name: (compare_search if name.startswith("search") else compare_sets) for name, _ in classes}
+    for (name, _, read, pg_answer), result in zip(queries, results):
+        seconds[name].append(result["seconds"])
+        answer = read(result["answer"])
+        outcome = compare_of[name](answer, pg_answer)
+        outcomes[name][outcome] += 1
+        outcomes[name]["non-empty"] += bool(answer) or bool(pg_answer)
+    failed = print_table(
+        "Nearcare in-process",
+        [(name, times[name][0], seconds[name], outcomes[name]) for name, _ in classes],
+        lambda ratio: f"{ratio:.0f}x",
+    )
+    print("in-process: the engine's call and the answer's JSON on the server's generation folder, "
+          f"median of {repeats} runs per query; PostGIS as above")
+    return failed
+
+
 def main():
     if sys.argv[1:] == ["--self-test"]:
         return self_test()
     database_url, base = sys.argv[1], sys.argv[2]
+    # The in-process run: the peer-inprocess example's binary and a generation folder.
+    inprocess = sys.argv[3:5] if len(sys.argv) >= 5 else None
     origin_count = int(os.environ.get("ORIGINS", "200"))
     rounds = int(os.environ.get("ROUNDS", "3"))
     seed = int(os.environ.get("SEED", "20261124"))
@@ -306,13 +402,17 @@ def main():
                 found = cursor.fetchall()
                 return time.perf_counter() - started, found
 
+            def read(answer):
+                clinics = [c for c in answer["clinics"] if not c["isVirtualLocation"]]
+                return [(c["locationId"], c["coordinates"]["lat"], c["coordinates"]["lng"]) for c in clinics]
+
             def nearcare():
                 path = f"/member/app/market/search?page={page}&limit={LIMIT}&lat={lat!r}&lng={lng!r}"
                 elapsed, answer = api.request("POST", path, json.dumps({"search": {"filters": filters}}))
-                clinics = [c for c in answer["clinics"] if not c["isVirtualLocation"]]
-                return elapsed, [(c["locationId"], c["coordinates"]["lat"], c["coordinates"]["lng"]) for c in clinics]
+                return elapsed, read(answer)
 
-            return postgis, nearcare, compare_search, postgis_page_only
+            query = {"kind": "search", "lat": lat, "lng": lng, "filters": filters, "page": page, "limit": LIMIT}
+            return postgis, nearcare, compare_search, postgis_page_only, (query, read)
 
         return run
 
@@ -328,13 +428,17 @@ def main():
                 elapsed = time.perf_counter() - started
                 return elapsed, ("overLimit" if len(found) > MAX_PINS else frozenset(r[0] for r in found))
 
-            def nearcare():
-                query = urllib.parse.urlencode({"nwLng": repr(west), "nwLat": repr(north), "seLng": repr(east), "seLat": repr(south)})
-                elapsed, answer = api.request("GET", f"/member/app/market/location/pins?{query}")
-                found = "overLimit" if answer["overLimit"] else frozenset(p["locationId"] for p in answer["pins"])
-                return elapsed, found
+            bounds = {"nwLng": west, "nwLat": north, "seLng": east, "seLat": south}
 
-            return postgis, nearcare, compare_sets, None
+            def read(answer):
+                return "overLimit" if answer["overLimit"] else frozenset(p["locationId"] for p in answer["pins"])
+
+            def nearcare():
+                query = urllib.parse.urlencode({key: repr(value) for key, value in bounds.items()})
+                elapsed, answer = api.request("GET", f"/member/app/market/location/pins?{query}")
+                return elapsed, read(answer)
+
+            return postgis, nearcare, compare_sets, None, ({"kind": "pins", "bounds": bounds}, read)
 
         return run
 
@@ -352,11 +456,9 @@ def main():
                 elapsed = time.perf_counter() - started
                 return elapsed, frozenset(tuple(r) for r in found)
 
-            def nearcare():
-                query = urllib.parse.urlencode(
-                    {"nwLng": repr(west), "nwLat": repr(north), "seLng": repr(east), "seLat": repr(south), "zoom": zoom}
-                )
-                elapsed, answer = api.request("GET", f"/member/app/market/location/areapins?{query}")
+            bounds = {"nwLng": west, "nwLat": north, "seLng": east, "seLat": south}
+
+            def read(answer):
                 if answer["cellLevel"] != level:
                     raise SystemExit(f"area pins at zoom {zoom} answered level {answer['cellLevel']}, expected {level}")
                 cells = set()
@@ -365,9 +467,14 @@ def main():
                     x, _ = mercator(0.0, bounds["nwLng"])
                     _, y = mercator(bounds["nwLat"], 0.0)
                     cells.add((round(x * 2**level), round(y * 2**level), area["count"], area["newPatients"]))
-                return elapsed, frozenset(cells)
+                return frozenset(cells)
 
-            return postgis, nearcare, compare_sets, None
+            def nearcare():
+                query = urllib.parse.urlencode({**{key: repr(value) for key, value in bounds.items()}, "zoom": zoom})
+                elapsed, answer = api.request("GET", f"/member/app/market/location/areapins?{query}")
+                return elapsed, read(answer)
+
+            return postgis, nearcare, compare_sets, None, ({"kind": "areaPins", "bounds": bounds, "zoom": zoom}, read)
 
         return run
 
@@ -388,21 +495,43 @@ def main():
     times = {name: ([], []) for name in names}
     outcomes = {name: {"same": 0, "tie": 0, "mismatch": 0, "non-empty": 0} for name in names}
     examples = {}
+
+    # A side left idle while the other works (up to 150 ms for PostGIS's counts) answers its next
+    # request slowly for a reason that is neither engine's: this machine's parked threads and idle
+    # cores take time to wake (a Nearcare search after 27 ms of idle took 0.48 ms against 0.12 ms
+    # back to back). So each timed query follows an untimed trivial one on the same connection,
+    # `select 1` or `GET /health`: both sides are awake, and neither has the query's data warmed.
+    def wake_postgis():
+        cursor.execute("select 1")
+        cursor.fetchall()
+
+    def wake_nearcare():
+        api.request("GET", "/health")
+
+    def awake(wake, timed):
+        wake()
+        return timed()
+
+    # Round one's queries for the in-process run: (class, the query, how to read its answer,
+    # PostGIS's answer).
+    inprocess_queries = []
     for round_number in range(rounds):
         started = time.time()
         for name, make in classes:
             for index, (_, lat, lng) in enumerate(origins):
-                postgis, nearcare, compare, page_only = make(index, lat, lng)
+                postgis, nearcare, compare, page_only, (query, read) = make(index, lat, lng)
                 # Alternate which side goes first, so neither always runs on a warmer cache.
                 if index % 2:
-                    pg_time, pg_answer = postgis()
-                    nc_time, nc_answer = nearcare()
+                    pg_time, pg_answer = awake(wake_postgis, postgis)
+                    nc_time, nc_answer = awake(wake_nearcare, nearcare)
                 else:
-                    nc_time, nc_answer = nearcare()
-                    pg_time, pg_answer = postgis()
+                    nc_time, nc_answer = awake(wake_nearcare, nearcare)
+                    pg_time, pg_answer = awake(wake_postgis, postgis)
+                if round_number == 0:
+                    inprocess_queries.append((name, query, read, pg_answer))
                 results = [(name, pg_time, pg_answer)]
                 if page_only:
-                    results.append((knn_name(name), *page_only()))
+                    results.append((knn_name(name), *awake(wake_postgis, page_only)))
                 for row, pg_time, pg_answer in results:
                     times[row][0].append(pg_time)
                     times[row][1].append(nc_time)
@@ -414,28 +543,14 @@ def main():
                             examples[row] = (lat, lng, nc_answer, pg_answer)
         print(f"== round {round_number + 1}/{rounds} in {time.time() - started:.1f} s", file=sys.stderr)
 
-    def ms(seconds):
-        return f"{seconds * 1000:.3g}" if seconds < 0.1 else f"{seconds * 1000:.0f}"
-
-    def p95(values):
-        return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else values[0]
-
-    print()
-    print(f"| class | PostGIS p50 / p95 (ms) | Nearcare HTTP p50 / p95 (ms) | ratio p50 (PostGIS / Nearcare) | answers same / ties / mismatches (non-empty) |")
-    print("|---|---|---|---|---|")
-    failed = False
-    for name in names:
-        pg, nc = times[name]
-        outcome = outcomes[name]
-        ratio = statistics.median(pg) / statistics.median(nc)
-        print(
-            f"| {name} | {ms(statistics.median(pg))} / {ms(p95(pg))} | {ms(statistics.median(nc))} / {ms(p95(nc))} "
-            f"| {ratio:.1f}x | {outcome['same']} / {outcome['tie']} / {outcome['mismatch']} ({outcome['non-empty']}) |"
-        )
-        failed |= outcome["mismatch"] > 0
+    failed = print_table(
+        "Nearcare HTTP",
+        [(name, *times[name], outcomes[name]) for name in names],
+        lambda ratio: f"{ratio:.1f}x",
+    )
     print(
         f"{physical} physical locations, {len(origins)} origins, {rounds} rounds (answers compared in the first); "
-        f"each side one connection, timed at the client (PostGIS: execute + fetch; Nearcare: request + body read)"
+        f"each side one connection, each timed query after an untimed trivial one (select 1, GET /health), timed at the client (PostGIS: execute + fetch; Nearcare: request written + answer read to its Content-Length)"
     )
     for name, (lat, lng, nc_answer, pg_answer) in examples.items():
         if isinstance(nc_answer, frozenset) and isinstance(pg_answer, frozenset):
@@ -443,6 +558,8 @@ def main():
             print(f"first mismatch in {name} at ({lat}, {lng}): only in Nearcare {nc_answer}; only in PostGIS {pg_answer}")
         else:
             print(f"first mismatch in {name} at ({lat}, {lng}):\n  Nearcare {nc_answer}\n  PostGIS  {pg_answer}")
+    if inprocess:
+        failed |= report_inprocess(inprocess, inprocess_queries, classes, times)
     if failed:
         print("MISMATCH: the answers differ in classes that must agree", file=sys.stderr)
         sys.exit(1)

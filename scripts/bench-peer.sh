@@ -6,6 +6,8 @@
 # run against PostGIS (bare SQL, one connection) and Nearcare's HTTP API (a release server, one
 # keep-alive client), interleaved, over the same origins. Prints p50/p95 per class, the ratio,
 # and exits non-zero when answers differ (scripts/bench-peer.py says what "the same" means).
+# Then the same queries run in-process (benches/examples/peer-inprocess.rs: the engine's call and
+# the answer's JSON on the server's generation folder, no HTTP), compared and tabled alike.
 # ORIGINS (200) and ROUNDS (3) are passed on; PEER_REBUILD=1 recopies the PostGIS table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +22,7 @@ fi
 . scripts/seeded-server.sh
 # Debian's python3-psycopg2 is for the system interpreter, whatever python3 comes first on PATH.
 /usr/bin/python3 scripts/bench-peer.py --self-test >/dev/null
-/usr/bin/python3 scripts/bench-peer.py "$url" "http://127.0.0.1:${port}"
+# The same queries in-process on the generation the server serves (the newest in its folder).
+cargo build --release --quiet -p benches --example peer-inprocess
+generation=$(find "$local_dir/index" -maxdepth 1 -name 'gen-[0-9]*' ! -name '*.fetching-*' | sort | tail -1)
+/usr/bin/python3 scripts/bench-peer.py "$url" "http://127.0.0.1:${port}" target/release/examples/peer-inprocess "$generation"

@@ -15,6 +15,10 @@ use search::{SearchRequest, Snapshot};
 /// The load test's ZIP codes (scripts/load-test.sh reads the same file).
 const ZIPS: &str = include_str!("../load-test-zips.txt");
 
+/// The server's allocator (crates/api/src/main.rs), so allocations cost what they cost there.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let folder = std::env::args()
         .nth(1)

@@ -148,10 +148,10 @@ pub struct SearchResponse<'a> {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Pin {
+pub struct Pin<'a> {
     pub id: i64,
     pub location_id: i64,
-    pub name: String,
+    pub name: &'a str,
     pub coordinates: Coordinates,
     pub new_patients: bool,
     /// Whether the signed-in caller marked the location as a favourite.
@@ -160,8 +160,8 @@ pub struct Pin {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PinsResponse {
-    pub pins: Vec<Pin>,
+pub struct PinsResponse<'a> {
+    pub pins: Vec<Pin<'a>>,
     /// True when more than `limit` locations match: `pins` is then empty and the client should
     /// ask for area pins.
     pub over_limit: bool,

@@ -1,5 +1,5 @@
 //! The marketplace search engine: an immutable snapshot of the catalogue (a tantivy name index,
-//! R-trees and a Morton-ordered cell index over locations, filter bitsets) answering search,
+//! an R-tree and a Morton-ordered cell index over locations, filter bitsets) answering search,
 //! pins, area pins, filter lists and name suggestions, and a handle that swaps snapshots
 //! atomically. Nothing here touches PostgreSQL.
 

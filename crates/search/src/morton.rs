@@ -264,21 +264,35 @@ impl MortonIndex {
         total
     }
 
-    /// Counts the members of `filter` in a box.
-    pub fn count_in_box(&self, map_box: MapBox, filter: &Bitset) -> usize {
+    /// Counts the members of `filter` in a box, and gathers them too (in Morton order) while
+    /// there are at most `cap`: pins need both, and one walk of the cells serves them.
+    pub fn count_and_gather_in_box(&self, map_box: MapBox, filter: &Bitset, cap: usize) -> (usize, Option<Vec<usize>>) {
+        let in_box = |ordinal: &usize| filter.contains(*ordinal) && map_box.contains(self.positions[*ordinal]);
         let mut total = 0;
+        let mut cells: Vec<Visit> = Vec::new();
         self.walk(
             |cell| map_box.coverage(cell),
-            |visit| match visit {
-                Visit::Inside(start, end) => total += filter.count_range(start, end),
-                Visit::Edge(start, end) => {
-                    total += (start..end)
-                        .filter(|ordinal| filter.contains(*ordinal) && map_box.contains(self.positions[*ordinal]))
-                        .count();
+            |visit| {
+                total += match visit {
+                    Visit::Inside(start, end) => filter.count_range(start, end),
+                    Visit::Edge(start, end) => (start..end).filter(in_box).count(),
+                };
+                if total <= cap {
+                    cells.push(visit);
                 }
             },
         );
-        total
+        let gathered = (total <= cap).then(|| {
+            let mut found = Vec::with_capacity(total);
+            for visit in cells {
+                match visit {
+                    Visit::Inside(start, end) => found.extend(filter.iter_range(start, end)),
+                    Visit::Edge(start, end) => found.extend((start..end).filter(in_box)),
+                }
+            }
+            found
+        });
+        (total, gathered)
     }
 
     fn stats_of_range(&self, start: usize, end: usize, filter: &Bitset, new_patients: &Bitset) -> AreaStats {

@@ -112,7 +112,7 @@ impl Snapshot {
 
     /// Lists every matching physical location in a box for someone signed out, or says there
     /// are too many.
-    pub fn pins(&self, bounds: Bounds, filters: &PinFilters) -> Result<PinsResponse, SearchError> {
+    pub fn pins(&self, bounds: Bounds, filters: &PinFilters) -> Result<PinsResponse<'_>, SearchError> {
         self.pins_for(bounds, filters, None)
     }
 
@@ -124,15 +124,22 @@ impl Snapshot {
         bounds: Bounds,
         filters: &PinFilters,
         favourites: Option<&Favourites>,
-    ) -> Result<PinsResponse, SearchError> {
+    ) -> Result<PinsResponse<'_>, SearchError> {
         let bounds = bounds.validate()?;
         let filter = self.pin_filter(filters, favourites)?;
-        // Counting is popcounts over Morton cells, so a crowded box costs no pin at all.
-        let boxes = bounds.map_boxes();
-        let count: usize = boxes
-            .iter()
-            .map(|map_box| self.core.tables.morton.count_in_box(*map_box, &filter))
-            .sum();
+        // Counting is popcounts over Morton cells, so a crowded box costs no pin at all; the
+        // same walk gathers the pins of a box that holds few enough.
+        let mut count = 0;
+        let mut found = Vec::new();
+        for map_box in bounds.map_boxes() {
+            let (in_box, gathered) =
+                self.core
+                    .tables
+                    .morton
+                    .count_and_gather_in_box(map_box, &filter, MAX_PINS.saturating_sub(count));
+            count += in_box;
+            found.extend(gathered.into_iter().flatten());
+        }
         if count > MAX_PINS {
             return Ok(PinsResponse {
                 pins: Vec::new(),
@@ -140,28 +147,23 @@ impl Snapshot {
                 limit: MAX_PINS,
             });
         }
-        let mut pins = Vec::with_capacity(count);
-        for map_box in boxes {
-            let envelope = rstar::AABB::from_corners([map_box.west, map_box.south], [map_box.east, map_box.north]);
-            for point in self.core.tables.trees.map.locate_in_envelope(envelope) {
-                let ordinal = point.ordinal as usize;
-                if !filter.contains(ordinal) {
-                    continue;
-                }
+        let pins = found
+            .into_iter()
+            .map(|ordinal| {
                 let location = self.location(ordinal);
-                pins.push(Pin {
+                Pin {
                     id: self.organisation_of(ordinal).id,
                     location_id: location.id,
-                    name: location.name.clone(),
+                    name: &location.name,
                     coordinates: Coordinates {
                         lat: location.lat,
                         lng: location.lng,
                     },
                     new_patients: location.accepting_new_patients,
                     favorite: favourites.is_some_and(|favourites| favourites.location_ids.contains(&location.id)),
-                });
-            }
-        }
+                }
+            })
+            .collect();
         Ok(PinsResponse {
             pins,
             over_limit: false,

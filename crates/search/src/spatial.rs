@@ -317,8 +317,6 @@ pub struct TreePoint<const N: usize> {
 /// A point in the 3-D nearest-neighbour tree: a unit vector, where squared distance is the
 /// squared chord.
 pub type SpherePoint = TreePoint<3>;
-/// A point in the 2-D box tree: (lng, lat).
-pub type MapPoint = TreePoint<2>;
 
 impl<const N: usize> RTreeObject for TreePoint<N> {
     type Envelope = AABB<[f64; N]>;
@@ -337,10 +335,10 @@ impl<const N: usize> PointDistance for TreePoint<N> {
     }
 }
 
-/// The R-trees of the physical locations.
+/// The R-tree of the physical locations. Boxes (pins) are walked in the Morton index, which
+/// counts them anyway: a second, 2-D R-tree for them cost memory and start-up time.
 pub struct SpatialTrees {
     pub sphere: RTree<SpherePoint>,
-    pub map: RTree<MapPoint>,
 }
 
 impl SpatialTrees {
@@ -355,17 +353,7 @@ impl SpatialTrees {
                 })
                 .collect(),
         );
-        let map = RTree::bulk_load(
-            positions
-                .iter()
-                .enumerate()
-                .map(|(ordinal, p)| MapPoint {
-                    coordinates: [p.lng, p.lat],
-                    ordinal: ordinal as u32,
-                })
-                .collect(),
-        );
-        Self { sphere, map }
+        Self { sphere }
     }
 }
 

@@ -84,7 +84,7 @@ fn around(location: &Location, degrees: f64) -> Bounds {
     }
 }
 
-fn pin_ids(answer: &search::PinsResponse) -> Vec<i64> {
+fn pin_ids(answer: &search::PinsResponse<'_>) -> Vec<i64> {
     assert!(!answer.over_limit);
     let mut ids: Vec<i64> = answer.pins.iter().map(|pin| pin.location_id).collect();
     ids.sort_unstable();
