@@ -248,8 +248,8 @@ impl Snapshot {
         }
     }
 
-    /// Miles from the origin (its unit vector) to a location, from their chord: the answer's
-    /// thirty distances by the haversine formula were a sixth of a search's CPU at a million.
+    /// Miles from the origin (its unit vector) to a location, from their chord: a square root
+    /// and an arcsine, where the haversine formula also takes four sines and cosines.
     fn miles_to(&self, origin_unit: &[f64; 3], ordinal: usize) -> f64 {
         miles_for_chord(chord_2(self.core.tables.morton.unit(ordinal), origin_unit).sqrt())
     }
