@@ -21,32 +21,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let value = match axum::Json::<serde_json::Value>::from_request(request, state).await {
-            Ok(axum::Json(value)) => value,
-            Err(JsonRejection::BytesRejection(rejection))
-                if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE =>
-            {
-                return Err(ApiError::PayloadTooLarge);
-            }
-            Err(JsonRejection::MissingJsonContentType(_)) => {
-                return Err(ApiError::known(codes::UNSUPPORTED_MEDIA_TYPE));
-            }
-            Err(rejection) => {
-                return Err(ApiError::with_message(
-                    codes::INVALID_BODY,
-                    plain_message(&rejection.body_text()),
-                ));
-            }
-        };
-        if !value.is_object() {
-            return Err(ApiError::with_message(
-                codes::INVALID_BODY,
-                "the body must be a JSON object",
-            ));
-        }
-        if let Some(field) = find_nul(&value) {
-            return Err(nul_in(&field));
-        }
+        let value = Value::Object(checked_object(request, state).await?);
         serde_path_to_error::deserialize(value).map(Self).map_err(|error| {
             let path = error.path().to_string();
             let message = plain_message(&error.into_inner().to_string());
@@ -57,6 +32,54 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
             };
             ApiError::with_message(codes::INVALID_BODY, message)
         })
+    }
+}
+
+/// A JSON object body as parsed, refused as [`Json`] refuses one. For a handler that reads the
+/// object by path itself (the search's): deserialising the parsed value again into a map only
+/// copied it, on every search.
+pub struct JsonObject(pub serde_json::Map<String, Value>);
+
+impl<S: Send + Sync> FromRequest<S> for JsonObject {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        checked_object(request, state).await.map(Self)
+    }
+}
+
+/// The request's body as a JSON object with no NUL character in any string or key.
+async fn checked_object<S: Send + Sync>(
+    request: Request,
+    state: &S,
+) -> Result<serde_json::Map<String, Value>, ApiError> {
+    let value = match axum::Json::<Value>::from_request(request, state).await {
+        Ok(axum::Json(value)) => value,
+        Err(JsonRejection::BytesRejection(rejection))
+            if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE =>
+        {
+            return Err(ApiError::PayloadTooLarge);
+        }
+        Err(JsonRejection::MissingJsonContentType(_)) => {
+            return Err(ApiError::known(codes::UNSUPPORTED_MEDIA_TYPE));
+        }
+        Err(rejection) => {
+            return Err(ApiError::with_message(
+                codes::INVALID_BODY,
+                plain_message(&rejection.body_text()),
+            ));
+        }
+    };
+    let not_an_object = || ApiError::with_message(codes::INVALID_BODY, "the body must be a JSON object");
+    if !value.is_object() {
+        return Err(not_an_object());
+    }
+    if let Some(field) = find_nul(&value) {
+        return Err(nul_in(&field));
+    }
+    match value {
+        Value::Object(object) => Ok(object),
+        _ => Err(not_an_object()),
     }
 }
 

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::access::{FamilyMemberOfCaller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
-use crate::extract::{Json, Query, plain_message};
+use crate::extract::{Json, JsonObject, Query, plain_message};
 use crate::services::favourites::favourites_of;
 use crate::state::AppState;
 
@@ -100,7 +100,7 @@ async fn search(
     State(state): State<AppState>,
     MaybeCaller(caller): MaybeCaller,
     Query(query): Query<SearchQuery>,
-    Json(body): Json<SearchBody>,
+    JsonObject(body): JsonObject,
 ) -> ApiResult<Response> {
     let favourites = favourites_of(&state, caller.map(|caller| caller.member_id)).await?;
     run_search(&state, query, body, favourites.as_ref())
@@ -112,7 +112,7 @@ async fn dependent_search(
     State(state): State<AppState>,
     family: FamilyMemberOfCaller,
     Query(query): Query<SearchQuery>,
-    Json(body): Json<SearchBody>,
+    JsonObject(body): JsonObject,
 ) -> ApiResult<Response> {
     let favourites = favourites_of(&state, Some(family.relative.id)).await?;
     run_search(&state, query, body, favourites.as_ref())
