@@ -198,41 +198,46 @@ impl MortonIndex {
     ) -> (usize, Option<Vec<usize>>) {
         let circle = Circle::new(origin, radius_miles);
         let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
-        let mut total = 0;
-        // The cells are kept as ranges and read out only if the circle holds few enough: in a
-        // city it never does, and reading them out as the walk went cost more than the count.
-        let mut inside: Vec<(usize, usize)> = Vec::new();
-        let mut edges: Vec<(usize, usize)> = Vec::new();
-        self.walk(
+        self.count_and_gather(
             |cell| circle.coverage(cell),
-            |visit| {
-                let (start, end) = match visit {
-                    Visit::Inside(start, end) => {
-                        total += filter.count_range(start, end);
-                        (start, end)
-                    }
-                    Visit::Edge(start, end) => {
-                        total += self.count_near(start, end, &origin_unit, limit, filter);
-                        (start, end)
-                    }
-                };
-                if total <= cap {
-                    match visit {
-                        Visit::Inside(..) => inside.push((start, end)),
-                        Visit::Edge(..) => edges.push((start, end)),
-                    }
-                }
-            },
-        );
+            filter,
+            cap,
+            |start, end| self.count_near(start, end, &origin_unit, limit, filter),
+            |ordinal| filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit,
+        )
+    }
+
+    /// One walk that counts the members of `filter` in an area and gathers them while there are
+    /// at most `cap`. `count_edge` counts a small edge cell's matches; `matches` says whether one
+    /// of its locations is in (the two must agree). Cells are kept as ranges and read out only
+    /// if the area holds few enough: in a city it never does, and reading them out as the walk
+    /// went cost more than the count.
+    fn count_and_gather(
+        &self,
+        classify: impl Fn(Cell) -> Coverage,
+        filter: &Bitset,
+        cap: usize,
+        count_edge: impl Fn(usize, usize) -> usize,
+        matches: impl Fn(usize) -> bool,
+    ) -> (usize, Option<Vec<usize>>) {
+        let mut total = 0;
+        let mut cells: Vec<Visit> = Vec::new();
+        self.walk(classify, |visit| {
+            total += match visit {
+                Visit::Inside(start, end) => filter.count_range(start, end),
+                Visit::Edge(start, end) => count_edge(start, end),
+            };
+            if total <= cap {
+                cells.push(visit);
+            }
+        });
         let gathered = (total <= cap).then(|| {
             let mut found = Vec::with_capacity(total);
-            for (start, end) in edges {
-                found.extend((start..end).filter(|ordinal| {
-                    filter.contains(*ordinal) && chord_2(&self.units[*ordinal], &origin_unit) <= limit
-                }));
-            }
-            for (start, end) in inside {
-                found.extend(filter.iter_range(start, end));
+            for visit in cells {
+                match visit {
+                    Visit::Inside(start, end) => found.extend(filter.iter_range(start, end)),
+                    Visit::Edge(start, end) => found.extend((start..end).filter(|ordinal| matches(*ordinal))),
+                }
             }
             found
         });
@@ -267,32 +272,14 @@ impl MortonIndex {
     /// Counts the members of `filter` in a box, and gathers them too (in Morton order) while
     /// there are at most `cap`: pins need both, and one walk of the cells serves them.
     pub fn count_and_gather_in_box(&self, map_box: MapBox, filter: &Bitset, cap: usize) -> (usize, Option<Vec<usize>>) {
-        let in_box = |ordinal: &usize| filter.contains(*ordinal) && map_box.contains(self.positions[*ordinal]);
-        let mut total = 0;
-        let mut cells: Vec<Visit> = Vec::new();
-        self.walk(
+        let in_box = |ordinal: usize| filter.contains(ordinal) && map_box.contains(self.positions[ordinal]);
+        self.count_and_gather(
             |cell| map_box.coverage(cell),
-            |visit| {
-                total += match visit {
-                    Visit::Inside(start, end) => filter.count_range(start, end),
-                    Visit::Edge(start, end) => (start..end).filter(in_box).count(),
-                };
-                if total <= cap {
-                    cells.push(visit);
-                }
-            },
-        );
-        let gathered = (total <= cap).then(|| {
-            let mut found = Vec::with_capacity(total);
-            for visit in cells {
-                match visit {
-                    Visit::Inside(start, end) => found.extend(filter.iter_range(start, end)),
-                    Visit::Edge(start, end) => found.extend((start..end).filter(in_box)),
-                }
-            }
-            found
-        });
-        (total, gathered)
+            filter,
+            cap,
+            |start, end| (start..end).filter(|ordinal| in_box(*ordinal)).count(),
+            in_box,
+        )
     }
 
     fn stats_of_range(&self, start: usize, end: usize, filter: &Bitset, new_patients: &Bitset) -> AreaStats {
