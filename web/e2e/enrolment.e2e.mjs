@@ -3,7 +3,7 @@
 // without it they fail):
 // the demo roster's Alex Rivera (Northwind) registers here, and Jane Doe's family is used with the
 // account the accounts tests created (or one made here when they did not run).
-import { assert, BASE_URL, DESKTOP, latestLink, launchBrowser, logIn, MOBILE, newPage, outboxLink, local, quote, requireDatabase, screenshot, skip, sql, test } from './harness.mjs';
+import { assert, BASE_URL, DESKTOP, fillBox, latestLink, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, quote, requireDatabase, screenshot, skip, sql, test } from './harness.mjs';
 
 const PASSWORD = 'Nearcare-e2e-5';
 
@@ -74,7 +74,7 @@ async function chooseEmployer(page, name) {
 
 async function searchAddress(page, address) {
   const box = page.getByRole('combobox', { name: 'Address, city or ZIP code' });
-  await box.fill(address);
+  await fillBox(box, address);
   const suggestion = page.getByRole('option', { name: new RegExp(`^${address.split(',')[0]}`) }).first();
   try {
     await suggestion.waitFor({ timeout: 3000 });

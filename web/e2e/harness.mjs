@@ -55,6 +55,21 @@ export async function assertClearOfBottomBar(page, bar, targets) {
   }
 }
 
+/**
+ * Types `text` into a box the page may still be filling in itself (a search restored from the
+ * URL or the last visit): Playwright selects the old text and inserts the new one in two steps,
+ * so a value the page writes between them is kept in front of it. The text is typed again until
+ * the box holds exactly it.
+ */
+export async function fillBox(box, text) {
+  for (let attempt = 1; ; attempt += 1) {
+    await box.fill(text);
+    const shown = await box.inputValue();
+    if (shown === text) return;
+    if (attempt === 3) throw new Error(`the box holds "${shown}" after typing "${text}" ${attempt} times`);
+  }
+}
+
 const tests = [];
 
 export function test(name, fn) {

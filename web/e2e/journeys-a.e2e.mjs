@@ -3,7 +3,7 @@
 // map answering the list's filters, Update My Provider restoring a search, and the phone map's
 // clusters. Members are made through the API (sign-up answers a token), so these tests use no
 // roster member and run on any database the server can write to.
-import { assert, BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
+import { assert, BASE_URL, DESKTOP, fillBox, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
 
 const ACME = { id: 1, name: 'Acme Corporation', alias: 'acme' };
 /** Hudson Family Health, Chelsea (ZIP 10001), and its second clinic (Murray Hill): crates/seed/src/demo.rs. */
@@ -346,7 +346,7 @@ test('journeys-a: the phone map clusters overlapping pins, never shows a cluster
       await page.getByRole('button', { name: /Select your employer/ }).first().click();
       await page.getByPlaceholder('Search employer here').fill(ACME.name.slice(0, 4));
       await page.getByRole('option', { name: ACME.name }).click();
-      await addressBox(page).fill('10001');
+      await fillBox(addressBox(page), '10001');
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       await locationCard(page, HUDSON.chelsea).waitFor({ timeout: 15_000 });
       if (viewport === MOBILE) await page.getByRole('button', { name: 'View Map' }).click();

@@ -4,7 +4,7 @@
 // ones need a fresh database (E2E_DATABASE_URL): they register their own member, and Jane Doe's
 // account (the accounts tests' or one made here).
 import { gzipSync } from 'node:zlib';
-import { assert, BASE_URL, DESKTOP, latestLink, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, quote, requireDatabase, screenshot, sql, test } from './harness.mjs';
+import { assert, BASE_URL, DESKTOP, fillBox, latestLink, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, quote, requireDatabase, screenshot, sql, test } from './harness.mjs';
 
 const PASSWORD = 'Nearcare-e2e-6';
 /** The demo constants (crates/seed/src/demo.rs). */
@@ -23,7 +23,7 @@ async function searchDenver(page) {
   await page.goto(`${BASE_URL}/marketplace`);
   await chooseEmployer(page, JANE.employer);
   const box = page.getByRole('combobox', { name: 'Address, city or ZIP code' });
-  await box.fill('80202');
+  await fillBox(box, '80202');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await locationCard(page, FRONT_RANGE.lodo).waitFor({ timeout: 15_000 });
 }

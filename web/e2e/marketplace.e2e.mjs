@@ -1,5 +1,5 @@
 // Browser tests of the marketplace against the real server (NEARCARE_URL).
-import { assert, assertClearOfBottomBar, BASE_URL, launchBrowser, screenshot, test } from './harness.mjs';
+import { assert, assertClearOfBottomBar, BASE_URL, fillBox, launchBrowser, screenshot, test } from './harness.mjs';
 
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 390, height: 844 };
@@ -39,7 +39,7 @@ async function chooseEmployerInPrompt(page, name, shot = null) {
 
 async function searchAddress(page, address, { employerPrompt = null, shot = null } = {}) {
   const box = page.getByRole('combobox', { name: 'Address, city or ZIP code' });
-  await box.fill(address);
+  await fillBox(box, address);
   const suggestion = page.getByRole('option', { name: new RegExp(`^${address.split(',')[0]}`) }).first();
   try {
     await suggestion.waitFor({ timeout: 3000 });
