@@ -51,7 +51,7 @@ impl RenderedCard {
         let (head, tail) = self.text.split_at(self.distance_at);
         out.extend_from_slice(head.as_bytes());
         match item.distance {
-            Some(miles) => serde_json::to_writer(&mut *out, &round_miles(miles)).expect("writing to a Vec cannot fail"),
+            Some(miles) => write_miles(miles, out),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(tail.as_bytes());
@@ -63,6 +63,36 @@ impl RenderedCard {
         };
         out.extend_from_slice(flags);
     }
+}
+
+/// Writes `round_miles(miles)` as serde writes that float, from its whole ten-thousandths: a
+/// float to a ten-thousandth has no shorter decimal that reads back as it (two such decimals are
+/// never one float below 2^53 / 10^4), so serde's shortest form is those digits, trailing zeros
+/// cut, keeping one after the point. Thirty distances an answer went through float formatting.
+fn write_miles(miles: f64, out: &mut Vec<u8>) {
+    let rounded = round_miles(miles);
+    let ten_thousandths = (rounded * 10_000.0).round();
+    if !(0.0..1e12).contains(&ten_thousandths) {
+        serde_json::to_writer(&mut *out, &rounded).expect("writing to a Vec cannot fail");
+        return;
+    }
+    let ten_thousandths = ten_thousandths as u64;
+    let (whole, mut fraction) = (ten_thousandths / 10_000, ten_thousandths % 10_000);
+    let mut buffer = itoa::Buffer::new();
+    out.extend_from_slice(buffer.format(whole).as_bytes());
+    out.push(b'.');
+    if fraction == 0 {
+        out.push(b'0');
+        return;
+    }
+    let mut digits = 4;
+    while fraction % 10 == 0 {
+        fraction /= 10;
+        digits -= 1;
+    }
+    let text = buffer.format(fraction);
+    out.extend(std::iter::repeat_n(b'0', digits - text.len()));
+    out.extend_from_slice(text.as_bytes());
 }
 
 /// Bytes of card text a snapshot keeps: about 23,000 cards (some 770 whole answers), the
@@ -114,8 +144,14 @@ impl CardCache {
     /// flags and distances as the items carry them), written mostly from cached cards. The answer must
     /// come from the snapshot that owns this cache.
     pub(crate) fn write_answer(&self, answer: &SearchResponse<'_>) -> Vec<u8> {
-        let cards = answer.clinics.len() + answer.clinicians.len();
-        let mut out = Vec::with_capacity(256 + cards * 640);
+        // Sized from the cached cards, so the 20-odd KB are not copied again as they grow.
+        let expected: usize = answer
+            .clinics
+            .iter()
+            .chain(&answer.clinicians)
+            .map(|item| self.slot(item).get().map_or(1024, |card| card.text.len() + 64))
+            .sum();
+        let mut out = Vec::with_capacity(256 + expected);
         out.extend_from_slice(b"{\"clinics\":");
         self.write_cards(&answer.clinics, &mut out);
         out.extend_from_slice(b",\"clinicians\":");
@@ -142,16 +178,20 @@ impl CardCache {
         out
     }
 
+    fn slot(&self, item: &MarketItem<'_>) -> &OnceLock<RenderedCard> {
+        match item.card {
+            CardKey::Clinic(ordinal) => &self.clinics[ordinal as usize],
+            CardKey::Clinician(link) => &self.clinicians[link as usize],
+        }
+    }
+
     fn write_cards(&self, items: &[MarketItem<'_>], out: &mut Vec<u8>) {
         out.push(b'[');
         for (position, item) in items.iter().enumerate() {
             if position > 0 {
                 out.push(b',');
             }
-            let slot = match item.card {
-                CardKey::Clinic(ordinal) => &self.clinics[ordinal as usize],
-                CardKey::Clinician(link) => &self.clinicians[link as usize],
-            };
+            let slot = self.slot(item);
             if let Some(card) = slot.get() {
                 card.write(item, out);
                 continue;
@@ -166,5 +206,51 @@ impl CardCache {
             }
         }
         out.push(b']');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn as_serde_writes(miles: f64) -> String {
+        serde_json::to_string(&round_miles(miles)).unwrap()
+    }
+
+    fn as_written(miles: f64) -> String {
+        let mut out = Vec::new();
+        write_miles(miles, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn distances_are_written_as_serde_writes_them() {
+        for miles in [
+            0.0,
+            0.00004,
+            0.00005,
+            0.0001,
+            0.001,
+            0.0426,
+            0.1,
+            1.0,
+            2.5,
+            10.0,
+            29.99995,
+            30.0,
+            100.05,
+            12_450.123_4,
+        ] {
+            assert_eq!(as_written(miles), as_serde_writes(miles), "{miles}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_distance_is_written_as_serde_writes_it(miles in 0.0f64..25_000.0, ten_thousandths in 0u64..250_000_000) {
+            proptest::prop_assert_eq!(as_written(miles), as_serde_writes(miles));
+            let exact = ten_thousandths as f64 / 10_000.0;
+            proptest::prop_assert_eq!(as_written(exact), as_serde_writes(exact));
+        }
     }
 }

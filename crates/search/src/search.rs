@@ -267,17 +267,13 @@ impl Snapshot {
         if let Some(ranked) = ranked {
             return Box::new((0..).map_while(|position| ranked.get(position)));
         }
-        let limit = chord_limit(radius);
-        let walk = self
-            .core
-            .tables
-            .trees
-            .sphere
-            .nearest_neighbor_iter_with_distance_2(origin.unit_vector())
-            .take_while(move |(_, distance_2)| *distance_2 <= limit)
-            .map(|(point, _)| point.ordinal as usize)
-            .filter(|ordinal| filter.contains(*ordinal));
-        Box::new(walk)
+        let keep = |ordinal: u32| filter.contains(ordinal as usize);
+        Box::new(
+            self.core
+                .tables
+                .trees
+                .nearest_first(origin.unit_vector(), chord_limit(radius), keep),
+        )
     }
 
     fn nearest_clinicians(

@@ -4,6 +4,9 @@
 //! (`morton`) walks cells with it.
 
 use domain::LatLng;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use rstar::{AABB, PointDistance, RStarInsertionStrategy, RTree, RTreeObject, RTreeParams};
 
 /// Bits per axis of a Morton code: level 24 cells are about 2.4 m wide at the equator.
@@ -148,6 +151,7 @@ pub(crate) struct Circle {
     origin: LatLng,
     cos_origin: f64,
     radius_haversine: f64,
+    disc: Option<MercatorDisc>,
 }
 
 impl Circle {
@@ -156,10 +160,21 @@ impl Circle {
             origin,
             cos_origin: origin.lat.to_radians().cos(),
             radius_haversine: haversine_term(radius_miles / domain::geo::EARTH_RADIUS_MILES),
+            disc: MercatorDisc::new(origin, radius_miles),
         }
     }
 
+    /// Where a cell lies: settled on the Mercator square where two discs bound the circle
+    /// (most cells of a walk), else by the haversine bounds.
     pub(crate) fn coverage(&self, cell: Cell) -> Coverage {
+        match self.disc.as_ref().and_then(|disc| disc.coverage(cell)) {
+            Some(settled) => settled,
+            None => self.exact_coverage(cell),
+        }
+    }
+
+    /// Where a cell lies by the haversine bounds over its latitudes and longitudes.
+    pub(crate) fn exact_coverage(&self, cell: Cell) -> Coverage {
         let (west, _, east, _) = cell.unit_rect();
         let (north, cos_north) = row_edge(cell.level, cell.y);
         let (south, cos_south) = row_edge(cell.level, cell.y + 1);
@@ -170,6 +185,100 @@ impl Circle {
             south,
         };
         coverage(rect, (cos_south, cos_north), self)
+    }
+}
+
+/// Two discs on the Mercator square about a circle's origin: every point within `inner` of the
+/// origin is within the circle and every point of the circle is within `outer`. A cell test
+/// against them is a few multiplications, where the haversine bounds look up two row edges and
+/// take four sines; only cells whose corners fall between the discs are left to those.
+///
+/// Mercator is conformal: a step of length `s` on the unit square at latitude φ is
+/// `s · 2πR · cos φ` on the ground. A point `m` from the origin on the square is reached by the
+/// straight segment, whose latitudes lie within `m` of the origin's row, so it is at most
+/// `m · 2πR · max cos φ` away on the ground: `inner` takes the largest cosine over the rows
+/// `outer` spans. A point of the circle is joined to the origin by an arc whose latitudes stay
+/// within `radius / R` of the origin's, so on the square it is at most
+/// `radius / (2πR · min cos φ)` away: that is `outer`. At 30 miles in mid latitudes the two are
+/// about 1% apart.
+struct MercatorDisc {
+    x: f64,
+    y: f64,
+    inner_2: f64,
+    outer_2: f64,
+}
+
+impl MercatorDisc {
+    /// `None` where the bounds do not hold as written: a circle reaching Mercator's latitude
+    /// limit, the antimeridian, or half the globe.
+    fn new(origin: LatLng, radius_miles: f64) -> Option<Self> {
+        use domain::geo::EARTH_RADIUS_MILES;
+        let angle = radius_miles / EARTH_RADIUS_MILES;
+        if !(angle > 0.0 && angle < 0.5) {
+            return None;
+        }
+        let lat_reach = angle.to_degrees();
+        let (south, north) = (origin.lat - lat_reach, origin.lat + lat_reach);
+        if south <= -MAX_MERCATOR_LAT + 1.0 || north >= MAX_MERCATOR_LAT - 1.0 {
+            return None;
+        }
+        // The longitudes within `angle` of the origin (the circle lies below the poles).
+        let lng_reach = (angle.sin() / origin.lat.to_radians().cos())
+            .min(1.0)
+            .asin()
+            .to_degrees();
+        if origin.lng - lng_reach <= -180.0 || origin.lng + lng_reach >= 180.0 {
+            return None;
+        }
+        let ground_per_unit = 2.0 * std::f64::consts::PI * EARTH_RADIUS_MILES;
+        let cos_min = south.to_radians().cos().min(north.to_radians().cos());
+        let outer = radius_miles / (ground_per_unit * cos_min);
+        let (x, y) = mercator(origin);
+        if x - outer <= 0.0 || x + outer >= 1.0 || y - outer <= 0.0 || y + outer >= 1.0 {
+            return None;
+        }
+        let (row_north, row_south) = (inverse_mercator_lat(y - outer), inverse_mercator_lat(y + outer));
+        let cos_max = if row_south <= 0.0 && row_north >= 0.0 {
+            1.0
+        } else {
+            row_north.to_radians().cos().max(row_south.to_radians().cos())
+        };
+        // Within `outer` the rows are those `cos_max` was taken over.
+        let inner = (radius_miles / (ground_per_unit * cos_max)).min(outer);
+        // Rounding in the projection and the chords is far below a millionth of a radius.
+        const SLACK: f64 = 1e-6;
+        Some(Self {
+            x,
+            y,
+            inner_2: (inner * (1.0 - SLACK)).powi(2),
+            outer_2: (outer * (1.0 + SLACK)).powi(2),
+        })
+    }
+
+    /// `None` when the cell's corners fall between the discs (or it touches the square's edge,
+    /// where positions are clamped).
+    fn coverage(&self, cell: Cell) -> Option<Coverage> {
+        let (x0, y0, x1, y1) = cell.unit_rect();
+        if x0 <= 0.0 || y0 <= 0.0 || x1 >= 1.0 || y1 >= 1.0 {
+            return None;
+        }
+        let near_x = (x0 - self.x).max(self.x - x1).max(0.0);
+        let near_y = (y0 - self.y).max(self.y - y1).max(0.0);
+        let near_2 = near_x * near_x + near_y * near_y;
+        if near_2 > self.outer_2 {
+            return Some(Coverage::Outside);
+        }
+        let far_x = (self.x - x0).max(x1 - self.x);
+        let far_y = (self.y - y0).max(y1 - self.y);
+        let far_2 = far_x * far_x + far_y * far_y;
+        if far_2 < self.inner_2 {
+            Some(Coverage::Inside)
+        } else if near_2 < self.inner_2 && far_2 > self.outer_2 {
+            // A point of it is inside and a corner outside.
+            Some(Coverage::Partial)
+        } else {
+            None
+        }
     }
 }
 
@@ -369,6 +478,85 @@ impl SpatialTrees {
     }
 }
 
+impl SpatialTrees {
+    /// The locations within squared chord `limit` of `origin` (a unit vector) that `keep` lets
+    /// through, nearest first; ties in order of ordinal.
+    pub fn nearest_first<'t, K: Fn(u32) -> bool + 't>(
+        &'t self,
+        origin: [f64; 3],
+        limit: f64,
+        keep: K,
+    ) -> NearestFirst<'t, K> {
+        let mut walk = NearestFirst {
+            origin,
+            limit,
+            keep,
+            nodes: vec![self.sphere.root()],
+            heap: BinaryHeap::new(),
+        };
+        walk.heap.push(Reverse((0, 0)));
+        walk
+    }
+}
+
+/// A best-first walk of the R-tree. rstar's own nearest-neighbour iterator queues every entry
+/// of a node it opens, as an enum over the node and the point compared as floats; this one
+/// queues only points that are within the limit and let through (about half, with the
+/// new-patients filter), as two integers: a squared chord's bits, which order like the float,
+/// and a key that is a point's ordinal or an opened node's place in `nodes`.
+pub struct NearestFirst<'t, K> {
+    origin: [f64; 3],
+    limit: f64,
+    keep: K,
+    nodes: Vec<&'t rstar::ParentNode<SpherePoint>>,
+    heap: BinaryHeap<Reverse<(u64, u64)>>,
+}
+
+/// Marks a queued key as a point's ordinal; keys without it are nodes, which come first at an
+/// equal distance so that points at one distance all come out in order of ordinal.
+const POINT_KEY: u64 = 1 << 63;
+
+impl<K: Fn(u32) -> bool> Iterator for NearestFirst<'_, K> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        while let Some(Reverse((_, key))) = self.heap.pop() {
+            if key & POINT_KEY != 0 {
+                return Some((key & !POINT_KEY) as usize);
+            }
+            let node = self.nodes[key as usize];
+            for child in node.children() {
+                match child {
+                    rstar::RTreeNode::Leaf(point) => {
+                        let distance_2 = chord_2(&point.coordinates, &self.origin);
+                        if distance_2 <= self.limit && (self.keep)(point.ordinal) {
+                            self.heap
+                                .push(Reverse((distance_2.to_bits(), POINT_KEY | u64::from(point.ordinal))));
+                        }
+                    }
+                    rstar::RTreeNode::Parent(inner) => {
+                        let distance_2 = box_distance_2(&inner.envelope(), &self.origin);
+                        if distance_2 <= self.limit {
+                            self.heap.push(Reverse((distance_2.to_bits(), self.nodes.len() as u64)));
+                            self.nodes.push(inner);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The squared distance from a point to the nearest point of a box (0 inside it).
+fn box_distance_2(envelope: &AABB<[f64; 3]>, point: &[f64; 3]) -> f64 {
+    let (lower, upper) = (envelope.lower(), envelope.upper());
+    (0..3).fold(0.0, |sum, axis| {
+        let gap = (lower[axis] - point[axis]).max(point[axis] - upper[axis]).max(0.0);
+        sum + gap * gap
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,6 +585,99 @@ mod tests {
         assert!(rect.west < -104.99 && rect.east > -104.99 && rect.south < 39.74 && rect.north > 39.74);
     }
 
+    /// Miles from `origin` to a grid of `steps` + 1 by `steps` + 1 points over a cell, edges included.
+    fn miles_over_cell(origin: LatLng, cell: Cell, steps: u32) -> Vec<f64> {
+        let rect = cell.geo_rect();
+        let step = |low: f64, high: f64, i: u32| low + (high - low) * f64::from(i) / f64::from(steps);
+        (0..=steps)
+            .flat_map(|i| (0..=steps).map(move |j| (i, j)))
+            .map(|(i, j)| {
+                let position = LatLng {
+                    lat: step(rect.south, rect.north, i),
+                    lng: step(rect.west, rect.east, j),
+                };
+                haversine_miles(origin, position)
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// The R-tree's best-first walk lists what a sort of every point by chord lists.
+        #[test]
+        fn nearest_first_is_a_sort_by_chord_then_ordinal(
+            seed in 0u64..1_000,
+            count in 1usize..3_000,
+            radius in 1.0f64..400.0,
+            kept_one_in in 1u32..4,
+        ) {
+            // Clustered points, some on the same spot, around a few centres in Colorado.
+            let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let mut next = move || {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                (state >> 11) as f64 / (1u64 << 53) as f64
+            };
+            let positions: Vec<LatLng> = (0..count)
+                .map(|_| {
+                    let (centre_lat, centre_lng) = [(39.74, -104.99), (38.83, -104.82), (40.58, -105.08)][(next() * 3.0) as usize];
+                    let spread = if next() < 0.2 { 0.0 } else { next() * 2.0 };
+                    LatLng::new(centre_lat + (next() - 0.5) * spread, centre_lng + (next() - 0.5) * spread).unwrap()
+                })
+                .collect();
+            let trees = SpatialTrees::build(&positions);
+            let origin = LatLng::new(39.7 + next() * 0.2, -105.1 + next() * 0.2).unwrap().unit_vector();
+            let limit = chord_limit(radius);
+            let keep = |ordinal: u32| ordinal.is_multiple_of(kept_one_in);
+            let mut expected: Vec<(u64, usize)> = positions
+                .iter()
+                .enumerate()
+                .map(|(ordinal, position)| (chord_2(&position.unit_vector(), &origin), ordinal))
+                .filter(|(distance_2, ordinal)| *distance_2 <= limit && keep(*ordinal as u32))
+                .map(|(distance_2, ordinal)| (distance_2.to_bits(), ordinal))
+                .collect();
+            expected.sort_unstable();
+            let walked: Vec<usize> = trees.nearest_first(origin, limit, keep).collect();
+            let expected: Vec<usize> = expected.into_iter().map(|(_, ordinal)| ordinal).collect();
+            proptest::prop_assert_eq!(walked, expected);
+        }
+
+        /// The disc test settles only what is true of every point of the cell, and never
+        /// contradicts the haversine bounds.
+        #[test]
+        fn the_mercator_discs_settle_only_what_holds(
+            lat in -84.0f64..84.0,
+            lng in -179.9f64..179.9,
+            radius in 0.05f64..1500.0,
+            level in 4u32..=20,
+            offset in (-40i64..=40, -40i64..=40),
+            scale in 0.0f64..2.5,
+        ) {
+            let origin = LatLng::new(lat, lng).unwrap();
+            let circle = Circle::new(origin, radius);
+            let (x, y) = mercator(origin);
+            let cells = f64::from(1u32 << level);
+            // Cells from the origin's out to a few radii, where the walk meets them.
+            let reach = circle.disc.as_ref().map_or(0.0, |disc| disc.outer_2.sqrt()) * cells * scale;
+            let cx = (x * cells) as i64 + (offset.0 as f64 * reach / 40.0) as i64;
+            let cy = (y * cells) as i64 + (offset.1 as f64 * reach / 40.0) as i64;
+            let max = (1i64 << level) - 1;
+            let cell = Cell { level, x: cx.clamp(0, max) as u32, y: cy.clamp(0, max) as u32 };
+            let distances = miles_over_cell(origin, cell, 12);
+            let exact = circle.exact_coverage(cell);
+            match circle.disc.as_ref().and_then(|disc| disc.coverage(cell)) {
+                Some(Coverage::Inside) => {
+                    proptest::prop_assert!(distances.iter().all(|d| *d <= radius), "inside: {distances:?}");
+                    proptest::prop_assert_ne!(exact, Coverage::Outside);
+                }
+                Some(Coverage::Outside) => {
+                    proptest::prop_assert!(distances.iter().all(|d| *d > radius), "outside: {distances:?}");
+                    proptest::prop_assert_ne!(exact, Coverage::Inside);
+                }
+                Some(Coverage::Partial) => proptest::prop_assert_eq!(exact, Coverage::Partial),
+                None => {}
+            }
+        }
+    }
+
     #[test]
     fn coverage_bounds_are_conservative() {
         let origin = LatLng::new(39.74, -104.99).unwrap();
@@ -414,25 +695,20 @@ mod tests {
                         y: (cy + dy) as u32,
                     };
                     let rect = cell.geo_rect();
-                    let samples: Vec<f64> = (0..=8)
-                        .flat_map(|i| (0..=8).map(move |j| (i, j)))
-                        .map(|(i, j)| {
-                            let lat = rect.south + (rect.north - rect.south) * f64::from(i) / 8.0;
-                            let lng = rect.west + (rect.east - rect.west) * f64::from(j) / 8.0;
-                            haversine_miles(origin, LatLng { lat, lng })
-                        })
-                        .collect();
+                    let samples = miles_over_cell(origin, cell, 8);
                     let cosines = (rect.south.to_radians().cos(), rect.north.to_radians().cos());
                     let computed = coverage(rect, cosines, &circle);
                     assert_eq!(
-                        circle.coverage(cell),
+                        circle.exact_coverage(cell),
                         computed,
                         "the tabulated edges are the computed ones"
                     );
-                    match computed {
-                        Coverage::Inside => assert!(samples.iter().all(|d| *d <= radius)),
-                        Coverage::Outside => assert!(samples.iter().all(|d| *d > radius)),
-                        Coverage::Partial => {}
+                    for found in [computed, circle.coverage(cell)] {
+                        match found {
+                            Coverage::Inside => assert!(samples.iter().all(|d| *d <= radius)),
+                            Coverage::Outside => assert!(samples.iter().all(|d| *d > radius)),
+                            Coverage::Partial => {}
+                        }
                     }
                 }
             }
