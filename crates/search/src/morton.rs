@@ -42,7 +42,9 @@ pub struct AreaStats {
 pub struct MortonIndex {
     codes: Vec<u64>,
     positions: Vec<LatLng>,
-    units: Vec<[f64; 3]>,
+    /// The locations' unit vectors, an axis to a vector, so that an edge cell's chords are
+    /// computed two locations to an instruction.
+    units: [Vec<f64>; 3],
     lat_prefix: Vec<f64>,
     lng_prefix: Vec<f64>,
     /// The quadtree's crowded cells, root first: see [`QuadNode`].
@@ -80,7 +82,8 @@ impl MortonIndex {
     pub fn new(positions: Vec<LatLng>) -> Self {
         let codes: Vec<u64> = positions.iter().map(|p| morton_code(*p)).collect();
         debug_assert!(codes.windows(2).all(|pair| pair[0] <= pair[1]));
-        let units = positions.iter().map(|p| p.unit_vector()).collect();
+        let vectors: Vec<[f64; 3]> = positions.iter().map(|p| p.unit_vector()).collect();
+        let units = [0, 1, 2].map(|axis| vectors.iter().map(|vector| vector[axis]).collect());
         let mut lat_prefix = Vec::with_capacity(positions.len() + 1);
         let mut lng_prefix = Vec::with_capacity(positions.len() + 1);
         let (mut lat_sum, mut lng_sum) = (0.0, 0.0);
@@ -115,8 +118,8 @@ impl MortonIndex {
         self.positions[ordinal]
     }
 
-    pub fn unit(&self, ordinal: usize) -> &[f64; 3] {
-        &self.units[ordinal]
+    pub fn unit(&self, ordinal: usize) -> [f64; 3] {
+        [self.units[0][ordinal], self.units[1][ordinal], self.units[2][ordinal]]
     }
 
     fn root(&self) -> Walked {
@@ -203,7 +206,7 @@ impl MortonIndex {
             filter,
             cap,
             |start, end| self.count_near(start, end, &origin_unit, limit, filter),
-            |ordinal| filter.contains(ordinal) && chord_2(&self.units[ordinal], &origin_unit) <= limit,
+            |ordinal| filter.contains(ordinal) && chord_2(&self.unit(ordinal), &origin_unit) <= limit,
         )
     }
 
@@ -256,12 +259,19 @@ impl MortonIndex {
             let word_end = end.min((word + 1) * 64);
             let filter_word = filter.word(word);
             if filter_word != 0 {
-                let near = self.units[word_start..word_end]
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |bits, (offset, unit)| {
-                        bits | (u64::from(chord_2(unit, origin_unit) <= limit) << ((word_start + offset) % 64))
-                    });
+                let [xs, ys, zs] = &self.units;
+                let (xs, ys, zs) = (
+                    &xs[word_start..word_end],
+                    &ys[word_start..word_end],
+                    &zs[word_start..word_end],
+                );
+                let near = (0..xs.len()).fold(0u64, |bits, offset| {
+                    // Summed as chord_2 sums, so the two agree to the bit.
+                    let chord_2 = (xs[offset] - origin_unit[0]).powi(2)
+                        + (ys[offset] - origin_unit[1]).powi(2)
+                        + (zs[offset] - origin_unit[2]).powi(2);
+                    bits | (u64::from(chord_2 <= limit) << offset)
+                }) << (word_start % 64);
                 total += (near & filter_word).count_ones() as usize;
             }
             word_start = word_end;

@@ -240,7 +240,7 @@ impl Snapshot {
         // A squared chord is never negative, and non-negative floats order like their bits.
         let by_chord: Vec<Reverse<(u64, usize)>> = found
             .into_iter()
-            .map(|ordinal| Reverse((chord_2(morton.unit(ordinal), &origin_unit).to_bits(), ordinal)))
+            .map(|ordinal| Reverse((chord_2(&morton.unit(ordinal), &origin_unit).to_bits(), ordinal)))
             .collect();
         Ranked {
             sorted: RefCell::new(Vec::new()),
@@ -251,7 +251,7 @@ impl Snapshot {
     /// Miles from the origin (its unit vector) to a location, from their chord: a square root
     /// and an arcsine, where the haversine formula also takes four sines and cosines.
     fn miles_to(&self, origin_unit: &[f64; 3], ordinal: usize) -> f64 {
-        miles_for_chord(chord_2(self.core.tables.morton.unit(ordinal), origin_unit).sqrt())
+        miles_for_chord(chord_2(&self.core.tables.morton.unit(ordinal), origin_unit).sqrt())
     }
 
     /// Physical matches within `radius`, nearest first: the ranked matches when the circle held
