@@ -260,7 +260,15 @@ impl Tables {
                         .then(a.cmp(b))
                 });
                 let members = Bitset::from_ordinals(location_count, by_name.iter().map(|ordinal| *ordinal as usize));
-                (state, StateVirtuals { by_name, members })
+                let count = members.count();
+                (
+                    state,
+                    StateVirtuals {
+                        by_name,
+                        members,
+                        count,
+                    },
+                )
             })
             .collect();
         Self {
@@ -299,6 +307,8 @@ impl Tables {
 pub(crate) struct StateVirtuals {
     pub(crate) by_name: Vec<u32>,
     pub(crate) members: Bitset,
+    /// How many they are: the count of a search with no filter.
+    pub(crate) count: usize,
 }
 
 /// Marks a location with no clinician, hence no speciality.

@@ -15,6 +15,7 @@ use crate::answer::{CardKey, CardName, Coordinates, MarketItem, SearchResponse, 
 use crate::bitset::Bitset;
 use crate::error::SearchError;
 use crate::plan::{CompiledFilter, Favourites};
+use crate::rows::StateVirtuals;
 use crate::snapshot::Snapshot;
 use crate::spatial::{chord_2, chord_limit};
 use crate::text::Fields;
@@ -153,13 +154,13 @@ impl Snapshot {
         let ranked = gathered.map(|found| self.rank_by_distance(origin, found));
         let origin_state = self.origin_state(&request.filters, origin, gazetteer);
         // Listed by name, after every physical location.
-        let state_virtuals = origin_state.and_then(|state| self.core.tables.virtual_by_state.get(&state));
-        let virtual_total = state_virtuals.map_or(0, |virtuals| {
-            let physical_len = self.core.tables.physical_len;
-            filter
-                .locations
-                .count_range_and(&virtuals.members, physical_len, self.location_count())
-        });
+        let state_virtuals = origin_state
+            .as_ref()
+            .and_then(|state| self.core.tables.virtual_by_state.get(state));
+        let virtual_total = match (&origin_state, state_virtuals) {
+            (Some(state), Some(virtuals)) => self.virtual_count(state, virtuals, &filter.locations),
+            _ => 0,
+        };
         let virtual_matches = || {
             state_virtuals
                 .into_iter()
@@ -231,6 +232,19 @@ impl Snapshot {
             origin: origin.into(),
             radius_miles: radius,
         })
+    }
+
+    /// The members of `filter` among the virtual locations serving `state`. The sets most
+    /// searches use (no filter, new patients alone) are counted once per snapshot.
+    fn virtual_count(&self, state: &str, virtuals: &StateVirtuals, filter: &Bitset) -> usize {
+        let tables = &self.core.tables;
+        if std::ptr::eq(filter, &tables.everywhere) {
+            virtuals.count
+        } else if std::ptr::eq(filter, &self.bits.accepting) {
+            self.bits.virtual_accepting_in(tables, state)
+        } else {
+            filter.count_range_and(&virtuals.members, tables.physical_len, self.location_count())
+        }
     }
 
     /// Orders gathered matches nearest first (by chord, which orders like great-circle distance).

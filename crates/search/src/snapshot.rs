@@ -39,6 +39,10 @@ pub(crate) struct Core {
 pub(crate) struct AttributeBits {
     pub(crate) accepting: Bitset,
     pub(crate) service_types: HashMap<String, Bitset>,
+    /// The virtual locations accepting new patients in each state, counted on first use: the
+    /// new-patients filter alone is a common search, and counting it afresh read two bitsets'
+    /// worth of the virtual range (some 900 words at a million locations).
+    virtual_accepting: OnceLock<HashMap<String, usize>>,
 }
 
 impl AttributeBits {
@@ -56,10 +60,29 @@ impl AttributeBits {
         Self {
             accepting,
             service_types,
+            virtual_accepting: OnceLock::new(),
         }
     }
 
+    /// The number of virtual locations serving `state` that accept new patients.
+    pub(crate) fn virtual_accepting_in(&self, tables: &Tables, state: &str) -> usize {
+        let counts = self.virtual_accepting.get_or_init(|| {
+            tables
+                .virtual_by_state
+                .iter()
+                .map(|(state, virtuals)| {
+                    let count =
+                        self.accepting
+                            .count_range_and(&virtuals.members, tables.physical_len, self.accepting.len());
+                    (state.clone(), count)
+                })
+                .collect()
+        });
+        counts.get(state).copied().unwrap_or(0)
+    }
+
     fn apply(&mut self, ordinal: usize, location: &Location, len: usize) {
+        self.virtual_accepting = OnceLock::new();
         self.accepting.set(ordinal, location.accepting_new_patients);
         for (code, bits) in &mut self.service_types {
             bits.set(ordinal, location.offers_service(code));

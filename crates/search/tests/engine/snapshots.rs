@@ -66,6 +66,32 @@ fn a_written_snapshot_opens_with_the_same_answers() {
     std::fs::remove_dir_all(&directory).unwrap();
 }
 
+/// The new-patients total counts the virtual locations serving the origin's state once per
+/// snapshot; a patched snapshot counts them again.
+#[test]
+fn a_virtual_clinic_that_stops_taking_new_patients_leaves_its_states_new_patient_totals() {
+    let original = &fixture().snapshot;
+    let ordinal = (0..original.location_count())
+        .find(|o| !original.is_physical(*o) && original.location(*o).accepting_new_patients)
+        .expect("the generator makes virtual locations taking new patients");
+    let mut changed = original.location(ordinal).clone();
+    let state = &changed.virtual_states[0];
+    let origin = gazetteer()
+        .zips()
+        .iter()
+        .find(|zip| &zip.state == state)
+        .unwrap()
+        .position;
+    let before = new_patients_near(original, origin);
+    changed.accepting_new_patients = false;
+    let patched = original.with_changes(&[changed.clone()], &[], version(98)).unwrap();
+    assert_eq!(new_patients_near(&patched, origin), before - 1);
+    assert_eq!(new_patients_near(original, origin), before);
+    changed.accepting_new_patients = true;
+    let restored = patched.with_changes(&[changed], &[], version(99)).unwrap();
+    assert_eq!(new_patients_near(&restored, origin), before);
+}
+
 #[test]
 fn a_clinic_that_stops_taking_new_patients_is_patched_in_without_a_rebuild() {
     let original = &fixture().snapshot;
