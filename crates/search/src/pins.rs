@@ -3,16 +3,13 @@
 //! Imports `plan` (filters),
 //! `answer`, `snapshot`, `spatial`, `morton`, `bitset` and `error`.
 
-use std::borrow::Cow;
-
 use domain::{LatLng, SearchFilters};
 use serde::Deserialize;
 
 use crate::answer::{AreaPin, AreaPinsResponse, CellBounds, Coordinates, Pin, PinsResponse};
-use crate::bitset::Bitset;
 use crate::error::SearchError;
 use crate::morton::CellCount;
-use crate::plan::Favourites;
+use crate::plan::{Favourites, LocationSet};
 use crate::snapshot::Snapshot;
 use crate::spatial::{MORTON_LEVELS, MapBox};
 
@@ -106,7 +103,7 @@ impl Snapshot {
         &self,
         filters: &PinFilters,
         favourites: Option<&Favourites>,
-    ) -> Result<Cow<'_, Bitset>, SearchError> {
+    ) -> Result<LocationSet<'_>, SearchError> {
         self.listed_locations(&filters.filters, filters.company_alias.as_deref(), favourites)
     }
 

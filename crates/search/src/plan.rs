@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::ops::Deref;
+use std::sync::Arc;
 
 use domain::{Gender, LatLng, PEDIATRICS_SERVICE_TYPE, SearchFilters, ZipCode};
 use gazetteer::Gazetteer;
@@ -69,16 +71,60 @@ impl ClinicianRule {
 
 /// A compiled filter: the bitset of admissible locations plus what the clinicians list needs.
 pub(crate) struct CompiledFilter<'a> {
-    pub(crate) locations: Cow<'a, Bitset>,
+    pub(crate) locations: LocationSet<'a>,
     pub(crate) rule: ClinicianRule,
     pub(crate) text: Option<TextQuery>,
+}
+
+/// A set of admissible locations: one of the snapshot's, one the text cache shares, or one
+/// built for this search. Copied only when changed.
+#[derive(Clone)]
+pub(crate) enum LocationSet<'a> {
+    Borrowed(&'a Bitset),
+    /// A text's matches, shared with the cache rather than copied (125 KB a search at a
+    /// million locations, whose fresh pages cost a text search some 50 µs through HTTP).
+    Shared(Arc<Bitset>),
+    Owned(Bitset),
+}
+
+impl LocationSet<'_> {
+    pub(crate) fn to_mut(&mut self) -> &mut Bitset {
+        if !matches!(self, Self::Owned(_)) {
+            *self = Self::Owned((**self).clone());
+        }
+        match self {
+            Self::Owned(set) => set,
+            _ => unreachable!("made owned above"),
+        }
+    }
+}
+
+impl Deref for LocationSet<'_> {
+    type Target = Bitset;
+
+    fn deref(&self) -> &Bitset {
+        match self {
+            Self::Borrowed(set) => set,
+            Self::Shared(set) => set,
+            Self::Owned(set) => set,
+        }
+    }
+}
+
+impl<'a> From<Cow<'a, Bitset>> for LocationSet<'a> {
+    fn from(set: Cow<'a, Bitset>) -> Self {
+        match set {
+            Cow::Borrowed(set) => Self::Borrowed(set),
+            Cow::Owned(set) => Self::Owned(set),
+        }
+    }
 }
 
 /// The admissible locations while filters narrow them. Each filter's set is the snapshot's own,
 /// so until two filters meet, the answer is that set itself: at a million locations a copy and
 /// an intersection (125 KB each) cost more than the rest of a page of results.
 struct Narrowing<'a> {
-    set: Cow<'a, Bitset>,
+    set: LocationSet<'a>,
     /// Still the snapshot's set of every location.
     everything: bool,
 }
@@ -86,7 +132,7 @@ struct Narrowing<'a> {
 impl<'a> Narrowing<'a> {
     fn new(everywhere: &'a Bitset) -> Self {
         Self {
-            set: Cow::Borrowed(everywhere),
+            set: LocationSet::Borrowed(everywhere),
             everything: true,
         }
     }
@@ -94,22 +140,22 @@ impl<'a> Narrowing<'a> {
     /// Narrows to a set of the snapshot's (borrowed) or one built for this search (owned).
     fn narrow(&mut self, other: Cow<'a, Bitset>) {
         if std::mem::take(&mut self.everything) {
-            self.set = other;
+            self.set = other.into();
         } else {
             self.set.to_mut().intersect_with(&other);
         }
     }
 
-    /// A set shared with a cache: copied when it is the only filter, since it may not outlive it.
-    fn narrow_shared(&mut self, other: &Bitset) {
+    /// A set shared with a cache, kept as it is when it is the only filter.
+    fn narrow_shared(&mut self, other: Arc<Bitset>) {
         if std::mem::take(&mut self.everything) {
-            self.set = Cow::Owned(other.clone());
+            self.set = LocationSet::Shared(other);
         } else {
-            self.set.to_mut().intersect_with(other);
+            self.set.to_mut().intersect_with(&other);
         }
     }
 
-    fn into_set(self) -> Cow<'a, Bitset> {
+    fn into_set(self) -> LocationSet<'a> {
         self.set
     }
 }
@@ -202,12 +248,12 @@ impl Snapshot {
         filters: &SearchFilters,
         alias: Option<&str>,
         favourites: Option<&Favourites>,
-    ) -> Result<Cow<'_, Bitset>, SearchError> {
+    ) -> Result<LocationSet<'_>, SearchError> {
         let mut locations = self.compile(filters, alias)?.locations;
         if filters.favorites {
             match favourites {
                 Some(favourites) => locations.to_mut().intersect_with(&self.favourite_locations(favourites)),
-                None => locations = Cow::Owned(Bitset::empty(self.location_count())),
+                None => locations = LocationSet::Owned(Bitset::empty(self.location_count())),
             }
         }
         Ok(locations)
@@ -301,7 +347,7 @@ impl Snapshot {
             None => None,
         };
         if let Some(text) = &text {
-            locations.narrow_shared(&*self.core.location_text.matches(text, Fields::All)?);
+            locations.narrow_shared(self.core.location_text.matches(text, Fields::All)?);
         }
         Ok(CompiledFilter {
             locations: locations.into_set(),
