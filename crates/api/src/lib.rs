@@ -18,6 +18,7 @@ pub mod jobs;
 pub mod limits;
 pub mod mail;
 pub mod passwords;
+pub mod repoll;
 pub mod respond;
 pub mod router;
 pub mod routes;

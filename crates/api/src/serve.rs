@@ -73,7 +73,9 @@ pub async fn serve(
             let router = router.clone();
             async move { Ok::<_, Infallible>(router.oneshot(request).await.unwrap_or_else(|never| match never {})) }
         });
-        let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
+        // Each request body wakes the connection from inside its own poll (see `repoll`).
+        let connection =
+            crate::repoll::repoll_in_place(graceful.watch(builder.serve_connection(TokioIo::new(stream), service)));
         tokio::spawn(async move {
             if let Err(error) = connection.await {
                 tracing::debug!(%error, %peer, "connection ended with an error");
