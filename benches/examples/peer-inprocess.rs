@@ -74,8 +74,9 @@ fn answer(snapshot: &Snapshot, gazetteer: &Gazetteer, query: &Query) -> Vec<u8> 
                 limit: *limit,
                 ..SearchRequest::default()
             };
-            let found = snapshot.search(&request, gazetteer).expect("the search answers");
-            snapshot.search_json(&found)
+            snapshot
+                .search_json_for(&request, gazetteer, None)
+                .expect("the search answers")
         }
         Query::Pins { bounds } => {
             let found = snapshot.pins(bounds.into(), &no_filters).expect("the pins answer");

@@ -65,7 +65,7 @@ impl ClinicianRule {
     /// patients under the new-patients filter.
     pub(crate) fn lists(&self, snapshot: &Snapshot, clinician: usize) -> bool {
         self.accepts(snapshot, clinician)
-            && (!self.accepting_only || snapshot.clinician(clinician).accepting_new_patients)
+            && (!self.accepting_only || snapshot.bits.clinicians_accepting.contains(clinician))
     }
 }
 

@@ -1,5 +1,6 @@
 //! The marketplace search: counting within the radius, nearest-first ranking, paging, the
-//! clinician list, the cards of an answer and their JSON (through the snapshot's card cache).
+//! clinician list, the cards of an answer and their JSON (through the snapshot's card cache,
+//! which the HTTP handler's `search_json_for` reaches without reading a cached card's rows).
 //! Imports `plan` (filters), `answer` (what it returns), `snapshot`, `spatial`, `text`,
 //! `bitset` and `error`.
 
@@ -13,6 +14,7 @@ use gazetteer::Gazetteer;
 
 use crate::answer::{CardKey, CardName, Coordinates, MarketItem, SearchResponse, Services};
 use crate::bitset::Bitset;
+use crate::cards::{AnswerNumbers, CardSource};
 use crate::error::SearchError;
 use crate::plan::{CompiledFilter, Favourites};
 use crate::rows::StateVirtuals;
@@ -106,6 +108,65 @@ impl Ranked {
     }
 }
 
+/// A card an answer lists, by the ordinals its fields are read from: its rows are read only when
+/// its text is rendered (see `cards::CardSource`).
+#[derive(Debug, Clone, Copy)]
+struct Listed {
+    location: u32,
+    /// Set for a clinician's card (the clinician seen at `location`).
+    clinician: Option<u32>,
+    distance: Option<f64>,
+    favorite: bool,
+    waitlisted: bool,
+}
+
+impl Listed {
+    fn clinic(location: usize, distance: Option<f64>) -> Self {
+        Self {
+            location: location as u32,
+            clinician: None,
+            distance,
+            favorite: false,
+            waitlisted: false,
+        }
+    }
+}
+
+/// What a search answer lists: its cards, not yet read, and its numbers.
+struct Listing {
+    clinics: Vec<Listed>,
+    clinicians: Vec<Listed>,
+    numbers: AnswerNumbers,
+}
+
+/// A listed card with the snapshot it is read from, for the card cache.
+struct ListedCard<'s> {
+    snapshot: &'s Snapshot,
+    listed: Listed,
+}
+
+impl<'s> CardSource<'s> for ListedCard<'s> {
+    fn key(&self) -> CardKey {
+        let location = self.listed.location;
+        match self.listed.clinician {
+            None => CardKey::Clinic(location),
+            Some(clinician) => CardKey::Clinician(self.snapshot.clinician_link(location as usize, clinician as usize)),
+        }
+    }
+
+    fn distance(&self) -> Option<f64> {
+        self.listed.distance
+    }
+
+    fn flags(&self) -> (bool, bool) {
+        (self.listed.favorite, self.listed.waitlisted)
+    }
+
+    fn item(&self) -> MarketItem<'s> {
+        self.snapshot.listed_item(&self.listed)
+    }
+}
+
 impl Snapshot {
     /// Runs a marketplace search for someone signed out.
     pub fn search(&self, request: &SearchRequest, gazetteer: &Gazetteer) -> Result<SearchResponse<'_>, SearchError> {
@@ -121,6 +182,59 @@ impl Snapshot {
         gazetteer: &Gazetteer,
         favourites: Option<&Favourites>,
     ) -> Result<SearchResponse<'_>, SearchError> {
+        let listing = self.list(request, gazetteer, favourites)?;
+        let AnswerNumbers {
+            total_pages,
+            current_page,
+            total_results,
+            origin,
+            radius_miles,
+        } = listing.numbers;
+        Ok(SearchResponse {
+            clinics: listing.clinics.iter().map(|listed| self.listed_item(listed)).collect(),
+            clinicians: listing
+                .clinicians
+                .iter()
+                .map(|listed| self.listed_item(listed))
+                .collect(),
+            total_pages,
+            current_page,
+            total_results,
+            origin,
+            radius_miles,
+        })
+    }
+
+    /// The JSON of [`Self::search_for`]'s answer, as [`Self::search_json`] writes it, reading the
+    /// rows behind a card only when its text is not cached yet (see `cards::CardSource`).
+    pub fn search_json_for(
+        &self,
+        request: &SearchRequest,
+        gazetteer: &Gazetteer,
+        favourites: Option<&Favourites>,
+    ) -> Result<Vec<u8>, SearchError> {
+        let listing = self.list(request, gazetteer, favourites)?;
+        let bind = |listed: &[Listed]| -> Vec<ListedCard<'_>> {
+            listed
+                .iter()
+                .map(|listed| ListedCard {
+                    snapshot: self,
+                    listed: *listed,
+                })
+                .collect()
+        };
+        Ok(self
+            .cards
+            .write_cards_and_numbers(&bind(&listing.clinics), &bind(&listing.clinicians), &listing.numbers))
+    }
+
+    /// The cards a search answer lists, and its numbers.
+    fn list(
+        &self,
+        request: &SearchRequest,
+        gazetteer: &Gazetteer,
+        favourites: Option<&Favourites>,
+    ) -> Result<Listing, SearchError> {
         if request.page == 0 || request.page > MAX_PAGE {
             return Err(SearchError::InvalidParameter(format!(
                 "page must be between 1 and {MAX_PAGE}"
@@ -183,11 +297,11 @@ impl Snapshot {
             Vec::new()
         };
 
-        let mut clinics: Vec<MarketItem<'_>> = nearest
+        let mut clinics: Vec<Listed> = nearest
             .iter()
             .skip(offset)
             .take(limit)
-            .map(|(ordinal, distance)| self.location_item(*ordinal, Some(*distance)))
+            .map(|(ordinal, distance)| Listed::clinic(*ordinal, Some(*distance)))
             .collect();
         if clinics.len() < limit {
             let virtual_offset = offset.saturating_sub(physical_total);
@@ -195,7 +309,7 @@ impl Snapshot {
                 virtual_matches()
                     .skip(virtual_offset)
                     .take(limit - clinics.len())
-                    .map(|ordinal| self.location_item(ordinal, None)),
+                    .map(|ordinal| Listed::clinic(ordinal, None)),
             );
         }
         let favourite_walk = clinician_places
@@ -214,24 +328,40 @@ impl Snapshot {
         let mut clinicians = self.nearest_clinicians(origin, &filter, scan, virtual_matches())?;
         if let Some(favourites) = favourites {
             for clinic in &mut clinics {
-                clinic.favorite = favourites.location_ids.contains(&clinic.location_id);
-                clinic.waitlisted = favourites.waitlisted_location_ids.contains(&clinic.location_id);
+                let location_id = self.location(clinic.location as usize).id;
+                clinic.favorite = favourites.location_ids.contains(&location_id);
+                clinic.waitlisted = favourites.waitlisted_location_ids.contains(&location_id);
             }
-            for clinician in &mut clinicians {
-                clinician.favorite = favourites.clinician_ids.contains(&clinician.id);
-                clinician.waitlisted = favourites.waitlisted_location_ids.contains(&clinician.location_id);
+            for listed in &mut clinicians {
+                let clinician_id = listed.clinician.map(|ordinal| self.clinician(ordinal as usize).id);
+                listed.favorite = clinician_id.is_some_and(|id| favourites.clinician_ids.contains(&id));
+                let location_id = self.location(listed.location as usize).id;
+                listed.waitlisted = favourites.waitlisted_location_ids.contains(&location_id);
             }
         }
-        let total_pages = total.div_ceil(limit) as u32;
-        Ok(SearchResponse {
+        Ok(Listing {
             clinics,
             clinicians,
-            total_pages,
-            current_page: request.page,
-            total_results: total,
-            origin: origin.into(),
-            radius_miles: radius,
+            numbers: AnswerNumbers {
+                total_pages: total.div_ceil(limit) as u32,
+                current_page: request.page,
+                total_results: total,
+                origin: origin.into(),
+                radius_miles: radius,
+            },
         })
+    }
+
+    /// The card of a listed clinic or clinician, with the caller's flags.
+    fn listed_item(&self, listed: &Listed) -> MarketItem<'_> {
+        let location = listed.location as usize;
+        let mut item = match listed.clinician {
+            None => self.location_item(location, listed.distance),
+            Some(clinician) => self.clinician_item(clinician as usize, location, listed.distance),
+        };
+        item.favorite = listed.favorite;
+        item.waitlisted = listed.waitlisted;
+        item
     }
 
     /// The members of `filter` among the virtual locations serving `state`. The sets most
@@ -296,7 +426,7 @@ impl Snapshot {
         filter: &CompiledFilter<'_>,
         scan: Scan<'_, '_>,
         virtual_matches: impl Iterator<Item = usize>,
-    ) -> Result<Vec<MarketItem<'_>>, SearchError> {
+    ) -> Result<Vec<Listed>, SearchError> {
         let (clinician_names, place_names) = match &filter.text {
             Some(text) => (
                 Some(self.core.clinician_text.matches(text, Fields::Primary)?),
@@ -305,7 +435,7 @@ impl Snapshot {
             None => (None, None),
         };
         let origin_unit = origin.unit_vector();
-        let mut items: Vec<MarketItem<'_>> = Vec::with_capacity(MAX_CLINICIANS);
+        let mut items: Vec<Listed> = Vec::with_capacity(MAX_CLINICIANS);
         let located = scan
             .places
             .iter()
@@ -319,14 +449,22 @@ impl Snapshot {
                     (Some(names), Some(places)) => names.contains(clinician) || places.contains(location),
                     _ => true,
                 };
-                let id = self.clinician(clinician).id;
-                let chosen = scan.only.is_none_or(|only| only.contains(&id));
+                // By ordinal, not id: the clinician's row is read only if their card is rendered.
+                let chosen = scan
+                    .only
+                    .is_none_or(|only| only.contains(&self.clinician(clinician).id));
                 // A clinician seen at a nearer clinic is listed there already; the list is short.
-                let listed = items.iter().any(|item| item.id == id);
+                let listed = items.iter().any(|item| item.clinician == Some(clinician as u32));
                 if name_ok && chosen && !listed && filter.rule.lists(self, clinician) {
                     // Measured only for clinics that list someone.
                     let distance = physical.then(|| self.miles_to(&origin_unit, location));
-                    items.push(self.clinician_item(clinician, location, distance));
+                    items.push(Listed {
+                        location: location as u32,
+                        clinician: Some(clinician as u32),
+                        distance,
+                        favorite: false,
+                        waitlisted: false,
+                    });
                     if items.len() == MAX_CLINICIANS {
                         break 'locations;
                     }

@@ -38,6 +38,9 @@ pub(crate) struct Core {
 #[derive(Clone)]
 pub(crate) struct AttributeBits {
     pub(crate) accepting: Bitset,
+    /// Clinicians accepting new patients, by ordinal: the clinician list under the new-patients
+    /// filter asks of every clinician it passes, and their rows are a random memory access each.
+    pub(crate) clinicians_accepting: Bitset,
     pub(crate) service_types: HashMap<String, Bitset>,
     /// The virtual locations accepting new patients in each state, counted on first use: the
     /// new-patients filter alone is a common search, and counting it afresh read two bitsets'
@@ -46,8 +49,10 @@ pub(crate) struct AttributeBits {
 }
 
 impl AttributeBits {
-    fn build(locations: &[Location]) -> Self {
+    fn build(locations: &[Location], clinicians: &[Clinician]) -> Self {
         let accepting = Bitset::from_fn(locations.len(), |ordinal| locations[ordinal].accepting_new_patients);
+        let clinicians_accepting =
+            Bitset::from_fn(clinicians.len(), |ordinal| clinicians[ordinal].accepting_new_patients);
         let mut service_types: HashMap<String, Bitset> = HashMap::new();
         for (ordinal, location) in locations.iter().enumerate() {
             for code in &location.service_type_codes {
@@ -59,6 +64,7 @@ impl AttributeBits {
         }
         Self {
             accepting,
+            clinicians_accepting,
             service_types,
             virtual_accepting: OnceLock::new(),
         }
@@ -201,7 +207,7 @@ impl Snapshot {
         clinician_text: TextIndex,
         directory: Option<PathBuf>,
     ) -> Self {
-        let bits = AttributeBits::build(&input.locations);
+        let bits = AttributeBits::build(&input.locations, &input.clinicians);
         let version = input.version.clone();
         let employer_networks = (0..input.employers.len()).map(|_| OnceLock::new()).collect();
         let core = Core {
@@ -457,6 +463,7 @@ impl Snapshot {
                     changed.id
                 )));
             }
+            bits.clinicians_accepting.set(ordinal, changed.accepting_new_patients);
             clinician_overrides.insert(ordinal as u32, changed.clone());
         }
         Ok(Self {

@@ -92,8 +92,11 @@ fn run_search(
         page: query.page.unwrap_or(1),
         limit: query.limit.unwrap_or(DEFAULT_PAGE_SIZE),
     };
-    let answer = snapshot.search_for(&request, &state.gazetteer, favourites)?;
-    Ok(crate::respond::json_bytes(snapshot.search_json(&answer)))
+    Ok(crate::respond::json_bytes(snapshot.search_json_for(
+        &request,
+        &state.gazetteer,
+        favourites,
+    )?))
 }
 
 async fn search(

@@ -34,6 +34,7 @@ fn assert_search_agrees(origin: LatLng, filters: SearchFilters, alias: Option<&s
     search_request.company_alias = alias.map(str::to_owned);
     let answer = fixture.snapshot.search(&search_request, gazetteer()).unwrap();
     assert_written_json_matches_serde(answer.clone());
+    assert_json_for_agrees(&search_request, None);
     let radius = filters.search_distance.radius_miles();
     let near_edge = physical
         .iter()
@@ -74,6 +75,25 @@ fn assert_search_agrees(origin: LatLng, filters: SearchFilters, alias: Option<&s
             .collect();
         assert!(virtual_on_page.iter().all(|id| virtual_ids.contains(id)));
         assert_eq!(virtual_on_page.len(), (6 - physical.len()).min(virtual_ids.len()));
+    }
+}
+
+/// The handler's path, which reads a card's rows only to render it, writes the same bytes as
+/// the answer's own JSON, with its cards rendered, cached, or past the cache's budget.
+fn assert_json_for_agrees(request: &SearchRequest, favourites: Option<&search::Favourites>) {
+    let snapshot = &fixture().snapshot;
+    let expected = snapshot.search_json(&snapshot.search_for(request, gazetteer(), favourites).unwrap());
+    let expected = String::from_utf8(expected).unwrap();
+    let uncached = snapshot.with_card_budget(0);
+    for written in [
+        uncached.search_json_for(request, gazetteer(), favourites).unwrap(),
+        snapshot.search_json_for(request, gazetteer(), favourites).unwrap(),
+        snapshot
+            .with_card_budget(1 << 20)
+            .search_json_for(request, gazetteer(), favourites)
+            .unwrap(),
+    ] {
+        assert_eq!(String::from_utf8(written).unwrap(), expected);
     }
 }
 
@@ -555,6 +575,8 @@ fn favourites_flag_cards_and_the_favourites_filter_keeps_only_them() {
             .all(|item| item.id == plain.clinicians[1].id && item.favorite)
     );
     assert_written_json_matches_serde(kept.clone());
+    assert_json_for_agrees(&request(origin, only.clone(), 1), Some(&favourites));
+    assert_json_for_agrees(&request(origin, SearchFilters::default(), 1), Some(&favourites));
 
     let signed_out = snapshot.search(&request(origin, only, 1), gazetteer()).unwrap();
     assert_eq!(signed_out.total_results, 0, "signed out, there are no favourites");
@@ -660,6 +682,7 @@ fn waitlisted_flags_the_cards_of_the_callers_waitlisted_clinics_without_filterin
         assert!(!item.favorite);
     }
     assert!(flagged.clinics[1].waitlisted);
+    assert_json_for_agrees(&request(origin, SearchFilters::default(), 1), Some(&marks));
     let written: serde_json::Value = serde_json::from_slice(&snapshot.search_json(&flagged)).unwrap();
     assert_eq!(written["clinics"][1]["waitlisted"], true);
     assert_eq!(written["clinics"][0]["waitlisted"], false);

@@ -131,3 +131,62 @@ fn a_clinic_that_stops_taking_new_patients_is_patched_in_without_a_rebuild() {
         "a moved clinic needs a rebuild"
     );
 }
+
+/// Whether a clinician is listed under the new-patients filter follows a patch of their flag,
+/// both ways, in the answer and in its JSON.
+#[test]
+fn a_clinician_who_stops_or_starts_taking_new_patients_is_listed_accordingly() {
+    let original = &fixture().snapshot;
+    let (location, clinician) = (0..original.location_count())
+        .filter(|location| original.is_physical(*location) && original.location(*location).accepting_new_patients)
+        .find_map(|location| {
+            original
+                .clinicians_at(location)
+                .iter()
+                .map(|clinician| *clinician as usize)
+                .find(|clinician| original.clinician(*clinician).accepting_new_patients)
+                .map(|clinician| (location, clinician))
+        })
+        .expect("an accepting clinician at an accepting clinic");
+    let place = original.location(location);
+    let request = SearchRequest {
+        filters: SearchFilters {
+            new_patients: true,
+            ..SearchFilters::default()
+        },
+        origin: Some(LatLng {
+            lat: place.lat,
+            lng: place.lng,
+        }),
+        company_alias: None,
+        page: 1,
+        limit: 6,
+    };
+    let id = original.clinician(clinician).id;
+    let listed = |snapshot: &Snapshot| {
+        let in_answer = snapshot
+            .search(&request, gazetteer())
+            .unwrap()
+            .clinicians
+            .iter()
+            .any(|item| item.id == id);
+        let written: serde_json::Value =
+            serde_json::from_slice(&snapshot.search_json_for(&request, gazetteer(), None).unwrap()).unwrap();
+        let in_json = written["clinicians"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|card| card["id"] == id);
+        assert_eq!(in_answer, in_json);
+        in_answer
+    };
+    assert!(listed(original), "nearest to their own clinic, they are listed");
+    let mut changed = original.clinician(clinician).clone();
+    changed.accepting_new_patients = false;
+    let stopped = original.with_changes(&[], &[changed.clone()], version(99)).unwrap();
+    assert!(!listed(&stopped));
+    assert!(listed(original), "the old snapshot is unchanged");
+    changed.accepting_new_patients = true;
+    let restarted = stopped.with_changes(&[], &[changed], version(100)).unwrap();
+    assert!(listed(&restarted));
+}
