@@ -6,10 +6,10 @@
 //! `cargo build --release -p benches --example search-loop`, then
 //! `perf record -g target/release/examples/search-loop .local/load-1000000/index/gen-000001`.
 //!
-//! With `COLD=1` each search starts from caches another program has filled (a 64 MiB sweep
-//! between searches, as PostGIS's work leaves them in the peer benchmark) and the origins are
-//! 2,000 ZIP centroids drawn with a fixed seed, 30 miles, each searched once per pass; medians are
-//! printed as well.
+//! With `COLD=1` each call starts from caches another program has filled (a sweep of
+//! `SWEEP_MIB`, default 64, before each, as PostGIS's work leaves them in the peer benchmark),
+//! and the origins are `ORIGINS` (default 2,000) ZIP centroids drawn with a fixed seed, 30 miles,
+//! each searched once per pass; medians are printed.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -130,6 +130,13 @@ impl Listed {
             waitlisted: false,
         }
     }
+
+    fn clinician(location: usize, clinician: usize, distance: Option<f64>) -> Self {
+        Self {
+            clinician: Some(clinician as u32),
+            ..Self::clinic(location, distance)
+        }
+    }
 }
 
 /// What a search answer lists: its cards, not yet read, and its numbers.
@@ -139,19 +146,28 @@ struct Listing {
     numbers: AnswerNumbers,
 }
 
-/// A listed card with the snapshot it is read from, for the card cache.
+/// A listed card with the snapshot it is read from and its cache slot, for the card cache
+/// (which asks for the slot twice: to size the answer, then to write it).
 struct ListedCard<'s> {
     snapshot: &'s Snapshot,
     listed: Listed,
+    key: CardKey,
+}
+
+impl<'s> ListedCard<'s> {
+    fn new(snapshot: &'s Snapshot, listed: Listed) -> Self {
+        let location = listed.location;
+        let key = match listed.clinician {
+            None => CardKey::Clinic(location),
+            Some(clinician) => CardKey::Clinician(snapshot.clinician_link(location as usize, clinician as usize)),
+        };
+        Self { snapshot, listed, key }
+    }
 }
 
 impl<'s> CardSource<'s> for ListedCard<'s> {
     fn key(&self) -> CardKey {
-        let location = self.listed.location;
-        match self.listed.clinician {
-            None => CardKey::Clinic(location),
-            Some(clinician) => CardKey::Clinician(self.snapshot.clinician_link(location as usize, clinician as usize)),
-        }
+        self.key
     }
 
     fn distance(&self) -> Option<f64> {
@@ -215,13 +231,7 @@ impl Snapshot {
     ) -> Result<Vec<u8>, SearchError> {
         let listing = self.list(request, gazetteer, favourites)?;
         let bind = |listed: &[Listed]| -> Vec<ListedCard<'_>> {
-            listed
-                .iter()
-                .map(|listed| ListedCard {
-                    snapshot: self,
-                    listed: *listed,
-                })
-                .collect()
+            listed.iter().map(|listed| ListedCard::new(self, *listed)).collect()
         };
         Ok(self
             .cards
@@ -449,22 +459,16 @@ impl Snapshot {
                     (Some(names), Some(places)) => names.contains(clinician) || places.contains(location),
                     _ => true,
                 };
-                // By ordinal, not id: the clinician's row is read only if their card is rendered.
                 let chosen = scan
                     .only
                     .is_none_or(|only| only.contains(&self.clinician(clinician).id));
                 // A clinician seen at a nearer clinic is listed there already; the list is short.
+                // Told apart by ordinal, not id: a row is read only if its card is rendered.
                 let listed = items.iter().any(|item| item.clinician == Some(clinician as u32));
                 if name_ok && chosen && !listed && filter.rule.lists(self, clinician) {
                     // Measured only for clinics that list someone.
                     let distance = physical.then(|| self.miles_to(&origin_unit, location));
-                    items.push(Listed {
-                        location: location as u32,
-                        clinician: Some(clinician as u32),
-                        distance,
-                        favorite: false,
-                        waitlisted: false,
-                    });
+                    items.push(Listed::clinician(location, clinician, distance));
                     if items.len() == MAX_CLINICIANS {
                         break 'locations;
                     }
