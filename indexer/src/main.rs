@@ -1,6 +1,17 @@
 //! `indexer`: the operator CLI. Loads data, rebuilds and publishes the search snapshot, shows
 //! its status and runs queries against it.
 
+/// `println!` for the CLI's output. A reader that closes the pipe early (`indexer status | head`)
+/// ends the command quietly, as other command-line tools do; `println!` panicked with a backtrace.
+macro_rules! say {
+    () => {
+        $crate::say(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::say(format_args!($($arg)*))
+    };
+}
+
 mod providers_cli;
 
 use std::path::PathBuf;
@@ -184,6 +195,19 @@ fn main() {
     }
 }
 
+/// Writes a line of output (see `say!`).
+fn say(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(error) = out.write_fmt(line).and_then(|()| out.write_all(b"\n")) {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing the output failed: {error}");
+        std::process::exit(1);
+    }
+}
+
 async fn run(cli: Cli) -> Result<()> {
     let index_dir = cli.index_dir.clone().unwrap_or_else(|| cli.local_dir.join("index"));
     if let Command::Pg(command) = &cli.command {
@@ -192,7 +216,7 @@ async fn run(cli: Cli) -> Result<()> {
     let pool = snapshots::open_database(cli.database_url.as_deref(), &cli.local_dir).await?;
     snapshots::remove_partial_generations(&index_dir);
     match cli.command {
-        Command::Migrate => println!("migrations applied"),
+        Command::Migrate => say!("migrations applied"),
         Command::Seed {
             clinics,
             clinicians,
@@ -209,7 +233,7 @@ async fn run(cli: Cli) -> Result<()> {
             if !store::catalogue::set_accepting_new_patients(&pool, id, accepting).await? {
                 bail!("no location with id {id}");
             }
-            println!("location {id} accepting new patients: {accepting}");
+            say!("location {id} accepting new patients: {accepting}");
         }
         Command::Mail(MailCommand::Status { limit }) => mail_status(&pool, limit).await?,
         Command::Mail(MailCommand::Retry { id }) => {
@@ -220,7 +244,7 @@ async fn run(cli: Cli) -> Result<()> {
             sqlx::query("select pg_notify('email_outbox', '')")
                 .execute(&pool)
                 .await?;
-            println!("message {id} will be sent again");
+            say!("message {id} will be sent again");
         }
         Command::Providers(command) => providers_cli::run(&pool, command).await?,
         Command::Pg(_) => unreachable!("handled above"),
@@ -231,12 +255,12 @@ async fn run(cli: Cli) -> Result<()> {
 fn pg(command: &PgCommand, local_dir: &std::path::Path) -> Result<()> {
     let root = local_dir.join("postgres");
     match command {
-        PgCommand::Start => println!("{}", pgcluster::PrivateCluster::start(&root)?.url("nearcare")),
+        PgCommand::Start => say!("{}", pgcluster::PrivateCluster::start(&root)?.url("nearcare")),
         PgCommand::Stop => {
             if root.join("data/postmaster.pid").exists() {
                 pgcluster::PrivateCluster::start(&root)?.stop()?;
             }
-            println!("stopped");
+            say!("stopped");
         }
     }
     Ok(())
@@ -265,8 +289,8 @@ async fn seed_catalogue(
     store::catalogue::load(pool, &catalogue, replace).await?;
     spinner.finish_and_clear();
     let counts = store::catalogue::counts(pool).await?;
-    println!("{}", serde_json::to_string_pretty(&counts)?);
-    println!("seeded in {:.1} s", started.elapsed().as_secs_f64());
+    say!("{}", serde_json::to_string_pretty(&counts)?);
+    say!("seeded in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -297,7 +321,7 @@ async fn rebuild(
     .await?;
     bar.finish_and_clear();
     let generation = &report.generation;
-    println!(
+    say!(
         "published generation {} ({}, files stored in {}): {} locations, {} clinicians; read {:.1} s, built {:.1} s, total {:.1} s; peak memory {} MiB",
         generation.generation,
         generation.build.directory,
@@ -310,21 +334,21 @@ async fn rebuild(
         generation.build.peak_rss_bytes / (1 << 20)
     );
     if !snapshot.text_indexes_are_compact() {
-        println!("note: a name index spans several segments; queries map doc ids through a fast field");
+        say!("note: a name index spans several segments; queries map doc ids through a fast field");
     }
     Ok(())
 }
 
 async fn mail_status(pool: &store::PgPool, limit: i64) -> Result<()> {
     for (state, count) in store::outbox::counts(pool).await? {
-        println!("{state:<8} {count}");
+        say!("{state:<8} {count}");
     }
     let failed = store::outbox::failed(pool, limit).await?;
     if !failed.is_empty() {
-        println!();
-        println!("failed (newest first; `indexer mail retry ID` sends one again):");
+        say!();
+        say!("failed (newest first; `indexer mail retry ID` sends one again):");
         for email in failed {
-            println!(
+            say!(
                 "{:>8}  {}  {:<20} {:<32} attempts {:<3} {}",
                 email.id,
                 email.created_at.format("%Y-%m-%d %H:%M"),
@@ -371,7 +395,7 @@ async fn status(pool: &store::PgPool) -> Result<()> {
         .map(|(generation, servers)| serde_json::json!({ "generation": generation, "servers": servers }))
         .collect();
     report["servedGenerations"] = serde_json::Value::Array(served);
-    println!("{}", serde_json::to_string_pretty(&report)?);
+    say!("{}", serde_json::to_string_pretty(&report)?);
     Ok(())
 }
 
@@ -459,7 +483,7 @@ async fn run_query(pool: &store::PgPool, index_dir: &std::path::Path, query: Que
             serde_json::to_value(snapshot.area_pins(parse_bounds(&pins.bounds)?, zoom, &pin_filters(&pins))?)?
         }
     };
-    println!("{}", serde_json::to_string_pretty(&json)?);
+    say!("{}", serde_json::to_string_pretty(&json)?);
     Ok(())
 }
 

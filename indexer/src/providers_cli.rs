@@ -60,7 +60,7 @@ pub async fn run(pool: &store::PgPool, command: ProvidersCommand) -> Result<()> 
                 Err(refusal) => bail!("{refusal}"),
             };
             transaction.commit().await?;
-            println!(
+            say!(
                 "{} {} to act for {} (organisation {organisation}, account {}); the set-password link was emailed",
                 if invitation.created { "invited" } else { "invited again" },
                 email.as_str(),
@@ -70,7 +70,7 @@ pub async fn run(pool: &store::PgPool, command: ProvidersCommand) -> Result<()> 
         }
         ProvidersCommand::List => {
             for account in store::providers::list(pool).await? {
-                println!(
+                say!(
                     "{:>6}  {:<36} {:<24} organisation {:>6} {:<32} {}",
                     account.id,
                     account.email.unwrap_or_default(),
@@ -90,7 +90,7 @@ pub async fn run(pool: &store::PgPool, command: ProvidersCommand) -> Result<()> 
                 ),
             };
             for participation in store::participations::list(pool, status).await? {
-                println!(
+                say!(
                     "{:>6}  {:<8} {}  organisation {:>6} {:<28} solution {:>3} {:<36} {} ${}",
                     participation.id,
                     participation.status.0.as_str(),
@@ -119,7 +119,7 @@ async fn decide(pool: &store::PgPool, id: i64, transition: Transition) -> Result
         Err(Refusal::NotAllowed(status)) => bail!("participation {id} is {}, not pending", status.as_str()),
     };
     transaction.commit().await?;
-    println!(
+    say!(
         "participation {id} of {} in {} is now {}; the provider was emailed",
         decided.organisation_name.unwrap_or_default(),
         decided.solution_name.unwrap_or_default(),

@@ -387,6 +387,19 @@ async fn the_cli_query_prints_the_engine_answer_and_status_reports_the_generatio
         "{stored}"
     );
 
+    // A reader gone before the answer is written (`indexer query ... | head -1` once `head` has
+    // its line): the command ends quietly, without a panic's backtrace.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let closed = indexer_command(&database.url, &directory)
+        .args(["query", "search", "--zip", "80202"])
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&closed.stderr);
+    assert!(closed.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+
     let bad = indexer_command(&database.url, &directory)
         .args(["query", "pins", "--bounds", "1,2,3"])
         .output()
