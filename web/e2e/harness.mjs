@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -12,7 +13,7 @@ export const SCREENSHOT_DIR = path.resolve(path.dirname(fileURLToPath(import.met
 
 /** Debian's chromium with the flags TOOLCHAIN.md gives (no background network on a closed network). */
 export async function launchBrowser() {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -25,6 +26,87 @@ export async function launchBrowser() {
       '--disable-sync',
     ],
   });
+  // A test's last screen, never photographed, is checked as the browser closes.
+  const close = browser.close.bind(browser);
+  browser.close = async (...args) => {
+    try {
+      for (const context of browser.contexts()) for (const page of context.pages()) await checkUnchecked(page);
+    } finally {
+      await close(...args);
+    }
+  };
+  return browser;
+}
+
+/**
+ * axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) on the screen a page shows: every screenshot a test
+ * takes, and a page's last screen when its browser or context closes. Any violation fails the
+ * test, with each rule, its impact and the elements it names, when `E2E_AXE=fail`; until every
+ * screen passes, the default (`report`) prints them. Injected with page.evaluate, which the app's CSP
+ * does not govern, so the pages keep their real policy.
+ */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const axeReportOnly = (process.env.E2E_AXE ?? 'report') === 'report';
+class AxeViolations extends Error {}
+/** Every check's findings, for the closing summary: screen, width and violations. */
+const axeChecks = [];
+/** The URL each page last had checked (a page whose screen is unchanged is not checked again). */
+const checkedScreens = new WeakMap();
+
+export async function checkAccessibility(page, name) {
+  const url = page.url();
+  if (!url.startsWith(BASE_URL)) return;
+  checkedScreens.set(page, url);
+  if (await page.evaluate(() => !window.axe)) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async (tags) => {
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => `${node.target.join(' ')} ${node.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? ''}`),
+    }));
+  }, AXE_TAGS);
+  const width = page.viewportSize()?.width ?? 0;
+  axeChecks.push({ name, path: new URL(url).pathname, width, violations });
+  if (violations.length === 0) return;
+  const text = violations.map((violation) => `${violation.impact} ${violation.id} (${violation.help}):\n      ${violation.nodes.slice(0, 5).join('\n      ')}`).join('\n    ');
+  if (axeReportOnly) console.log(`  axe ${name} @${width}px:\n    ${text}`);
+  else throw new AxeViolations(`axe-core: ${violations.length} violation(s) on ${name} (${new URL(url).pathname}, ${width} px wide):\n    ${text}`);
+}
+
+/**
+ * Violations found while a test closes its pages: kept for run() to fail the test with, so a close
+ * in a `finally` never hides the error the test itself threw.
+ */
+let closingViolations = [];
+
+async function checkUnchecked(page) {
+  if (page.isClosed() || checkedScreens.get(page) === page.url()) return;
+  const name = `last screen of ${new URL(page.url()).pathname}`;
+  // A page still loading or navigating away is not a screen a person sees.
+  await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => null);
+  await checkAccessibility(page, name).catch((error) => {
+    if (error instanceof AxeViolations) closingViolations.push(error.message);
+  });
+}
+
+/** The axe findings of the whole run, by width and impact (printed by run()). */
+function axeSummary() {
+  const lines = [];
+  for (const width of [...new Set(axeChecks.map((check) => check.width))].sort((a, b) => b - a)) {
+    const checks = axeChecks.filter((check) => check.width === width);
+    const screens = new Set(checks.map((check) => check.path)).size;
+    // A rule broken on a screen counts once, however often the screen was checked.
+    const found = new Map();
+    for (const check of checks) for (const violation of check.violations) found.set(`${check.path} ${violation.id}`, violation.impact);
+    const byImpact = {};
+    for (const impact of found.values()) byImpact[impact] = (byImpact[impact] ?? 0) + 1;
+    const counts = Object.entries(byImpact).map(([impact, count]) => `${count} ${impact}`).join(', ') || 'no violations';
+    lines.push(`axe-core at ${width} px: ${checks.length} checks over ${screens} screens, ${counts}`);
+  }
+  return lines;
 }
 
 export async function screenshot(page, name) {
@@ -32,6 +114,7 @@ export async function screenshot(page, name) {
   // Let Leaflet and CSS transitions settle before the picture.
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+  await checkAccessibility(page, name);
 }
 
 export function assert(condition, message) {
@@ -93,8 +176,10 @@ export async function run() {
   let skipped = 0;
   for (const { name, fn } of tests.filter((entry) => entry.name.includes(only))) {
     const started = Date.now();
+    closingViolations = [];
     try {
       await fn();
+      if (closingViolations.length > 0) throw new AxeViolations(closingViolations.join('\n'));
       passed += 1;
       console.log(`ok - ${name} (${Date.now() - started} ms)`);
     } catch (error) {
@@ -108,6 +193,7 @@ export async function run() {
       console.log(`  ${String(error?.stack ?? error).split('\n').join('\n  ')}`);
     }
   }
+  for (const line of axeSummary()) console.log(line);
   if (skipped > 0) console.log(`${skipped} skipped`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0;
@@ -165,6 +251,14 @@ export function local(link) {
 
 export async function newPage(browser, viewport) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
+  const close = context.close.bind(context);
+  context.close = async (...args) => {
+    try {
+      for (const open of context.pages()) await checkUnchecked(open);
+    } finally {
+      await close(...args);
+    }
+  };
   const page = await context.newPage();
   page.on('pageerror', (error) => console.log(`  page error: ${error.message}`));
   return { context, page };

@@ -1,0 +1,197 @@
+// Browser tests of issue 26, "on a phone and by keyboard": the first screen's layout shift, the
+// time to the first result card on a throttled phone, the bytes the first screen fetches, the Tab
+// presses to the first map pin and the keyboard journey through the map. Timings and sizes are
+// printed (medians of 3), never asserted.
+import { BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
+
+/** The search link the issue measures: Acme's company link, searched at a Denver ZIP code. */
+export const SEARCH_LINK = '/marketplace?company=acme&location=80202';
+const RUNS = Number(process.env.E2E_MEASURE_RUNS ?? 3);
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/**
+ * Cumulative layout shift as web-vitals counts it: shifts not caused by input, grouped in session
+ * windows (gaps under 1 s, at most 5 s long); the largest window is the score.
+ */
+async function recordLayoutShift(page) {
+  await page.addInitScript(() => {
+    window.__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.hadRecentInput) continue;
+        window.__shifts.push({
+          time: entry.startTime,
+          value: entry.value,
+          sources: (entry.sources ?? []).map((source) => {
+            const node = source.node;
+            const name = node?.nodeType === 1 ? `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}.${String(node.className).split(' ')[0]}` : node?.nodeName ?? '?';
+            return `${name} ${Math.round(source.previousRect.y)}->${Math.round(source.currentRect.y)}`;
+          }),
+        });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+async function layoutShiftScore(page) {
+  const shifts = await page.evaluate(() => window.__shifts);
+  let best = 0;
+  let windowValue = 0;
+  let windowStart = -Infinity;
+  let previous = -Infinity;
+  for (const shift of shifts) {
+    if (shift.time - previous >= 1000 || shift.time - windowStart >= 5000) {
+      windowValue = 0;
+      windowStart = shift.time;
+    }
+    windowValue += shift.value;
+    previous = shift.time;
+    best = Math.max(best, windowValue);
+  }
+  return { score: best, shifts };
+}
+
+/** Waits until the search link's first screen is complete: cards, the map's pins and no request in flight. */
+async function firstScreenSettled(page, { map }) {
+  await page.getByTestId('result-card').first().waitFor({ timeout: 30_000 });
+  if (map) await page.locator('.nc-pin, .nc-area').first().waitFor({ timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+}
+
+/** The mid-range phone of the issue: CPU 4x slower, 1.6 Mbps down, 750 kbps up, 150 ms round trip, no cache. */
+export async function throttleLikeAPhone(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 93_750 });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return cdp;
+}
+
+/**
+ * Records what the page fetches as it comes over the wire (the body as transferred, gzip: the
+ * browser is made to offer only gzip) for scripts and for the map's outline data.
+ */
+function recordTransfers(page) {
+  const fetched = [];
+  page.on('requestfinished', async (request) => {
+    const url = new URL(request.url());
+    const kind = request.resourceType();
+    const outlines = /\/basemap\//.test(url.pathname) || /states-10m|county-lines/.test(url.pathname);
+    if (kind !== 'script' && !outlines) return;
+    const sizes = await request.sizes().catch(() => null);
+    if (sizes) fetched.push({ path: url.pathname, kind: outlines ? 'outlines' : 'script', bytes: sizes.responseBodySize });
+  });
+  return fetched;
+}
+
+async function newMeasuredPage(browser, viewport) {
+  const opened = await newPage(browser, viewport);
+  await opened.context.setExtraHTTPHeaders({ 'Accept-Encoding': 'gzip' });
+  return opened;
+}
+
+test('phone-keyboard: measures the layout shift of the search link at both widths', async () => {
+  const browser = await launchBrowser();
+  try {
+    for (const [size, viewport] of [['desktop', DESKTOP], ['mobile', MOBILE]]) {
+      const scores = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        const { context, page } = await newPage(browser, viewport);
+        await recordLayoutShift(page);
+        await page.goto(`${BASE_URL}${SEARCH_LINK}`);
+        await firstScreenSettled(page, { map: size === 'desktop' });
+        const { score, shifts } = await layoutShiftScore(page);
+        scores.push(score);
+        if (score > 0.05) console.log(`  ${size} run ${run + 1}: CLS ${score.toFixed(3)} from ${shifts.map((shift) => `${shift.value.toFixed(3)}@${Math.round(shift.time)}ms [${shift.sources.join('; ')}]`).join(' | ')}`);
+        if (run === 0) await screenshot(page, `phone-keyboard-${size}-01-search-link`);
+        await context.close();
+      }
+      console.log(`  CLS ${size} ${SEARCH_LINK}: median ${median(scores).toFixed(3)} (runs ${scores.map((score) => score.toFixed(3)).join(', ')})`);
+    }
+  } finally {
+    await browser.close();
+  }
+});
+
+test('phone-keyboard: measures the first result card on a throttled phone and the bytes the first screens fetch', async () => {
+  const browser = await launchBrowser();
+  try {
+    const times = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      const { context, page } = await newMeasuredPage(browser, MOBILE);
+      await throttleLikeAPhone(page);
+      // The moment the first card is in the page, painted (the frame after it was added).
+      await page.addInitScript(() => {
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector('[data-testid="result-card"]')) return;
+          observer.disconnect();
+          requestAnimationFrame(() => setTimeout(() => (window.__firstCard = performance.now()), 0));
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await page.goto(`${BASE_URL}${SEARCH_LINK}`);
+      await page.waitForFunction(() => window.__firstCard !== undefined, null, { timeout: 60_000 });
+      times.push(await page.evaluate(() => window.__firstCard));
+      await context.close();
+    }
+    console.log(`  first result card, throttled phone, ${SEARCH_LINK}: median ${(median(times) / 1000).toFixed(2)} s (runs ${times.map((time) => (time / 1000).toFixed(2)).join(', ')} s)`);
+
+    // What the first screen fetches, map and outlines included: the welcome screen and the search
+    // link on a wide screen (where the map shows at once), the search link's map on a phone.
+    const screens = [
+      ['desktop /marketplace', DESKTOP, '/marketplace', false],
+      [`desktop ${SEARCH_LINK}`, DESKTOP, SEARCH_LINK, true],
+      [`phone ${SEARCH_LINK} (list)`, MOBILE, SEARCH_LINK, false],
+      [`phone ${SEARCH_LINK}&view=map`, MOBILE, `${SEARCH_LINK}&view=map`, true],
+    ];
+    for (const [what, viewport, link, searched] of screens) {
+      const { context, page } = await newMeasuredPage(browser, viewport);
+      const fetched = recordTransfers(page);
+      await page.goto(`${BASE_URL}${link}`);
+      if (searched) await page.locator('.nc-pin, .nc-area').first().waitFor({ timeout: 30_000 });
+      else await page.getByRole('heading', { name: /Advanced Primary Care/ }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(1000);
+      const sum = (kind) => fetched.filter((entry) => kind === undefined || entry.kind === kind).reduce((total, entry) => total + entry.bytes, 0);
+      const largest = [...fetched].sort((a, b) => b.bytes - a.bytes).slice(0, 6).map((entry) => `${entry.path.replace(/^\/assets\//, '')} ${kb(entry.bytes)}`);
+      console.log(`  fetched (gzip as transferred), ${what}: ${kb(sum())} in ${fetched.length} files: JS ${kb(sum('script'))}, outlines ${kb(sum('outlines'))}; largest: ${largest.join(', ')}`);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+});
+
+/** Presses Tab from the top of the page until a map pin has focus, following a "Skip to map" link on the way. */
+async function tabsToFirstPin(page, limit = 150) {
+  await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    document.activeElement?.blur?.();
+  });
+  for (let presses = 1; presses <= limit; presses += 1) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement;
+      return { pin: Boolean(element?.closest('.leaflet-marker-pane')), skip: element?.tagName === 'A' && element.textContent.trim() === 'Skip to map' };
+    });
+    if (focused.pin) return presses;
+    if (focused.skip) await page.keyboard.press('Enter');
+  }
+  return Infinity;
+}
+
+test('phone-keyboard: Tab presses from the page top to the first map pin', async () => {
+  const browser = await launchBrowser();
+  try {
+    const { page } = await newPage(browser, DESKTOP);
+    await page.goto(`${BASE_URL}${SEARCH_LINK}`);
+    await firstScreenSettled(page, { map: true });
+    const presses = await tabsToFirstPin(page);
+    console.log(`  Tab presses from the top to the first map pin: ${presses}`);
+  } finally {
+    await browser.close();
+  }
+});
