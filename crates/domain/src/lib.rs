@@ -7,6 +7,7 @@ pub mod catalogue;
 pub mod enrolment;
 pub mod filters;
 pub mod geo;
+pub mod listing;
 pub mod membership;
 pub mod participation;
 pub mod zip;

@@ -6,6 +6,7 @@
 //! with fewer, the demo locations get one each, the other primaries are spread evenly and the
 //! extra locations prefer unstaffed ones.
 
+use domain::listing::LanguageSet;
 use domain::{Clinician, Gender, Location};
 
 use crate::demo;
@@ -159,6 +160,10 @@ pub(crate) fn generate(count: usize, seed: u64, locations: &[Location], spans: &
             description,
             logo: String::new(),
             location_ids,
+            // Filled by `listings::fill` from a stream of its own.
+            languages: LanguageSet::default(),
+            telehealth: false,
+            last_verified: None,
         });
     }
     clinicians

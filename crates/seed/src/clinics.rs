@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use domain::listing::{AccessibilitySet, LanguageSet};
 use domain::{CareModalities, Location, Organisation, OrganisationKind};
 use gazetteer::{Gazetteer, ZipPlace};
 
@@ -508,6 +509,14 @@ impl<'g> Builder<'g> {
             pediatric_max_age: pediatrics.map(|ages| ages.1),
             provider_portal_url: profile.portal.clone(),
             post_enrolment_redirect,
+            // Filled by `listings::fill` from a stream of its own.
+            hours: None,
+            time_zone: None,
+            languages: LanguageSet::default(),
+            accessibility: AccessibilitySet::default(),
+            telehealth: false,
+            panel_capacity: None,
+            last_verified: None,
         });
     }
 

@@ -2,9 +2,10 @@
 //! locations where people live, clinicians with valid NPIs, employers, marketplace vendors
 //! and solutions, payers, plans and an eligibility roster.
 //!
-//! The same [`SeedConfig`] always yields the same [`Catalogue`], on every platform and for
-//! ever: the random numbers come from a SplitMix64-seeded xoshiro256** written out in this
-//! crate, with one stream per table, and only IEEE basic arithmetic touches coordinates.
+//! The same [`SeedConfig`] and day always yield the same [`Catalogue`], on every platform and
+//! for ever (the day only dates the listings' `lastVerified`): the random numbers come from a
+//! SplitMix64-seeded xoshiro256** written out in this crate, with one stream per table, and only
+//! IEEE basic arithmetic touches coordinates.
 //! [`demo`] lists the fixed records every catalogue starts with.
 //!
 //! Main distributions (see the modules for the rest):
@@ -22,6 +23,7 @@ mod clinicians;
 mod clinics;
 pub mod demo;
 mod insurance;
+pub mod listings;
 mod market;
 mod names;
 mod places;
@@ -51,11 +53,19 @@ impl Default for SeedConfig {
     }
 }
 
-/// Generates the whole catalogue. Ids are dense and 1-based in every table; an organisation's
-/// locations are contiguous. With `clinics == 0` clinicians have no locations.
+/// Generates the whole catalogue, its listings confirmed over the 200 days before today (UTC).
+/// Ids are dense and 1-based in every table; an organisation's locations are contiguous. With
+/// `clinics == 0` clinicians have no locations.
 pub fn generate(config: &SeedConfig, gazetteer: &Gazetteer) -> Catalogue {
-    let clinics = clinics::generate(config.clinics, config.seed, gazetteer);
-    let clinicians = clinicians::generate(config.clinicians, config.seed, &clinics.locations, &clinics.spans);
+    generate_as_of(config, chrono::Utc::now().date_naive(), gazetteer)
+}
+
+/// [`generate`] for a given day: the listings' `lastVerified` dates are spread over the 200 days
+/// up to `as_of`. The same configuration and day always give the same catalogue.
+pub fn generate_as_of(config: &SeedConfig, as_of: chrono::NaiveDate, gazetteer: &Gazetteer) -> Catalogue {
+    let mut clinics = clinics::generate(config.clinics, config.seed, gazetteer);
+    let mut clinicians = clinicians::generate(config.clinicians, config.seed, &clinics.locations, &clinics.spans);
+    listings::fill(&mut clinics.locations, &mut clinicians, config.seed, as_of);
     let employers = market::employers(
         config.clinics,
         config.seed,

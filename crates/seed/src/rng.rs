@@ -15,6 +15,7 @@ pub(crate) mod stream {
     pub const MARKETPLACE: u64 = 5;
     pub const ROSTER: u64 = 6;
     pub const IDENTIFIERS: u64 = 7;
+    pub const LISTINGS: u64 = 8;
 }
 
 /// SplitMix64: a 64-bit counter run through a strong mixing function.

@@ -1,6 +1,7 @@
 //! Loading the catalogue (COPY, in [`load`]), reading it back for a snapshot build, and small
 //! edits.
 
+pub mod listing_columns;
 mod load;
 
 pub use load::load;
@@ -63,15 +64,17 @@ pub struct IndexInput {
     pub cursor: String,
 }
 
-/// Columns of a location as the search snapshot needs them. Descriptions stay in PostgreSQL
-/// (profiles read them there): at a million rows they would be a tenth of a rebuild's memory.
+/// Columns of a location as the search snapshot needs them. Descriptions and opening hours stay
+/// in PostgreSQL (profiles read them there): at a million rows they would be a tenth of a
+/// rebuild's memory.
 const LOCATION_COLUMNS: &str = "id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, \
      phone, website, logo, '' as description, accepting_new_patients, is_virtual, virtual_states, home_care, at_clinic, \
      at_work, in_home, phone_visits, text_chat, video_visits, service_type_codes, pediatric_min_age, \
-     pediatric_max_age, provider_portal_url, post_enrolment_redirect, updated_at";
+     pediatric_max_age, provider_portal_url, post_enrolment_redirect, null::jsonb as hours, time_zone, languages, \
+     accessibility, telehealth, panel_capacity, last_verified, updated_at";
 
 const CLINICIAN_COLUMNS: &str = "id, npi, first_name, last_name, credentials, category, speciality, gender, \
-     accepting_new_patients, '' as description, logo, updated_at";
+     accepting_new_patients, '' as description, logo, languages, telehealth, last_verified, updated_at";
 
 /// Reads everything a snapshot build needs, in one repeatable-read transaction so the rows and
 /// the watermark agree.
@@ -314,6 +317,13 @@ pub fn location_from_row(row: &PgRow) -> Result<Location> {
         pediatric_max_age: row.try_get("pediatric_max_age")?,
         provider_portal_url: row.try_get("provider_portal_url")?,
         post_enrolment_redirect: row.try_get("post_enrolment_redirect")?,
+        hours: listing_columns::hours(row, "hours")?,
+        time_zone: listing_columns::time_zone(row, "time_zone")?,
+        languages: listing_columns::languages(row, "languages")?,
+        accessibility: listing_columns::accessibility(row, "accessibility")?,
+        telehealth: row.try_get("telehealth")?,
+        panel_capacity: listing_columns::panel_capacity(row, "panel_capacity")?,
+        last_verified: row.try_get("last_verified")?,
     })
 }
 
@@ -332,6 +342,9 @@ fn clinician_from_row(row: &PgRow) -> Result<Clinician> {
         description: row.try_get("description")?,
         logo: row.try_get("logo")?,
         location_ids: Vec::new(),
+        languages: listing_columns::languages(row, "languages")?,
+        telehealth: row.try_get("telehealth")?,
+        last_verified: row.try_get("last_verified")?,
     })
 }
 

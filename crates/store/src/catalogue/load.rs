@@ -154,6 +154,17 @@ async fn copy_locations(transaction: &mut Transaction<'_, Postgres>, locations: 
                 .optional_number(location.pediatric_max_age)
                 .optional_text(location.provider_portal_url.as_deref())
                 .optional_text(location.post_enrolment_redirect.as_deref());
+            match &location.hours {
+                Some(hours) => buffer.text(&hours.to_json().to_string()),
+                None => buffer.null(),
+            };
+            buffer
+                .optional_text(location.time_zone.map(|zone| zone.as_str()))
+                .text_array(&location.languages.codes())
+                .text_array(&location.accessibility.codes())
+                .boolean(location.telehealth)
+                .optional_number(location.panel_capacity)
+                .optional_text(location.last_verified.map(|at| at.to_rfc3339()).as_deref());
         }
     });
     copy_rows(
@@ -161,7 +172,8 @@ async fn copy_locations(transaction: &mut Transaction<'_, Postgres>, locations: 
         "copy locations (id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, phone, \
          website, logo, description, accepting_new_patients, is_virtual, virtual_states, home_care, at_clinic, \
          at_work, in_home, phone_visits, text_chat, video_visits, service_type_codes, pediatric_min_age, \
-         pediatric_max_age, provider_portal_url, post_enrolment_redirect) from stdin",
+         pediatric_max_age, provider_portal_url, post_enrolment_redirect, hours, time_zone, languages, \
+         accessibility, telehealth, panel_capacity, last_verified) from stdin",
         rows,
     )
     .await
@@ -181,13 +193,16 @@ async fn copy_clinicians(transaction: &mut Transaction<'_, Postgres>, clinicians
                 .text(clinician.gender.as_str())
                 .boolean(clinician.accepting_new_patients)
                 .text(&clinician.description)
-                .text(&clinician.logo);
+                .text(&clinician.logo)
+                .text_array(&clinician.languages.codes())
+                .boolean(clinician.telehealth)
+                .optional_text(clinician.last_verified.map(|at| at.to_rfc3339()).as_deref());
         }
     });
     copy_rows(
         transaction,
         "copy clinicians (id, npi, first_name, last_name, credentials, category, speciality, gender, \
-         accepting_new_patients, description, logo) from stdin",
+         accepting_new_patients, description, logo, languages, telehealth, last_verified) from stdin",
         rows,
     )
     .await?;
