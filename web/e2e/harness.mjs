@@ -249,6 +249,18 @@ export function local(link) {
   return `${BASE_URL}${url.pathname}${url.search}`;
 }
 
+/** A call to the e2e server's API with an optional access token; a refusal fails the test with the answer. */
+export async function api(path, { token = null, method = 'GET', body = undefined } = {}) {
+  const response = await fetch(`${BASE_URL}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { 'x-access-token': token } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => null);
+  assert(response.ok, `${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
 export async function newPage(browser, viewport) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
   const close = context.close.bind(context);

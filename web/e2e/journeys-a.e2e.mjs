@@ -3,7 +3,7 @@
 // map answering the list's filters, Update My Provider restoring a search, and the phone map's
 // clusters. Members are made through the API (sign-up answers a token), so these tests use no
 // roster member and run on any database the server can write to.
-import { assert, BASE_URL, DESKTOP, fillBox, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
+import { api, assert, BASE_URL, DESKTOP, fillBox, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
 
 const ACME = { id: 1, name: 'Acme Corporation', alias: 'acme' };
 /** Hudson Family Health, Chelsea (ZIP 10001), and its second clinic (Murray Hill): crates/seed/src/demo.rs. */
@@ -11,17 +11,6 @@ const HUDSON = { id: 3, chelsea: 5, name: 'Hudson Family Health' };
 const LODO = 1;
 const PINS_PATH = '/member/app/market/location/pins';
 const AREA_PINS_PATH = '/member/app/market/location/areapins';
-
-async function api(path, { token = null, method = 'GET', body = undefined } = {}) {
-  const response = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { 'x-access-token': token } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await response.json().catch(() => null);
-  assert(response.ok, `${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
-  return answer;
-}
 
 /** A new Acme subscriber, signed up through the API: their email and access token. */
 async function newSubscriber(firstName, lastName) {

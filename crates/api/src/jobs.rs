@@ -130,7 +130,7 @@ async fn try_retry_eligibility(state: &AppState, job: &Job) -> anyhow::Result<Ou
             subscriber: None,
         },
     };
-    let checked = eligibility_check::confirm_with(state, applicant, false)
+    let checked = eligibility_check::confirm(state, applicant, false)
         .await
         .map_err(|error| anyhow::anyhow!("{error:?}"))?;
     let (confirmed, reason) = match checked {
@@ -140,6 +140,10 @@ async fn try_retry_eligibility(state: &AppState, job: &Job) -> anyhow::Result<Ou
         Err(NotConfirmed::NotOnPlan) => (false, "the member is covered under another plan.".to_owned()),
         Err(NotConfirmed::MemberExists) => (false, "another account already holds this member.".to_owned()),
     };
+    if !confirmed {
+        // No longer pending: not confirmed, with Confirm Eligibility as the way forward.
+        store::members::refuse_pending_eligibility(&state.pool, member.id).await?;
+    }
     tracing::info!(member = member.id, confirmed, "eligibility retried in the background");
     let to = member
         .email

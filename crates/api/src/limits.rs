@@ -39,6 +39,8 @@ pub enum Bucket<'a> {
     PasswordChange(i64),
     /// Eligibility checks by a signed-in member (each is a roster lookup).
     Eligibility(i64),
+    /// Requests to be called back, by a signed-in member (each is an email to support).
+    ContactRequest(i64),
 }
 
 impl RateLimits {
@@ -51,6 +53,7 @@ impl RateLimits {
             Bucket::Lookup(address) => (format!("lookup:{address}"), self.per_client),
             Bucket::PasswordChange(member) => (format!("password:{member}"), self.per_email),
             Bucket::Eligibility(member) => (format!("eligibility:{member}"), self.per_email.saturating_mul(2)),
+            Bucket::ContactRequest(member) => (format!("contact:{member}"), self.per_email),
         }
     }
 

@@ -93,6 +93,7 @@ fn feature_routes() -> Router<AppState> {
         .merge(routes::verification::router())
         .merge(routes::eligibility::router())
         .merge(routes::members::router())
+        .merge(routes::contact::router())
         .merge(routes::enrolment::router())
         .merge(routes::family::router())
         .merge(routes::waitlist::router())

@@ -189,8 +189,11 @@ impl fmt::Debug for NewPassword {
     }
 }
 
-/// A US phone number, stored as `XXX XXX XXXX`. Accepts an optional `+1`/`1` country code and
-/// space, dot or dash separators between the 3-3-4 groups.
+/// A US phone number in its one stored form, E.164 (`+13035550123`). Accepts what the spec's
+/// pattern allows: an optional `+1`/`1` country code, then 3-3-4 digits with a space, dot or
+/// dash between the groups (or none). The area code and the exchange start with 2-9, as every
+/// North American number does, so a number whose digits slid by one (the country code read as
+/// part of the area code) is refused rather than stored as someone else's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Phone(String);
 
@@ -205,14 +208,19 @@ impl Phone {
             .or_else(|| text.strip_prefix('1').filter(|rest| rest.starts_with([' ', '.', '-'])))
             .map(|rest| rest.trim_start_matches([' ', '.', '-']))
             .unwrap_or(text);
-        let mut groups = Vec::with_capacity(3);
+        let mut digits = String::with_capacity(12);
+        digits.push_str("+1");
         let mut rest = without_country;
         for (index, size) in [3usize, 3, 4].into_iter().enumerate() {
-            let digits = rest.get(..size).filter(|d| d.bytes().all(|b| b.is_ascii_digit()));
-            let Some(digits) = digits else {
+            let group = rest.get(..size).filter(|d| d.bytes().all(|b| b.is_ascii_digit()));
+            let Some(group) = group else {
                 return Err(ValidationError::PhoneInvalid);
             };
-            groups.push(digits);
+            // The area code and the exchange never start with 0 or 1.
+            if index < 2 && group.starts_with(['0', '1']) {
+                return Err(ValidationError::PhoneInvalid);
+            }
+            digits.push_str(group);
             rest = &rest[size..];
             if index < 2 {
                 rest = rest.strip_prefix([' ', '.', '-']).unwrap_or(rest);
@@ -221,9 +229,10 @@ impl Phone {
         if !rest.is_empty() {
             return Err(ValidationError::PhoneInvalid);
         }
-        Ok(Self(groups.join(" ")))
+        Ok(Self(digits))
     }
 
+    /// The E.164 form, `+1` and ten digits.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -412,7 +421,7 @@ mod tests {
     }
 
     #[test]
-    fn phones_are_us_numbers_stored_three_three_four() {
+    fn phones_are_us_numbers_stored_in_e164() {
         for good in [
             "303 555 0123",
             "303-555-0123",
@@ -421,9 +430,10 @@ mod tests {
             "+1 303 555 0123",
             "+13035550123",
             "1-303-555-0123",
+            "1 303 555 0123",
             " 303 555-0123 ",
         ] {
-            assert_eq!(Phone::parse(good).unwrap().as_str(), "303 555 0123", "{good}");
+            assert_eq!(Phone::parse(good).unwrap().as_str(), "+13035550123", "{good}");
         }
         for bad in [
             "303 555 012",
@@ -432,6 +442,13 @@ mod tests {
             "303_555_0123",
             "phone",
             "303  555 0123",
+            // What the old mask made of "+1 303 555 0123": an area code cannot start with 1.
+            "130 355 5012",
+            "013 555 0123",
+            "303 055 0123",
+            "303 155 0123",
+            "+1 130 355 5012",
+            "+2 303 555 0123",
         ] {
             assert_eq!(Phone::parse(bad), Err(ValidationError::PhoneInvalid), "{bad}");
         }

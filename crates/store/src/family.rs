@@ -5,7 +5,7 @@
 use chrono::NaiveDate;
 use sqlx::{PgConnection, PgPool};
 
-use crate::members::{MEMBER_COLUMNS, MEMBER_FROM, Member};
+use crate::members::{Identity, MEMBER_COLUMNS, MEMBER_FROM, Member, unconfirmed_when};
 use crate::{Result, convert_sqlx_err};
 
 /// The family members of a subscriber, oldest first (the subscriber excluded). One of them by
@@ -145,10 +145,33 @@ pub struct FamilyChanges {
     pub subscriber_member_id: Option<String>,
 }
 
-/// Saves changes to one of the subscriber's family members. A change to what identifies the
-/// insured person (names, date of birth, member id, plan, relationship) puts a confirmed
-/// eligibility back to "not confirmed" until it is checked again.
-pub async fn update(pool: &PgPool, subscriber_id: i64, id: i64, changes: &FamilyChanges) -> Result<FamilyWrite> {
+impl FamilyChanges {
+    /// The insured person `member` becomes with these changes.
+    pub fn identity_over<'a>(&'a self, member: &'a Member) -> Identity<'a> {
+        let stored = Identity::of(member);
+        Identity {
+            first_name: self.first_name.as_deref().unwrap_or(stored.first_name),
+            last_name: self.last_name.as_deref().unwrap_or(stored.last_name),
+            dob: self.dob.or(stored.dob),
+            member_id: self.member_id.as_deref().or(stored.member_id),
+            payer_id: stored.payer_id,
+            plan_id: self.plan_id.as_deref().or(stored.plan_id),
+            relation: self.relation.unwrap_or(stored.relation),
+            subscriber_member_id: self.subscriber_member_id.as_deref().or(stored.subscriber_member_id),
+        }
+    }
+}
+
+/// Saves changes to one of the subscriber's family members. `unconfirm`: the changes name
+/// another insured person than a confirmed (or pending) eligibility was for, so it is withdrawn
+/// in the same statement and the caller checks the new details at once.
+pub async fn update(
+    pool: &PgPool,
+    subscriber_id: i64,
+    id: i64,
+    changes: &FamilyChanges,
+    unconfirm: bool,
+) -> Result<FamilyWrite> {
     let mut transaction = pool.begin().await?;
     if !lock_family(&mut transaction, subscriber_id).await? {
         return Ok(FamilyWrite::NotInFamily);
@@ -168,20 +191,17 @@ pub async fn update(pool: &PgPool, subscriber_id: i64, id: i64, changes: &Family
     if already_in_family(&mut transaction, subscriber_id, Some(id), &first_name, &last_name, dob).await? {
         return Ok(FamilyWrite::AlreadyInFamily);
     }
-    sqlx::query(
+    sqlx::query(sqlx::AssertSqlSafe(format!(
         "update members set
-             eligibility_status = case
-                 when first_name is distinct from $3 or last_name is distinct from $4 or dob is distinct from $5
-                      or member_id is distinct from coalesce($9, member_id) or plan_id is distinct from coalesce($10, plan_id)
-                      or subscriber_relation is distinct from coalesce($11, subscriber_relation)
-                 then null else eligibility_status end,
+             {unconfirmed},
              first_name = $3, last_name = $4, dob = $5, gender = coalesce($6, gender),
              contact_email = coalesce($7, contact_email), phone = coalesce($8, phone),
              member_id = coalesce($9, member_id), plan_id = coalesce($10, plan_id),
              subscriber_relation = coalesce($11, subscriber_relation), zip_code = coalesce($12, zip_code),
              subscriber_member_id = coalesce($13, subscriber_member_id)
          where id = $1 and subscriber_id = $2",
-    )
+        unconfirmed = unconfirmed_when("$14")
+    )))
     .bind(id)
     .bind(subscriber_id)
     .bind(&first_name)
@@ -195,6 +215,7 @@ pub async fn update(pool: &PgPool, subscriber_id: i64, id: i64, changes: &Family
     .bind(changes.relation)
     .bind(&changes.zip_code)
     .bind(&changes.subscriber_member_id)
+    .bind(unconfirm)
     .execute(&mut *transaction)
     .await
     .map_err(convert_sqlx_err)?;

@@ -4,6 +4,7 @@
 
 pub mod analytics;
 pub mod catalogue;
+pub mod contact_requests;
 pub mod copy;
 pub mod enrolment;
 pub mod family;

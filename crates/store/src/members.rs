@@ -277,6 +277,17 @@ pub async fn change_email(connection: &mut PgConnection, id: i64, email: &str) -
     Ok(())
 }
 
+/// Replaces the member's mobile phone (E.164) and nothing else; `None` when no member has
+/// this id.
+pub async fn set_phone(pool: &PgPool, id: i64, phone: &str) -> Result<Option<()>> {
+    let updated = sqlx::query("update members set phone = $2 where id = $1")
+        .bind(id)
+        .bind(phone)
+        .execute(pool)
+        .await?;
+    Ok((updated.rows_affected() == 1).then_some(()))
+}
+
 /// Personal and insurance details as the forms send them, already validated.
 #[derive(Debug, Clone, Default)]
 pub struct PersonalInfo {
@@ -296,22 +307,113 @@ pub struct PersonalInfo {
     pub company_name: Option<String>,
 }
 
-/// Saves personal and insurance details. When what identifies the insured person changes
-/// (names, date of birth, member, payer or plan), a confirmed eligibility goes back to "not
-/// confirmed" until it is checked again.
-pub async fn update_personal_info(connection: &mut PgConnection, id: i64, info: &PersonalInfo) -> Result<Member> {
-    let statement = returning_member(
+impl From<&Member> for PersonalInfo {
+    /// The member's stored details, to change some of them.
+    fn from(member: &Member) -> Self {
+        Self {
+            first_name: member.first_name.clone(),
+            last_name: member.last_name.clone(),
+            dob: member.dob,
+            gender: member.gender.clone(),
+            phone: member.phone.clone(),
+            zip_code: member.zip_code.clone(),
+            member_id: member.member_id.clone(),
+            payer_id: member.payer_id.clone(),
+            plan_id: member.plan_id.clone(),
+            group_id: member.group_id.clone(),
+            subscriber_relation: member.subscriber_relation.clone(),
+            subscriber_member_id: member.subscriber_member_id.clone(),
+            employer_id: member.employer_id,
+            company_name: member.company_name.clone(),
+        }
+    }
+}
+
+/// What the roster identifies an insured person by (see `api::coverage`).
+#[derive(Debug, Clone, Copy)]
+pub struct Identity<'a> {
+    pub first_name: &'a str,
+    pub last_name: &'a str,
+    pub dob: Option<NaiveDate>,
+    pub member_id: Option<&'a str>,
+    pub payer_id: Option<&'a str>,
+    pub plan_id: Option<&'a str>,
+    pub relation: &'a str,
+    pub subscriber_member_id: Option<&'a str>,
+}
+
+impl<'a> Identity<'a> {
+    pub fn of(member: &'a Member) -> Self {
+        Self {
+            first_name: &member.first_name,
+            last_name: &member.last_name,
+            dob: member.dob,
+            member_id: member.member_id.as_deref(),
+            payer_id: member.payer_id.as_deref(),
+            plan_id: member.plan_id.as_deref(),
+            relation: &member.subscriber_relation,
+            subscriber_member_id: member.subscriber_member_id.as_deref(),
+        }
+    }
+
+    /// Whether the roster can be asked about this person: names, date of birth and member id.
+    pub fn checkable(&self) -> bool {
+        !self.first_name.is_empty() && !self.last_name.is_empty() && self.dob.is_some() && self.member_id.is_some()
+    }
+
+    /// Whether both name the same insured person as the roster sees it: names and member ids
+    /// without regard to case (the roster matches them so), the rest exactly. A change the roster
+    /// would not notice (a capital letter) keeps a confirmed eligibility.
+    pub fn same_person_as(&self, other: &Identity<'_>) -> bool {
+        let same = |a: Option<&str>, b: Option<&str>| match (a, b) {
+            (Some(a), Some(b)) => a.to_lowercase() == b.to_lowercase(),
+            (a, b) => a == b,
+        };
+        same(Some(self.first_name), Some(other.first_name))
+            && same(Some(self.last_name), Some(other.last_name))
+            && self.dob == other.dob
+            && same(self.member_id, other.member_id)
+            && self.payer_id == other.payer_id
+            && self.plan_id == other.plan_id
+            && self.relation == other.relation
+            && same(self.subscriber_member_id, other.subscriber_member_id)
+    }
+}
+
+impl PersonalInfo {
+    /// The insured person these details name.
+    pub fn identity(&self) -> Identity<'_> {
+        Identity {
+            first_name: &self.first_name,
+            last_name: &self.last_name,
+            dob: self.dob,
+            member_id: self.member_id.as_deref(),
+            payer_id: self.payer_id.as_deref(),
+            plan_id: self.plan_id.as_deref(),
+            relation: &self.subscriber_relation,
+            subscriber_member_id: self.subscriber_member_id.as_deref(),
+        }
+    }
+}
+
+/// Saves personal and insurance details. `unconfirm`: the details name another insured person
+/// than a confirmed (or pending) eligibility was for, so it is withdrawn in the same statement
+/// (see [`unconfirmed_when`]) and the caller checks the new details at once.
+pub async fn update_personal_info(
+    connection: &mut PgConnection,
+    id: i64,
+    info: &PersonalInfo,
+    unconfirm: bool,
+) -> Result<Member> {
+    let statement = returning_member(&format!(
         "update members set
-             eligibility_status = case
-                 when first_name is distinct from $2 or last_name is distinct from $3 or dob is distinct from $4
-                      or member_id is distinct from $8 or payer_id is distinct from $9 or plan_id is distinct from $10
-                      or subscriber_relation is distinct from $12
-                 then null else eligibility_status end,
+             {unconfirmed},
              first_name = $2, last_name = $3, dob = $4, gender = $5, phone = $6, zip_code = $7, member_id = $8,
              payer_id = $9, plan_id = $10, group_id = $11, subscriber_relation = $12, subscriber_member_id = $13,
              employer_id = coalesce($14, employer_id), company_name = coalesce($15, company_name)
          where id = $1",
-    );
+        unconfirmed = unconfirmed_when("$16")
+    ));
     let query = sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
         .bind(id)
         .bind(&info.first_name)
@@ -327,8 +429,34 @@ pub async fn update_personal_info(connection: &mut PgConnection, id: i64, info: 
         .bind(&info.subscriber_relation)
         .bind(&info.subscriber_member_id)
         .bind(info.employer_id)
-        .bind(&info.company_name);
+        .bind(&info.company_name)
+        .bind(unconfirm);
     written_member(query, connection, id).await
+}
+
+/// Withdraws a confirmed eligibility where `condition` (SQL) holds: not confirmed, setup
+/// incomplete, and eligibility to confirm as the next step (Home and the account then offer
+/// Confirm Eligibility). A chosen clinic and its membership are kept, so confirming again
+/// restores the member as they were.
+pub(crate) fn unconfirmed_when(condition: &str) -> String {
+    format!(
+        "eligibility_status = case when {condition} then null else eligibility_status end,
+         setup = case when {condition} then 'incomplete' else setup end,
+         next_step = case when {condition} then 'confirmPlan' else next_step end"
+    )
+}
+
+/// A pending check that the roster answered with a refusal: the member is no longer pending
+/// but not confirmed, with eligibility to confirm as their next step.
+pub async fn refuse_pending_eligibility(pool: &PgPool, id: i64) -> Result<()> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "update members set {} where id = $1 and eligibility_status = 'pending'",
+        unconfirmed_when("true")
+    )))
+    .bind(id)
+    .execute(pool)
+    .await?;
+    Ok(())
 }
 
 /// What a confirmed eligibility writes.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   authPasswordError,
   dateError,
+  displayPhone,
   emailError,
   formatPhone,
   isoToUsDate,
@@ -31,19 +32,42 @@ describe('email', () => {
 });
 
 describe('phone', () => {
-  it('is formatted 3-3-4 with spaces and keeps at most 10 digits (12 characters)', () => {
+  it('is formatted 3-3-4 with spaces', () => {
     expect(formatPhone('303')).toBe('303');
     expect(formatPhone('3035')).toBe('303 5');
     expect(formatPhone('(303) 555-0100')).toBe('303 555 0100');
-    expect(formatPhone('30355501009999')).toBe('303 555 0100');
-    expect(formatPhone('30355501009999')).toHaveLength(12);
   });
 
-  it('accepts the US pattern with an optional country code', () => {
+  it('keeps a typed +1 as the country code and never drops, adds or moves a digit', () => {
+    // The old mask kept the first ten digits of '+1 303 555 0123': '130 355 5012'.
+    expect(formatPhone('+1 303 555 0123')).toBe('+1 303 555 0123');
+    expect(formatPhone('1 303 555 0123')).toBe('+1 303 555 0123');
+    expect(formatPhone('+1 (303) 555-0123')).toBe('+1 303 555 0123');
+    expect(formatPhone('+')).toBe('+');
+    expect(formatPhone('+1')).toBe('+1');
+    expect(formatPhone('+13')).toBe('+1 3');
+    // Digits past the tenth stay, for the message to point at.
+    expect(formatPhone('30355501009999')).toBe('303 555 01009999');
+    for (const typed of ['+1 303 555 0123', '3035550123', '13035550123', '303555012345']) {
+      expect(formatPhone(typed).replace(/\D/g, '')).toBe(typed.replace(/\D/g, ''));
+    }
+  });
+
+  it('shows a stored E.164 number as the form writes it', () => {
+    expect(displayPhone('+13035550123')).toBe('303 555 0123');
+    expect(displayPhone('303 555 0123')).toBe('303 555 0123');
+    expect(displayPhone(null)).toBe('');
+  });
+
+  it('accepts the US pattern with an optional country code, and only real North American numbers', () => {
     expect(phoneError('303 555 0100')).toBeNull();
     expect(phoneError('+1 303.555.0100')).toBeNull();
+    expect(phoneError('+1 303 555 0123')).toBeNull();
     expect(phoneError('303-555-0100')).toBeNull();
     expect(phoneError('303 555')).toBe('Phone number must be in a valid format (XXX XXX XXXX)');
+    expect(phoneError('130 355 5012')).toBe('Phone number must be in a valid format (XXX XXX XXXX)');
+    expect(phoneError('303 155 0123')).toBe('Phone number must be in a valid format (XXX XXX XXXX)');
+    expect(phoneError('303 555 01009999')).toBe('Phone number must be in a valid format (XXX XXX XXXX)');
     expect(phoneError('')).toBe('This field is required');
   });
 });

@@ -47,17 +47,41 @@ export function requiredError(value: string | null | undefined): string | null {
 
 // ---- Phone ---------------------------------------------------------------------------------
 
-/** A phone number has 10 digits; the input allows 12 characters (3-3-4 with two spaces). */
-export const PHONE_DIGITS = 10;
-export const PHONE_INPUT_MAX_LENGTH = 12;
-const PHONE_PATTERN = /^(\+?1[2]?[\s.-]?)?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}$/;
+/**
+ * The spec's pattern: an optional +1 country code, then 3, 3 and 4 digits separated by a space,
+ * dot or dash. North American area codes and exchanges start with 2-9, so a number whose digits
+ * slid by one (a country code read as part of the area code) fails rather than passing as
+ * someone else's number.
+ */
+const PHONE_PATTERN = /^(\+?1[\s.-]?)?\(?[2-9]\d{2}\)?[\s.-]?[2-9]\d{2}[\s.-]?\d{4}$/;
 
-/** Formats what was typed as 'XXX XXX XXXX', keeping at most 10 digits. */
-export function formatPhone(input: string): string {
-  const digits = input.replace(/\D/g, '').slice(0, PHONE_DIGITS);
+/** Groups national digits 3-3-4 with spaces, keeping any digits past the tenth (the message then shows). */
+function groupDigits(digits: string): string {
   if (digits.length <= 3) return digits;
   if (digits.length <= 6) return `${digits.slice(0, 3)} ${digits.slice(3)}`;
   return `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`;
+}
+
+/**
+ * The phone mask: what was typed as 'XXX XXX XXXX', behind '+1 ' when a country code was typed.
+ * No North American area code starts with 1, so a leading 1 is always the country code. The
+ * mask never drops, adds or moves a digit: '+1 303 555 0123' stays that number (the old mask
+ * kept the first ten digits and made it '130 355 5012'), and digits past the tenth stay for the
+ * message to point at.
+ */
+export function formatPhone(input: string): string {
+  const digits = input.replace(/\D/g, '');
+  if (!digits) return input.trim().startsWith('+') ? '+' : '';
+  if (!digits.startsWith('1')) return groupDigits(digits);
+  const national = digits.slice(1);
+  return national ? `+1 ${groupDigits(national)}` : '+1';
+}
+
+/** A stored number (E.164, '+13035550123') as the forms and screens show it: '303 555 0123'. */
+export function displayPhone(stored: string | null | undefined): string {
+  if (!stored) return '';
+  const e164 = /^\+1(\d{10})$/.exec(stored.trim());
+  return e164 ? groupDigits(e164[1]!) : formatPhone(stored);
 }
 
 export function phoneError(value: string, { required = true }: { required?: boolean } = {}): string | null {

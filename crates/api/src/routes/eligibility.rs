@@ -23,8 +23,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::Json;
 use crate::forms::{PersonFields, check, optional, required, text};
+use crate::limits::Bucket;
 use crate::services::eligibility_check::{self, Applicant, Confirmation, NotConfirmed};
-use crate::services::member_views::{filter_market, member_view};
+use crate::services::member_views::{filter_market, member_view_with_check};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -195,18 +196,20 @@ fn eligibility_error(refusal: NotConfirmed) -> ApiError {
 /// Checks the member's stored details and, when the roster confirms them, activates
 /// eligibility and moves the member on. Answers the body of a 200.
 /// `actor`: the subscriber who switched to this member's account; the new token keeps naming
-/// them so they can switch back.
+/// them so they can switch back. `limited`: the check counts against the member's eligibility
+/// limit here (the caller has not counted it already).
 async fn check_and_apply(
     state: &AppState,
     member: &Member,
     subscriber: Option<Person>,
     actor: Option<i64>,
+    limited: bool,
 ) -> ApiResult<Value> {
     let Confirmation {
         member: updated,
         coverage,
         employer,
-    } = eligibility_check::confirm(state, Applicant::Myself { member, subscriber })
+    } = eligibility_check::confirm(state, Applicant::Myself { member, subscriber }, limited)
         .await?
         .map_err(eligibility_error)?;
     tracing::info!(member = member.id, next_step = %updated.next_step, "eligibility confirmed");
@@ -234,7 +237,8 @@ async fn check_and_apply(
     }))
 }
 
-/// The eligibility form: saves the details, then checks them.
+/// The eligibility form: saves the details, then checks them. The check is counted against the
+/// member's limit before anything is written.
 async fn confirm_info(
     State(state): State<AppState>,
     SignedInMember { caller, member }: SignedInMember,
@@ -251,21 +255,24 @@ async fn confirm_info(
         return Err(ApiError::invalid_field("dob", ValidationError::Required));
     }
     let subscriber = form.subscriber()?;
+    state.limits.hit(&state.pool, Bucket::Eligibility(member.id)).await?;
     let mut connection = state.pool.acquire().await?;
-    let saved = store::members::update_personal_info(&mut connection, member.id, &info).await?;
+    let unconfirm = eligibility_check::recheck(&member, &info.identity()).unconfirm;
+    let saved = store::members::update_personal_info(&mut connection, member.id, &info, unconfirm).await?;
     drop(connection);
     Ok(axum::Json(
-        check_and_apply(&state, &saved, subscriber, caller.actor).await?,
+        check_and_apply(&state, &saved, subscriber, caller.actor, false).await?,
     ))
 }
 
-/// The personal info form: saves the details and answers the whole member record. Eligibility
-/// is checked separately (`POST /member/app/eligibility`).
+/// The personal info form: saves the details and answers the whole member record, with
+/// `eligibilityCheck`: the outcome of the check a change of identity made (see
+/// [`eligibility_check::save_details`]), null when the save needed none.
 async fn personal_info(
     State(state): State<AppState>,
     SignedInMember { member, .. }: SignedInMember,
     Json(form): Json<MemberForm>,
-) -> ApiResult<axum::response::Response> {
+) -> ApiResult<axum::Json<Value>> {
     let needs = Requirements {
         plan: true,
         payer_and_group: true,
@@ -273,10 +280,10 @@ async fn personal_info(
         email: true,
     };
     let info = form.parse(&state, &member, &needs).await?;
-    let mut connection = state.pool.acquire().await?;
-    let saved = store::members::update_personal_info(&mut connection, member.id, &info).await?;
-    drop(connection);
-    member_view(&state, saved.id).await
+    let (saved, checked) = eligibility_check::save_details(&state, &member, &info).await?;
+    Ok(axum::Json(
+        member_view_with_check(&state, saved.id, checked.as_ref()).await?,
+    ))
 }
 
 /// Checks the stored details (after a personal info save); the answer carries the employer.
@@ -285,5 +292,7 @@ async fn eligibility(
     State(state): State<AppState>,
     SignedInMember { caller, member }: SignedInMember,
 ) -> ApiResult<axum::Json<Value>> {
-    Ok(axum::Json(check_and_apply(&state, &member, None, caller.actor).await?))
+    Ok(axum::Json(
+        check_and_apply(&state, &member, None, caller.actor, true).await?,
+    ))
 }

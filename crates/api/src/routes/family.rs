@@ -24,7 +24,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::{Json, Path};
 use crate::forms::{PersonFields, check, required, text, ticked};
-use crate::services::eligibility_check::{self, Applicant, Applied, Confirmation, NotConfirmed};
+use crate::limits::Bucket;
+use crate::services::eligibility_check::{self, Applicant, Applied, Confirmation, NotConfirmed, Recheck};
 use crate::services::member_views::location_json;
 use crate::state::AppState;
 
@@ -259,9 +260,17 @@ async fn one(State(state): State<AppState>, family: FamilyMemberOfCaller) -> Api
     Ok(axum::Json(entry_json(&state, &family.relative).await?))
 }
 
-/// Saves changes the subscriber made and answers the updated entry.
-async fn save(state: &AppState, subscriber: &Member, member_id: i64, changes: &FamilyChanges) -> ApiResult<Member> {
-    match store::family::update(&state.pool, subscriber.id, member_id, changes).await? {
+/// Saves changes the subscriber made and answers the updated entry. `unconfirm`: the changes
+/// name another insured person than the member's confirmed eligibility was for (see
+/// [`eligibility_check::recheck`]).
+async fn save(
+    state: &AppState,
+    subscriber: &Member,
+    member_id: i64,
+    changes: &FamilyChanges,
+    unconfirm: bool,
+) -> ApiResult<Member> {
+    match store::family::update(&state.pool, subscriber.id, member_id, changes, unconfirm).await? {
         FamilyWrite::Saved(_) => {}
         FamilyWrite::AlreadyInFamily => return Err(ApiError::known(codes::ALREADY_IN_FAMILY)),
         FamilyWrite::NotInFamily => return Err(ApiError::known(codes::NO_DEPENDENT)),
@@ -277,8 +286,31 @@ async fn edit(
     Json(form): Json<FamilyEdit>,
 ) -> ApiResult<axum::Json<Value>> {
     let changes = form.parse()?;
-    let saved = save(&state, &subscriber, relative.id, &changes).await?;
-    Ok(axum::Json(entry_json(&state, &saved).await?))
+    let Recheck { unconfirm, check } = eligibility_check::recheck(&relative, &changes.identity_over(&relative));
+    if check {
+        // Counted before anything is written: a refused check saves nothing.
+        state
+            .limits
+            .hit(&state.pool, Bucket::Eligibility(subscriber.id))
+            .await?;
+    }
+    let saved = save(&state, &subscriber, relative.id, &changes, unconfirm).await?;
+    let checked = if check {
+        let applicant = Applicant::FamilyMember {
+            subscriber: &subscriber,
+            relative: eligibility_check::own_details(&saved),
+        };
+        Some(eligibility_check::confirm(&state, applicant, false).await?)
+    } else {
+        None
+    };
+    let saved = match &checked {
+        Some(Ok(confirmation)) => confirmation.member.clone(),
+        _ => store::members::find(&state.pool, saved.id).await?.unwrap_or(saved),
+    };
+    let mut entry = entry_json(&state, &saved).await?;
+    entry["eligibilityCheck"] = checked.as_ref().map_or(Value::Null, eligibility_check::outcome_json);
+    Ok(axum::Json(entry))
 }
 
 async fn remove(
@@ -366,7 +398,13 @@ async fn confirm_info(
         plan_id: details.plan_id.clone(),
         subscriber_member_id: subscriber.member_id.clone(),
     };
-    let relative = save(&state, &subscriber, member_id, &changes).await?;
+    // Counted before anything is written: a refused check saves nothing.
+    state
+        .limits
+        .hit(&state.pool, Bucket::Eligibility(subscriber.id))
+        .await?;
+    let unconfirm = eligibility_check::recheck(&relative, &changes.identity_over(&relative)).unconfirm;
+    let relative = save(&state, &subscriber, member_id, &changes, unconfirm).await?;
     let applied = Applied {
         id: relative.id,
         first_name: &details.first_name,
@@ -384,6 +422,7 @@ async fn confirm_info(
             subscriber: &subscriber,
             relative: applied,
         },
+        false,
     )
     .await?;
     let Confirmation {

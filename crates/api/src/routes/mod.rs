@@ -3,6 +3,7 @@
 
 pub mod analytics;
 pub mod catalogue;
+pub mod contact;
 pub mod dev_mailbox;
 pub mod eligibility;
 pub mod enrolment;

@@ -8,9 +8,10 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use chrono::{NaiveDate, Utc};
 use domain::Relation;
-use domain::membership::{Enrolment, MembershipStatus};
+use domain::membership::{EligibilityStatus, Enrolment, MembershipStatus};
+use serde_json::{Value, json};
 use store::StoreError;
-use store::members::{ConfirmedEligibility, EmployerSummary, Member};
+use store::members::{ConfirmedEligibility, EmployerSummary, Identity, Member, PersonalInfo};
 
 use crate::coverage::{Coverage, EligibilityOutcome, EligibilityQuery, Person};
 use crate::error::ApiResult;
@@ -103,14 +104,10 @@ impl NotConfirmed {
 pub const RETRY_JOB: &str = "eligibility_retry";
 
 /// Checks the applicant and, when the roster confirms them, saves the confirmation. A check
-/// that cannot run leaves eligibility pending and schedules a retry (`RETRY_JOB`).
-pub async fn confirm(state: &AppState, applicant: Applicant<'_>) -> ApiResult<Result<Confirmation, NotConfirmed>> {
-    confirm_with(state, applicant, true).await
-}
-
-/// The same; `limited`: the attempt counts against the member's eligibility rate limit (a
-/// request does, the background retry does not).
-pub async fn confirm_with(
+/// that cannot run leaves eligibility pending and schedules a retry (`RETRY_JOB`). `limited`:
+/// the attempt counts against the member's eligibility rate limit here (the background retry,
+/// and callers that counted it before writing anything, pass false).
+pub async fn confirm(
     state: &AppState,
     applicant: Applicant<'_>,
     limited: bool,
@@ -245,6 +242,92 @@ async fn own_sponsor(state: &AppState, member: &Member, coverage: &Coverage) -> 
         subscriber_id,
         employer,
     })
+}
+
+/// What saving details over a member's asks of their eligibility.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recheck {
+    /// The details name another insured person than a confirmed (or pending) eligibility was
+    /// for: the save withdraws it in the same statement, so the member is never left confirmed
+    /// for someone else.
+    pub unconfirm: bool,
+    /// The details are to be checked against the roster at once, through [`confirm`]: they name
+    /// another insured person and are complete enough to check (or a confirmation was
+    /// withdrawn, whose outcome the member must learn there and then).
+    pub check: bool,
+}
+
+/// What saving details that name `identity` over `member`'s asks: nothing when the roster
+/// would see the same person (a capital letter, a new phone), else a check at once.
+pub fn recheck(member: &Member, identity: &Identity<'_>) -> Recheck {
+    let changed = !identity.same_person_as(&Identity::of(member));
+    let confirmed = matches!(
+        member.eligibility_status,
+        Some(EligibilityStatus::Active | EligibilityStatus::Pending)
+    );
+    Recheck {
+        unconfirm: changed && confirmed,
+        check: changed && (confirmed || identity.checkable()),
+    }
+}
+
+/// Saves the member's details; details that name another insured person are checked at once
+/// (see [`recheck`]) and the outcome is returned with the saved member. The check is counted
+/// against the member's limit before anything is written, so a refused check saves nothing.
+pub async fn save_details(
+    state: &AppState,
+    member: &Member,
+    info: &PersonalInfo,
+) -> ApiResult<(Member, Option<Result<Confirmation, NotConfirmed>>)> {
+    let Recheck { unconfirm, check } = recheck(member, &info.identity());
+    if check {
+        state.limits.hit(&state.pool, Bucket::Eligibility(member.id)).await?;
+    }
+    let mut connection = state.pool.acquire().await?;
+    let saved = store::members::update_personal_info(&mut connection, member.id, info, unconfirm).await?;
+    drop(connection);
+    if !check {
+        return Ok((saved, None));
+    }
+    tracing::info!(
+        member = member.id,
+        unconfirm,
+        "identity changed: eligibility checked at once"
+    );
+    let applicant = Applicant::Myself {
+        member: &saved,
+        subscriber: None,
+    };
+    let checked = confirm(state, applicant, false).await?;
+    Ok((saved, Some(checked)))
+}
+
+/// A check's outcome as the answer of a save reports it (`eligibilityCheck`), shaped as the
+/// eligibility answers are: `eligible`, the refusal's `code` and `message`, and `eligibility`
+/// with the check's status code, the member's eligibility status now and `err.chcDown`.
+pub fn outcome_json(checked: &Result<Confirmation, NotConfirmed>) -> Value {
+    match checked {
+        Ok(confirmation) => json!({
+            "eligible": true,
+            "code": null,
+            "message": null,
+            "eligibility": {
+                "code": 200,
+                "status": confirmation.member.eligibility_status,
+                "err": { "chcDown": false },
+            },
+        }),
+        Err(refusal) => json!({
+            "eligible": false,
+            "code": refusal.code(),
+            "message": refusal.message(),
+            "eligibility": {
+                "code": refusal.status().as_u16(),
+                "status": refusal.chc_down().then_some(EligibilityStatus::Pending),
+                "err": { "chcDown": refusal.chc_down() },
+            },
+        }),
+    }
 }
 
 /// What the check reads of a stored member (oneself, or a family member checked under their

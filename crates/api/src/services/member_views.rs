@@ -7,7 +7,8 @@ use store::enrolment::Clinic;
 use store::members::Member;
 
 use crate::access::please_log_in;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
+use crate::services::eligibility_check::{Confirmation, NotConfirmed, outcome_json};
 use crate::state::AppState;
 
 /// Where the marketplace opens for this member: their employer's alias and home ZIP.
@@ -28,6 +29,21 @@ pub async fn member_view(state: &AppState, member_id: i64) -> ApiResult<Response
         .await?
         .ok_or_else(please_log_in)?;
     Ok(crate::respond::json_text(document))
+}
+
+/// The member record (as member/info) with `eligibilityCheck`: the outcome of the check a save
+/// made (`eligibility_check::outcome_json`), null when it made none.
+pub async fn member_view_with_check(
+    state: &AppState,
+    member_id: i64,
+    checked: Option<&Result<Confirmation, NotConfirmed>>,
+) -> ApiResult<Value> {
+    let document = store::members::member_info_json(&state.pool, member_id)
+        .await?
+        .ok_or_else(please_log_in)?;
+    let mut record: Value = serde_json::from_str(&document).map_err(|error| ApiError::Internal(error.into()))?;
+    record["eligibilityCheck"] = checked.map_or(Value::Null, outcome_json);
+    Ok(record)
 }
 
 /// A location as member/info shows it.

@@ -20,7 +20,7 @@ async fn sign_up_answers_a_token_and_emails_a_verification_link_to_set_the_passw
     let info = app.member_info(&access).await;
     assert_eq!(info.status, 200, "{:?}", info.body);
     assert_eq!(info.body["email"], "jane.doe@example.com");
-    assert_eq!(info.body["phone"], "303 555 0123");
+    assert_eq!(info.body["phone"], "+13035550123", "stored in E.164");
     assert_eq!(info.body["companyName"], seed::demo::ACME_NAME);
     assert_eq!(info.body["setup"], "incomplete");
     assert_eq!(info.body["password"], false);

@@ -13,7 +13,7 @@ fn with(mut form: Value, changes: Value) -> Value {
 }
 
 /// A member who signed up with the Denver clinic chosen, as confirm/info sees them.
-async fn member_with_provider(app: &TestApp, email: &str) -> String {
+pub(crate) async fn member_with_provider(app: &TestApp, email: &str) -> String {
     let signup = app
         .signup(&json!({
             "email": email,
@@ -358,21 +358,10 @@ async fn personal_info_is_saved_then_checked() {
     assert_eq!(saved.status, 200, "{:?}", saved.body);
     assert_eq!(saved.body["zipCode"], "80202");
     assert_eq!(saved.body["firstName"], "Jane");
-    assert!(saved.body["eligibility"]["status"].is_null());
     let checked = app.eligibility(&access, &saved.body).await;
     assert_eq!(checked.status, 200, "{:?}", checked.body);
     assert_eq!(checked.body["employer"]["companyName"], seed::demo::ACME_NAME);
     assert_eq!(app.member_info(&access).await.body["eligibility"]["status"], "active");
-    // Changing who the member is puts eligibility back to "not confirmed".
-    let mut changed = saved.body.clone();
-    changed["memberId"] = json!("123-000000");
-    let resaved = app.personal_info(&access, &changed).await;
-    assert!(resaved.body["eligibility"]["status"].is_null());
-    assert_error(
-        &app.eligibility(&access, &resaved.body).await,
-        400,
-        "eligibility_not_verified",
-    );
     // The email is changed through Settings only.
     let mut other_email = saved.body.clone();
     other_email["email"] = json!("other@example.com");
@@ -386,6 +375,129 @@ async fn personal_info_is_saved_then_checked() {
     let refused = app.personal_info(&access, &no_phone).await;
     assert_error(&refused, 400, "required");
     assert_eq!(refused.body["field"], "phone");
+}
+
+/// A field of the member record as PUT personal/info answers it.
+async fn saved_with(app: &TestApp, access: &str, record: &Value, changes: Value) -> Value {
+    let saved = app.personal_info(access, &with(record.clone(), changes)).await;
+    assert_eq!(saved.status, 200, "{:?}", saved.body);
+    saved.body
+}
+
+#[tokio::test]
+async fn a_confirmed_member_who_changes_their_identity_is_checked_again_at_once_and_never_left_stuck() {
+    let app = TestApp::spawn(30).await;
+    let access = member_with_provider(&app, "jane@example.com").await;
+    let confirmed = app.confirm_info(&access, &jane_form()).await;
+    assert_eq!(confirmed.status, 200, "{:?}", confirmed.body);
+    let access = confirmed.body["newAccessToken"].as_str().unwrap().to_owned();
+    let record = app.member_info(&access).await.body;
+    assert_eq!(record["nextStep"], "complete");
+    let expire = record["subscription"]["expire"].clone();
+
+    // What the roster does not look at, or does not tell apart, keeps the confirmation as it is.
+    let same_person = saved_with(
+        &app,
+        &access,
+        &record,
+        json!({ "phone": "+1 720 555 0100", "firstName": "JANE", "zipCode": "80202" }),
+    )
+    .await;
+    assert!(same_person["eligibilityCheck"].is_null(), "{same_person}");
+    assert_eq!(same_person["eligibility"]["status"], "active");
+    assert_eq!(same_person["nextStep"], "complete");
+    assert_eq!(same_person["phone"], "+17205550100");
+
+    // A new first name is another insured person: checked at once, and the roster says no.
+    let renamed = saved_with(&app, &access, &record, json!({ "firstName": "Janet" })).await;
+    assert_eq!(
+        renamed["eligibilityCheck"],
+        json!({
+            "eligible": false,
+            "code": "eligibility_not_verified",
+            "message": codes::ELIGIBILITY_NOT_VERIFIED.text(),
+            "eligibility": { "code": 400, "status": null, "err": { "chcDown": false } },
+        })
+    );
+    assert_eq!(renamed["firstName"], "Janet", "what the member typed is saved");
+    assert!(renamed["eligibility"]["status"].is_null(), "no longer confirmed");
+    assert_eq!(renamed["nextStep"], "confirmPlan", "Home offers Confirm Eligibility");
+    assert_eq!(renamed["setup"], "incomplete");
+    assert_eq!(
+        renamed["location"]["id"],
+        seed::demo::DENVER_LOCATION_ID,
+        "the clinic is kept"
+    );
+    assert_eq!(renamed["subscription"]["status"], "pending");
+    assert_eq!(app.home(&access).await.body["nextStep"], "confirmPlan");
+
+    // Back to the name the roster knows: checked at once and confirmed, the membership as it was.
+    let named_back = saved_with(&app, &access, &record, json!({ "firstName": "Jane" })).await;
+    assert_eq!(named_back["eligibilityCheck"]["eligible"], true, "{named_back}");
+    assert_eq!(named_back["eligibilityCheck"]["eligibility"]["status"], "active");
+    assert_eq!(named_back["eligibility"]["status"], "active");
+    assert_eq!(named_back["nextStep"], "complete");
+    assert_eq!(named_back["setup"], "complete");
+    assert_eq!(named_back["subscription"]["expire"], expire);
+
+    // Another plan on the roster: the spec's 401 outcome, reported in the 200 of the save.
+    let other_plan = saved_with(
+        &app,
+        &access,
+        &record,
+        json!({ "planId": seed::demo::NORTHWIND_PLAN_ID }),
+    )
+    .await;
+    assert_eq!(
+        other_plan["eligibilityCheck"]["code"], "not_eligible_on_plan",
+        "{other_plan}"
+    );
+    assert_eq!(other_plan["eligibilityCheck"]["eligibility"]["code"], 401);
+    assert_eq!(other_plan["nextStep"], "confirmPlan");
+    // Confirming again through the form is open to them.
+    let reconfirmed = app.confirm_info(&access, &jane_form()).await;
+    assert_eq!(reconfirmed.status, 200, "{:?}", reconfirmed.body);
+    assert_eq!(reconfirmed.body["nextStep"], "complete");
+
+    // The roster cannot be read: the new details wait as pending and are retried in the background.
+    sqlx::query("alter table eligibility_roster rename to eligibility_roster_offline")
+        .execute(&app.database.pool)
+        .await
+        .unwrap();
+    let unreadable = saved_with(&app, &access, &record, json!({ "lastName": "Doe-Smith" })).await;
+    assert_eq!(
+        unreadable["eligibilityCheck"]["eligibility"]["err"]["chcDown"], true,
+        "{unreadable}"
+    );
+    assert_eq!(unreadable["eligibilityCheck"]["eligibility"]["status"], "pending");
+    assert_eq!(unreadable["eligibility"]["status"], "pending");
+    let retries: i64 =
+        sqlx::query_scalar("select count(*) from jobs where kind = 'eligibility_retry' and state = 'pending'")
+            .fetch_one(&app.database.pool)
+            .await
+            .unwrap();
+    assert_eq!(retries, 1);
+}
+
+#[tokio::test]
+async fn a_refused_check_counts_before_anything_is_saved() {
+    let app = TestApp::spawn_with(30, |config| config.rate_limit_per_email = 1).await;
+    let access = member_with_provider(&app, "jane@example.com").await;
+    let confirmed = app.confirm_info(&access, &jane_form()).await;
+    assert_eq!(confirmed.status, 200, "{:?}", confirmed.body);
+    let record = app.member_info(&access).await.body;
+    // The limit is 2 checks in the window (per_email x 2); the form used one.
+    let renamed = saved_with(&app, &access, &record, json!({ "firstName": "Janet" })).await;
+    assert_eq!(renamed["eligibilityCheck"]["eligible"], false);
+    let over = app
+        .personal_info(&access, &with(record.clone(), json!({ "firstName": "Janice" })))
+        .await;
+    assert_error(&over, 429, "too_many_requests");
+    let now = app.member_info(&access).await.body;
+    assert_eq!(now["firstName"], "Janet", "the refused save wrote nothing");
+    // A save that names the same person needs no check and is not limited.
+    let phone = saved_with(&app, &access, &now, json!({ "phone": "720 555 0100" })).await;
+    assert!(phone["eligibilityCheck"].is_null());
 }
 
 #[tokio::test]

@@ -388,6 +388,42 @@ async fn a_pending_eligibility_is_confirmed_in_the_background_when_the_roster_re
 }
 
 #[tokio::test]
+async fn a_new_name_checked_while_the_roster_is_down_is_refused_in_the_background_with_a_way_forward() {
+    let sink = SmtpSink::start(&[]).await;
+    let url = sink.url();
+    let app = TestApp::spawn_with(30, move |config| {
+        config.smtp_url = Some(Secret(url));
+        config.eligibility_retry_base_ms = 300;
+    })
+    .await;
+    let email = "renamed@example.com";
+    let access = crate::eligibility::member_with_provider(&app, email).await;
+    let confirmed = app.confirm_info(&access, &crate::helpers::jane_form()).await;
+    assert_eq!(confirmed.status, 200, "{:?}", confirmed.body);
+    sqlx::query("alter table eligibility_roster rename to eligibility_roster_offline")
+        .execute(&app.database.pool)
+        .await
+        .unwrap();
+    let mut record = app.member_info(&access).await.body;
+    record["firstName"] = json!("Mariah");
+    let saved = app.personal_info(&access, &record).await;
+    assert_eq!(saved.status, 200, "{:?}", saved.body);
+    assert_eq!(saved.body["eligibilityCheck"]["eligibility"]["err"]["chcDown"], true);
+    assert_eq!(saved.body["eligibility"]["status"], "pending");
+    sqlx::query("alter table eligibility_roster_offline rename to eligibility_roster")
+        .execute(&app.database.pool)
+        .await
+        .unwrap();
+    // The retry finds nobody called Mariah: the member is told, and is no longer pending.
+    let message = sink.wait_for(email, 2, WAIT).await;
+    assert_eq!(message["subject"], "We could not confirm your eligibility", "{message}");
+    let info = app.member_info(&access).await.body;
+    assert!(info["eligibility"]["status"].is_null(), "{info}");
+    assert_eq!(info["nextStep"], "confirmPlan", "Home offers Confirm Eligibility");
+    assert_eq!(info["location"]["id"], seed::demo::DENVER_LOCATION_ID);
+}
+
+#[tokio::test]
 async fn notify_me_for_an_area_emails_once_when_a_clinic_inside_opens_or_is_added() {
     let sink = SmtpSink::start(&[]).await;
     let app = app_with(&sink, 50).await;

@@ -118,7 +118,7 @@ async fn a_subscriber_adds_confirms_lists_edits_and_removes_a_family_member() {
     let entry = &entries[0];
     assert_eq!(entry["id"], john);
     assert_eq!(entry["email"], "john.doe@example.com");
-    assert_eq!(entry["phone"], "303 555 0199");
+    assert_eq!(entry["phone"], "+13035550199");
     assert_eq!(entry["dob"], seed::demo::SPOUSE_DATE_OF_BIRTH);
     assert_eq!(entry["subscriberRelation"], "Spouse");
     assert_eq!(entry["memberId"], seed::demo::SPOUSE_MEMBER_ID);
@@ -155,7 +155,7 @@ async fn a_subscriber_adds_confirms_lists_edits_and_removes_a_family_member() {
         .put_as(&member_path(john), &json!({ "phone": "720 555 0100" }), Some(&jane))
         .await;
     assert_eq!(phone_only.status, 200, "{:?}", phone_only.body);
-    assert_eq!(phone_only.body["phone"], "720 555 0100");
+    assert_eq!(phone_only.body["phone"], "+17205550100");
     assert_eq!(
         phone_only.body["eligibility"]["status"], "active",
         "contact details do not matter"
@@ -172,17 +172,38 @@ async fn a_subscriber_adds_confirms_lists_edits_and_removes_a_family_member() {
     assert_eq!(renamed.body["firstName"], "Johnny");
     assert_eq!(renamed.body["zipCode"], "80202");
     assert_eq!(renamed.body["email"], "johnny@example.com");
-    assert!(
-        renamed.body["eligibility"]["status"].is_null(),
-        "a new name needs a new check"
+    // A new name is checked against the roster at once; the roster knows John, not Johnny.
+    assert_eq!(
+        renamed.body["eligibilityCheck"]["eligible"], false,
+        "{:?}",
+        renamed.body
     );
+    assert_eq!(renamed.body["eligibilityCheck"]["code"], "eligibility_not_verified");
+    assert!(renamed.body["eligibility"]["status"].is_null(), "no longer confirmed");
+    assert_eq!(
+        renamed.body["nextStep"], "confirmPlan",
+        "confirming again is the way forward"
+    );
+    assert_eq!(
+        renamed.body["location"]["id"],
+        seed::demo::DENVER_LOCATION_ID,
+        "the clinic is kept"
+    );
+    let named_back = app
+        .put_as(&member_path(john), &json!({ "firstName": "John" }), Some(&jane))
+        .await;
+    assert_eq!(
+        named_back.body["eligibilityCheck"]["eligible"], true,
+        "{:?}",
+        named_back.body
+    );
+    assert_eq!(named_back.body["eligibility"]["status"], "active");
+    assert_eq!(named_back.body["nextStep"], "complete");
+    assert_eq!(named_back.body["subscription"]["status"], "pending");
 
     let removed = delete(&app, &jane, &member_path(john)).await;
     assert_eq!(removed.status, 200, "{:?}", removed.body);
-    assert_eq!(
-        removed.body["message"],
-        "Johnny Doe has been removed from your account."
-    );
+    assert_eq!(removed.body["message"], "John Doe has been removed from your account.");
     assert_error(&app.get_as(&member_path(john), Some(&jane)).await, 404, "not_found");
     assert_eq!(audit_rows(&app, john).await.len(), 1, "audit rows stay");
     assert_eq!(
@@ -198,7 +219,7 @@ async fn insurance_fields_are_the_subscribers_and_use_my_contact_copies_email_an
     let emma = added(&app, &jane, &emma_form()).await;
     let entry = app.get_as(&member_path(emma), Some(&jane)).await.body;
     assert_eq!(entry["email"], "jane@example.com");
-    assert_eq!(entry["phone"], "303 555 0123");
+    assert_eq!(entry["phone"], "+13035550123");
     assert_eq!(entry["payerId"], seed::demo::PAYER_ID);
     assert_eq!(entry["nextStep"], "selectDPC");
     assert!(entry["eligibility"]["status"].is_null());
@@ -486,7 +507,7 @@ async fn only_the_subscriber_manages_their_own_family() {
     assert_eq!(after, before, "nothing added or removed");
     assert_eq!(
         app.get_as(&member_path(emma), Some(&jane)).await.body["phone"],
-        "303 555 0123",
+        "+13035550123",
         "nothing changed"
     );
 

@@ -3,6 +3,7 @@
 mod helpers;
 
 mod accounts;
+mod contact;
 mod eligibility;
 mod email;
 mod enrolment;

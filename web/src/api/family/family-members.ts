@@ -9,6 +9,7 @@ import { queryKeys } from '@/api/query-keys';
 import { apiRequest } from '@/lib/api-client';
 import { actingSubscriberId } from '@/lib/session';
 import type { FamilyMember } from '@/lib/member';
+import type { EligibilityCheck } from '@/api/account/personal-info';
 
 /** GET /member/app/family/members: the subscriber's family. */
 export function getFamilyMembers(signal?: AbortSignal): Promise<FamilyMember[]> {
@@ -56,9 +57,9 @@ export interface FamilyMemberUpdate {
   planId?: string;
 }
 
-/** PUT /member/app/family/member/{id}. */
-export function updateFamilyMember({ id, body }: { id: number; body: Partial<FamilyMemberUpdate> }): Promise<FamilyMember> {
-  return apiRequest<FamilyMember>(`/member/app/family/member/${id}`, { method: 'PUT', body });
+/** PUT /member/app/family/member/{id}: the saved entry, with the check a change of identity made at once (null when none). */
+export function updateFamilyMember({ id, body }: { id: number; body: Partial<FamilyMemberUpdate> }): Promise<FamilyMember & { eligibilityCheck: EligibilityCheck | null }> {
+  return apiRequest(`/member/app/family/member/${id}`, { method: 'PUT', body });
 }
 
 /** The add-dependent form as POST /member/app/family/member and its confirm/info take it. */

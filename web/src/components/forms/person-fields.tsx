@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { SelectField, TextField, type Choice } from '@/components/ui/field';
-import { formatPhone, maskDate, normaliseEmail, PHONE_INPUT_MAX_LENGTH } from '@/lib/validation';
+import { formatPhone, maskDate, normaliseEmail } from '@/lib/validation';
 import type { FieldBinding } from './use-form-fields';
 
 export const GENDER_OPTIONS: Choice[] = [
@@ -73,7 +73,7 @@ export function RelationField({
   return <SelectField label={label} labelExtra={labelExtra} placeholder={placeholder ?? undefined} options={relations.map((relation) => ({ value: relation, label: relation }))} {...binding} />;
 }
 
-/** A mobile phone formatted as 'XXX XXX XXXX' while typing. */
+/** A mobile phone formatted as 'XXX XXX XXXX' (or '+1 XXX XXX XXXX') while typing; no length cap, so a pasted number is never cut short. */
 export function PhoneField({
   onChange,
   label = 'Mobile phone',
@@ -89,7 +89,6 @@ export function PhoneField({
       inputMode={inputMode}
       autoComplete={autoComplete}
       placeholder={placeholder}
-      maxLength={PHONE_INPUT_MAX_LENGTH}
       {...binding}
       onChange={(value) => onChange(formatPhone(value))}
     />

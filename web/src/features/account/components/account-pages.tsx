@@ -12,9 +12,10 @@ import { StatusDot } from '@/components/ui/status-dot';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { accountStatus, fullName, GENDER_LABELS } from '@/lib/member';
-import { isoToUsDate, MESSAGES } from '@/lib/validation';
+import { displayPhone, isoToUsDate, MESSAGES } from '@/lib/validation';
 import { useFamilyMember, useFamilyMembers } from '@/api/family/family-members';
 import { WithMember } from './account-details-page';
+import { RECHECK_TEXTS } from './edit-page-parts';
 import { PersonalPanel } from './personal-panel';
 import { EmailNotificationsCard, SEND_VERIFICATION_LABELS, SettingsPanel } from './settings-panel';
 import styles from './account.module.css';
@@ -148,7 +149,7 @@ export function FamilyMemberDetailPage() {
           columns={2}
           items={[
             { label: 'Email', value: data.email },
-            { label: 'Mobile phone', value: data.phone },
+            { label: 'Mobile phone', value: displayPhone(data.phone) },
           ]}
         />
       </Card>
@@ -207,12 +208,15 @@ const ACCOUNT_ALERTS = {
 /** /account/alert/{type}: add, update and verification. */
 export function AccountAlertPage() {
   const { type } = useParams();
+  // A save whose new details were checked at once and confirmed says so.
+  const checked = (useLocation().state as { checked?: boolean } | null)?.checked === true;
   if (!type || !(type in ACCOUNT_ALERTS)) return <Navigate to={paths.notFound.path} replace />;
   const alert = ACCOUNT_ALERTS[type as keyof typeof ACCOUNT_ALERTS];
   return (
     <div className={`${styles.page} ${styles.narrow}`}>
       <Card title={alert.title}>
         <p>{alert.text}</p>
+        {type === 'update' && checked ? <p>{RECHECK_TEXTS.confirmed}</p> : null}
         <div className={styles.actions}>
           <LinkButton to={paths.accountDetails.path}>Back to my account</LinkButton>
           {type === 'add' ? (

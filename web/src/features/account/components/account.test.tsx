@@ -10,6 +10,8 @@ import { selectedDependent } from '@/lib/storage';
 import { familyUpdateBody } from '../utils/member-form-values';
 import { EditContactPage } from './edit-contact-page';
 import { EditDependentPage } from './edit-dependent-page';
+import { RECHECK_TEXTS } from './edit-page-parts';
+import { EditSubscriberPage } from './edit-subscriber-page';
 import { MemberMenu } from './member-menu';
 import { passwordFormErrors } from './settings-panel';
 
@@ -26,6 +28,7 @@ function renderAccount(member: Member, route = '/account/details', extra: Record
       '/account/details': <AccountDetailsPage />,
       '/account/edit-contact': <EditContactPage />,
       '/account/edit-dependent/:id': <EditDependentPage />,
+      '/account/edit-subscriber': <EditSubscriberPage />,
       '/home': <p>home page</p>,
       '/marketplace': <p>marketplace page</p>,
     },
@@ -137,23 +140,91 @@ describe('account details', () => {
 });
 
 describe('edit contact', () => {
-  it('saves the phone through PUT /member/app/personal/info and confirms', async () => {
-    const { calls, router } = renderAccount(memberFixture(), '/account/edit-contact', { 'PUT /member/app/personal/info': { body: memberFixture({ phone: '720 555 0101' }) } });
+  it('saves the phone alone through PUT /member/app/personal/contact and confirms', async () => {
+    // A member who just signed up has no gender: the old whole-member save was refused for it.
+    const { calls, router } = renderAccount(memberFixture({ gender: null, dob: null }), '/account/edit-contact', {
+      'PUT /member/app/personal/contact': { body: memberFixture({ phone: '+17205550101' }) },
+    });
     const field = await screen.findByLabelText('Mobile phone');
     fireEvent.change(field, { target: { value: '7205550101' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const dialog = await screen.findByRole('dialog', { name: "Great! You're all set." });
     expect(within(dialog).getByText('Contact Information confirmed')).toBeTruthy();
-    expect(bodyOf(calls.find((call) => call.init?.method === 'PUT')!)).toMatchObject({ phone: '720 555 0101', email: 'jane.doe@acme.example' });
+    expect(bodyOf(calls.find((call) => call.init?.method === 'PUT')!)).toEqual({ phone: '720 555 0101' });
+    expect(calls.some((call) => call.url.pathname === '/member/app/personal/info')).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Okay' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
   });
 
+  it('keeps a +1 number as typed: the mask never drops or moves a digit', async () => {
+    const { calls } = renderAccount(memberFixture({ phone: '+13035550100' }), '/account/edit-contact', {
+      'PUT /member/app/personal/contact': { body: memberFixture({ phone: '+13035550123' }) },
+    });
+    const field = (await screen.findByLabelText('Mobile phone')) as HTMLInputElement;
+    expect(field.value).toBe('303 555 0100');
+    expect(field.maxLength).toBe(-1);
+    fireEvent.change(field, { target: { value: '+1 303 555 0123' } });
+    expect(field.value).toBe('+1 303 555 0123');
+    fireEvent.change(field, { target: { value: '+1 (303) 555-0123' } });
+    expect(field.value).toBe('+1 303 555 0123');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('dialog', { name: "Great! You're all set." });
+    expect(bodyOf(calls.find((call) => call.init?.method === 'PUT')!)).toEqual({ phone: '+1 303 555 0123' });
+  });
+
+  it('shows the message for a number with a digit too many, rather than cutting it', async () => {
+    const { calls } = renderAccount(memberFixture(), '/account/edit-contact');
+    const field = (await screen.findByLabelText('Mobile phone')) as HTMLInputElement;
+    fireEvent.change(field, { target: { value: '303555012345' } });
+    expect(field.value).toBe('303 555 012345');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Phone number must be in a valid format (XXX XXX XXXX)')).toBeTruthy();
+    expect(calls.some((call) => call.init?.method === 'PUT')).toBe(false);
+  });
+
   it("shows the server's message when the save is refused", async () => {
-    renderAccount(memberFixture(), '/account/edit-contact', { 'PUT /member/app/personal/info': { status: 404, body: { message: 'No route for /member/app/personal/info', code: 'not_found' } } });
+    renderAccount(memberFixture(), '/account/edit-contact', { 'PUT /member/app/personal/contact': { status: 404, body: { message: 'No route for /member/app/personal/contact', code: 'not_found' } } });
     fireEvent.change(await screen.findByLabelText('Mobile phone'), { target: { value: '7205550101' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('No route for /member/app/personal/info')).toBeTruthy();
+    expect(await screen.findByText('No route for /member/app/personal/contact')).toBeTruthy();
+  });
+});
+
+describe('edit subscriber (Account, Personal information)', () => {
+  const refusal = { eligible: false, code: 'eligibility_not_verified', message: 'We were unable to verify eligibility. Please enter subscriber information and resubmit.', eligibility: { code: 400, status: null, err: { chcDown: false } } };
+
+  it("a new name the health plan does not recognise: saved, says so instead of You're all set, and leads back to the form", async () => {
+    const { calls, router } = renderAccount(memberFixture({ firstName: 'Maria' }), '/account/edit-subscriber', {
+      'PUT /member/app/personal/info': { body: { ...memberFixture({ firstName: 'Mariah', nextStep: 'confirmPlan', eligibility: { status: null } }), eligibilityCheck: refusal } },
+    });
+    fireEvent.change(await screen.findByLabelText('First name'), { target: { value: 'Mariah' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Information' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Oops! We could not confirm eligibility.' });
+    expect(within(dialog).getByText(RECHECK_TEXTS.refused)).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: "Great! You're all set." })).toBeNull();
+    expect(bodyOf(calls.find((call) => call.init?.method === 'PUT')!)).toMatchObject({ firstName: 'Mariah' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Review information' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/confirm-plan-information'));
+  });
+
+  it('another plan, or a health plan out of reach, each say what happens next', async () => {
+    renderAccount(memberFixture(), '/account/edit-subscriber', {
+      'PUT /member/app/personal/info': { body: { ...memberFixture(), eligibilityCheck: { ...refusal, code: 'eligibility_unavailable', eligibility: { code: 500, status: 'pending', err: { chcDown: true } } } } },
+    });
+    fireEvent.change(await screen.findByLabelText('Last name'), { target: { value: 'Doe-Smith' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Information' }));
+    const dialog = await screen.findByRole('dialog', { name: RECHECK_TEXTS.unavailableTitle });
+    expect(within(dialog).getByText(RECHECK_TEXTS.unavailable)).toBeTruthy();
+  });
+
+  it("the same insured person: You're all set, and the clinic's call promised only for a membership pending its first visit", async () => {
+    renderAccount(memberFixture({ subscription: { status: 'active', expire: '2027-11-21' } }), '/account/edit-subscriber', {
+      'PUT /member/app/personal/info': { body: { ...memberFixture({ subscription: { status: 'active', expire: '2027-11-21' } }), eligibilityCheck: null } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Save Information' }));
+    const dialog = await screen.findByRole('dialog', { name: "Great! You're all set." });
+    expect(within(dialog).getByText('Your information is saved.')).toBeTruthy();
+    expect(within(dialog).queryByText(/will reach out to schedule your first appointment/)).toBeNull();
   });
 });
 

@@ -7,10 +7,10 @@ import { Alert } from '@/components/ui/alert';
 import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
-import { fullName, personalInfoBody, type FamilyMember, type Member } from '@/lib/member';
-import { formatPhone, MESSAGES, phoneError } from '@/lib/validation';
+import { fullName, type FamilyMember, type Member } from '@/lib/member';
+import { displayPhone, MESSAGES, phoneError } from '@/lib/validation';
 import { useUpdateFamilyMember } from '@/api/family/family-members';
-import { useUpdatePersonalInfo } from '@/api/account/personal-info';
+import { useUpdateContact } from '@/api/account/contact';
 import { familyUpdateBody } from '../utils/member-form-values';
 import { WithMember } from './account-details-page';
 import { AllSetDialog, BackLink, WithFamilyMember } from './edit-page-parts';
@@ -25,9 +25,10 @@ export function EditContactPage() {
 
 function ContactForm({ member, person }: { member: Member; person: FamilyMember | null }) {
   const navigate = useNavigate();
-  const savePersonal = useUpdatePersonalInfo();
+  // The member's own phone is saved alone: the form asks for nothing else (docs/accounts-contract.md).
+  const savePersonal = useUpdateContact();
   const saveFamily = useUpdateFamilyMember();
-  const form = useFormFields(() => ({ phone: formatPhone((person ?? member).phone ?? '') }), (values) => ({ phone: phoneError(values.phone) }));
+  const form = useFormFields(() => ({ phone: displayPhone((person ?? member).phone) }), (values) => ({ phone: phoneError(values.phone) }));
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const busy = savePersonal.isPending || saveFamily.isPending;
@@ -40,7 +41,7 @@ function ContactForm({ member, person }: { member: Member; person: FamilyMember 
     const phone = form.values.phone.trim();
     const onError = (failure: unknown) => setError(errorText(failure, MESSAGES.somethingWrong));
     if (person) saveFamily.mutate({ id: person.id, body: familyUpdateBody(person, { phone }) }, { onSuccess: () => setDone(true), onError });
-    else savePersonal.mutate(personalInfoBody(member, { phone }), { onSuccess: () => setDone(true), onError });
+    else savePersonal.mutate({ phone }, { onSuccess: () => setDone(true), onError });
   }
 
   return (

@@ -3,12 +3,14 @@ import { useNavigate, useParams } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Card } from '@/components/ui/card';
 import { errorText } from '@/lib/api-client';
+import { paths } from '@/config/paths';
 import { fullName } from '@/lib/member';
 import { MESSAGES } from '@/lib/validation';
+import type { EligibilityCheck } from '@/api/account/personal-info';
 import { useUpdateFamilyMember } from '@/api/family/family-members';
 import { familyUpdateBody, formValues, memberBody } from '../utils/member-form-values';
 import { WithMember } from './account-details-page';
-import { AllSetDialog, BackLink, cancelTarget, WithFamilyMember } from './edit-page-parts';
+import { BackLink, cancelTarget, SavedDialog, WithFamilyMember } from './edit-page-parts';
 import { MemberForm } from './member-form';
 import styles from './account.module.css';
 
@@ -17,7 +19,7 @@ export function EditDependentPage() {
   const id = Number(useParams().id);
   const navigate = useNavigate();
   const save = useUpdateFamilyMember();
-  const [done, setDone] = useState(false);
+  const [saved, setSaved] = useState<{ check: EligibilityCheck | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
   return (
     <WithMember>
@@ -35,7 +37,7 @@ export function EditDependentPage() {
                   relationOptions={['Spouse', 'Dependent']}
                   // The relationship, member ID and plan belong to the insurance and are not edited here.
                   locked={['relation', 'memberId', 'planId']}
-                  note={<p className={styles.muted}>Changing the name or date of birth asks for the eligibility to be confirmed again.</p>}
+                  note={<p className={styles.muted}>A new name or date of birth is checked with the health plan when you save.</p>}
                   submitLabel="Save Information"
                   busy={save.isPending}
                   onCancel={() => navigate(cancelTarget())}
@@ -44,14 +46,14 @@ export function EditDependentPage() {
                     const body = memberBody(values);
                     save.mutate(
                       { id, body: familyUpdateBody(person, { firstName: body.firstName, lastName: body.lastName, dob: body.dob, gender: values.gender }) },
-                      { onSuccess: () => setDone(true), onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)) },
+                      { onSuccess: (answer) => setSaved({ check: answer.eligibilityCheck ?? null }), onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)) },
                     );
                   }}
                 />
               </Card>
-              <AllSetDialog open={done} onDone={() => navigate(cancelTarget())}>
+              <SavedDialog open={saved !== null} check={saved?.check ?? null} reviewTo={`${paths.accountDetails.path}?panel=family`} onDone={() => navigate(cancelTarget())}>
                 <p>{fullName(person)}&apos;s information is saved.</p>
-              </AllSetDialog>
+              </SavedDialog>
             </div>
           )}
         </WithFamilyMember>

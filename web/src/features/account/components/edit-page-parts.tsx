@@ -1,6 +1,6 @@
 /** Pieces the account edit screens share: the back link, where Cancel goes, the family member loader and the all-set dialog. */
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { ChevronLeftIcon } from '@/components/icons/icons';
 import { ActionDialog } from '@/components/ui/action-dialog';
 import { Alert } from '@/components/ui/alert';
@@ -10,6 +10,8 @@ import { errorText } from '@/lib/api-client';
 import type { FamilyMember } from '@/lib/member';
 import { redirectTarget } from '@/lib/storage';
 import { MESSAGES } from '@/lib/validation';
+import { ELIGIBILITY_TEXTS } from '@/lib/eligibility-texts';
+import type { EligibilityCheck } from '@/api/account/personal-info';
 import { useFamilyMember } from '@/api/family/family-members';
 import styles from './account.module.css';
 
@@ -51,5 +53,57 @@ export function AllSetDialog({ open, onDone, children }: { open: boolean; onDone
     <ActionDialog open={open} title={ALL_SET_TEXT} onClose={onDone} primary={{ label: 'Okay', onClick: onDone }}>
       {children}
     </ActionDialog>
+  );
+}
+
+/** What a save tells the member about the check it made when the details named another insured person. */
+export const RECHECK_TEXTS = {
+  confirmed: 'We checked your new details with your health plan: your eligibility is confirmed.',
+  unavailableTitle: 'Your information is saved',
+  unavailable: 'We could not reach your health plan just now. We will check your new details again and email you the outcome.',
+  refused: 'Your information is saved, but your health plan does not recognise these details, so your eligibility is not confirmed. Review your information and confirm your eligibility.',
+  review: 'Review information',
+  later: 'Fix Later',
+} as const;
+
+/** The title of a refused check, in the eligibility form's words (spec, section 8). */
+function refusalTitle(check: EligibilityCheck): string {
+  if (check.code === 'not_eligible_on_plan') return ELIGIBILITY_TEXTS.notEligible;
+  if (check.code === 'member_exists') return ELIGIBILITY_TEXTS.accountExists;
+  return ELIGIBILITY_TEXTS.couldNotConfirm;
+}
+
+/**
+ * After a save: "Great! You're all set." with `children` when the details named the same
+ * person (or the check at once confirmed the new ones); otherwise what the check found and the
+ * way forward: Review information opens the eligibility form (`reviewTo`), Fix Later goes on.
+ */
+export function SavedDialog({ open, check, onDone, reviewTo = paths.confirmPlanInformation.path, children }: { open: boolean; check: EligibilityCheck | null; onDone: () => void; reviewTo?: string; children: ReactNode }) {
+  const navigate = useNavigate();
+  if (check && !check.eligible && check.eligibility.err.chcDown) {
+    return (
+      <ActionDialog open={open} title={RECHECK_TEXTS.unavailableTitle} onClose={onDone} primary={{ label: 'Okay', onClick: onDone }}>
+        <p>{RECHECK_TEXTS.unavailable}</p>
+      </ActionDialog>
+    );
+  }
+  if (check && !check.eligible) {
+    return (
+      <ActionDialog
+        open={open}
+        title={refusalTitle(check)}
+        onClose={onDone}
+        secondary={{ label: RECHECK_TEXTS.later, onClick: onDone }}
+        primary={{ label: RECHECK_TEXTS.review, onClick: () => navigate(reviewTo) }}
+      >
+        <p>{RECHECK_TEXTS.refused}</p>
+      </ActionDialog>
+    );
+  }
+  return (
+    <AllSetDialog open={open} onDone={onDone}>
+      {children}
+      {check?.eligible ? <p>{RECHECK_TEXTS.confirmed}</p> : null}
+    </AllSetDialog>
   );
 }

@@ -5,15 +5,20 @@ import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { payerOptions } from '@/lib/insurance';
-import { personalInfoBody, useMemberInfo } from '@/lib/member';
+import { personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
 import { MESSAGES } from '@/lib/validation';
 import { usePlans } from '@/api/eligibility/get-plans';
-import { useUpdatePersonalInfo } from '@/api/account/personal-info';
+import { useUpdatePersonalInfo, type SavedMember } from '@/api/account/personal-info';
 import { formValues, memberBody } from '../utils/member-form-values';
 import { WithMember } from './account-details-page';
-import { AllSetDialog, BackLink, cancelTarget } from './edit-page-parts';
+import { BackLink, cancelTarget, SavedDialog } from './edit-page-parts';
 import { MemberForm } from './member-form';
 import styles from './account.module.css';
+
+/** The clinic is to call about the first visit: a pending membership at a chosen clinic (the clinic is told of each new member). */
+function firstVisitPending(member: Member): boolean {
+  return member.subscription?.status === 'pending' && member.location !== null;
+}
 
 /** /account/edit-subscriber (2.18). */
 export function EditSubscriberPage() {
@@ -22,7 +27,7 @@ export function EditSubscriberPage() {
   const member = useMemberInfo();
   // The member info's payers name the plans; the plans call is only needed without them.
   const plans = usePlans(member.data !== undefined && !(member.data.payers && member.data.payers.length > 0));
-  const [done, setDone] = useState(false);
+  const [saved, setSaved] = useState<SavedMember | null>(null);
   const [error, setError] = useState<string | null>(null);
   return (
     <WithMember>
@@ -43,13 +48,14 @@ export function EditSubscriberPage() {
               onCancel={() => navigate(cancelTarget())}
               onSubmit={(values) => {
                 setError(null);
-                save.mutate(personalInfoBody(member, memberBody(values)), { onSuccess: () => setDone(true), onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)) });
+                save.mutate(personalInfoBody(member, memberBody(values)), { onSuccess: setSaved, onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)) });
               }}
             />
           </Card>
-          <AllSetDialog open={done} onDone={() => navigate(paths.accountDetails.path)}>
-            <p>A representative from the clinic will reach out to schedule your first appointment</p>
-          </AllSetDialog>
+          <SavedDialog open={saved !== null} check={saved?.eligibilityCheck ?? null} onDone={() => navigate(paths.accountDetails.path)}>
+            <p>Your information is saved.</p>
+            {firstVisitPending(saved ?? member) ? <p>A representative from {(saved ?? member).location!.name} will reach out to schedule your first appointment.</p> : null}
+          </SavedDialog>
         </div>
       )}
     </WithMember>

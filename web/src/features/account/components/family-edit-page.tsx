@@ -9,9 +9,10 @@ import { answerText, errorText } from '@/lib/api-client';
 import { fullName } from '@/lib/member';
 import { selectedDependent } from '@/lib/storage';
 import { MESSAGES } from '@/lib/validation';
+import type { EligibilityCheck } from '@/api/account/personal-info';
 import { useDeleteFamilyMember, useUpdateFamilyMember } from '@/api/family/family-members';
 import { familyUpdateBody, formValues, memberBody } from '../utils/member-form-values';
-import { BackLink, WithFamilyMember } from './edit-page-parts';
+import { BackLink, SavedDialog, WithFamilyMember } from './edit-page-parts';
 import { REMOVE_TEXTS } from './family-panel';
 import { MemberForm } from './member-form';
 import styles from './account.module.css';
@@ -24,6 +25,8 @@ export function FamilyEditPage() {
   const remove = useDeleteFamilyMember();
   const notice = useNotice(3000);
   const [confirmRemove, setConfirmRemove] = useState(false);
+  // A check the save made that did not confirm the new details: shown here, with the way forward.
+  const [refused, setRefused] = useState<EligibilityCheck | null>(null);
   return (
     <WithFamilyMember id={id}>
       {(person) => (
@@ -41,7 +44,13 @@ export function FamilyEditPage() {
                 const body = memberBody(values);
                 save.mutate(
                   { id, body: familyUpdateBody(person, { firstName: body.firstName, lastName: body.lastName, email: body.email, gender: values.gender, zipCode: body.zipCode, phone: body.phone, dob: body.dob }) },
-                  { onSuccess: () => navigate(paths.accountAlert.getHref('update')), onError: (failure) => notice.show(errorText(failure, MESSAGES.somethingWrong)) },
+                  {
+                    onSuccess: (answer) => {
+                      if (answer.eligibilityCheck && !answer.eligibilityCheck.eligible) setRefused(answer.eligibilityCheck);
+                      else navigate(paths.accountAlert.getHref('update'), { state: { checked: answer.eligibilityCheck?.eligible === true } });
+                    },
+                    onError: (failure) => notice.show(errorText(failure, MESSAGES.somethingWrong)),
+                  },
                 );
               }}
               extraActions={
@@ -62,6 +71,9 @@ export function FamilyEditPage() {
               }
             />
           </Card>
+          <SavedDialog open={refused !== null} check={refused} reviewTo={`${paths.accountDetails.path}?panel=family`} onDone={() => navigate(paths.familyMember.getHref(id))}>
+            {null}
+          </SavedDialog>
           <ActionDialog
             open={confirmRemove}
             title={REMOVE_TEXTS.question}

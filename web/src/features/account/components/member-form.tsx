@@ -4,7 +4,7 @@ import { EmployerField, MemberIdField, PlanField } from '@/components/forms/insu
 import { DateOfBirthField, EmailField, GenderField, PhoneField, RelationField } from '@/components/forms/person-fields';
 import { useFormFields } from '@/components/forms/use-form-fields';
 import { TextField, type Choice } from '@/components/ui/field';
-import { formatPhone, normaliseEmail } from '@/lib/validation';
+import { displayPhone, normaliseEmail } from '@/lib/validation';
 import { memberFormErrors, type MemberField, type MemberFormValues } from '../utils/member-form-values';
 import styles from './account.module.css';
 
@@ -41,7 +41,7 @@ interface MemberFormProps {
 
 function startValues(initial: Partial<MemberFormValues>): MemberFormValues {
   const blank = Object.fromEntries(Object.keys(LABELS).map((key) => [key, ''])) as MemberFormValues;
-  return { ...blank, ...initial, phone: formatPhone(initial.phone ?? ''), dob: initial.dob ?? '' };
+  return { ...blank, ...initial, phone: displayPhone(initial.phone), dob: initial.dob ?? '' };
 }
 
 /** A member details form built from a list of fields, shared by the account edit screens; messages show after a submit. */

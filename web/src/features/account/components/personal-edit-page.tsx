@@ -6,10 +6,10 @@ import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { personalInfoBody } from '@/lib/member';
 import { MESSAGES } from '@/lib/validation';
-import { useUpdatePersonalInfo } from '@/api/account/personal-info';
+import { useUpdatePersonalInfo, type EligibilityCheck } from '@/api/account/personal-info';
 import { formValues, memberBody } from '../utils/member-form-values';
 import { WithMember } from './account-details-page';
-import { BackLink } from './edit-page-parts';
+import { BackLink, SavedDialog } from './edit-page-parts';
 import { MemberForm } from './member-form';
 import styles from './account.module.css';
 
@@ -18,6 +18,8 @@ export function PersonalEditPage() {
   const navigate = useNavigate();
   const save = useUpdatePersonalInfo();
   const [error, setError] = useState<string | null>(null);
+  // A check the save made that did not confirm the new details: shown here, with the way forward.
+  const [refused, setRefused] = useState<EligibilityCheck | null>(null);
   return (
     <WithMember>
       {(member) => (
@@ -39,11 +41,20 @@ export function PersonalEditPage() {
                 setError(null);
                 save.mutate(
                   personalInfoBody(member, { ...memberBody(values), email: member.email }),
-                  { onSuccess: () => navigate(paths.accountAlert.getHref('update')), onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)) },
+                  {
+                    onSuccess: (saved) => {
+                      if (saved.eligibilityCheck && !saved.eligibilityCheck.eligible) setRefused(saved.eligibilityCheck);
+                      else navigate(paths.accountAlert.getHref('update'), { state: { checked: saved.eligibilityCheck?.eligible === true } });
+                    },
+                    onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)),
+                  },
                 );
               }}
             />
           </Card>
+          <SavedDialog open={refused !== null} check={refused} onDone={() => navigate(paths.accountPersonal.path)}>
+            {null}
+          </SavedDialog>
         </div>
       )}
     </WithMember>

@@ -10,7 +10,7 @@ import { StatusDot } from '@/components/ui/status-dot';
 import { paths } from '@/config/paths';
 import { accountStatus, GENDER_LABELS, portalLink, type Member } from '@/lib/member';
 import { selectedDependent } from '@/lib/storage';
-import { isoToUsDate } from '@/lib/validation';
+import { displayPhone, isoToUsDate } from '@/lib/validation';
 import styles from './account.module.css';
 
 export const PENDING_ELIGIBILITY_TEXT = '*pending eligibility confirmation';
@@ -81,7 +81,7 @@ export function PersonalPanel({ member, editTo = paths.editSubscriber.path }: { 
           columns={2}
           items={[
             { label: 'Email', value: member.email },
-            { label: 'Mobile phone', value: member.phone },
+            { label: 'Mobile phone', value: displayPhone(member.phone) },
           ]}
         />
       </Card>

@@ -12,7 +12,7 @@ import { paths } from '@/config/paths';
 import { queryKeys } from '@/api/query-keys';
 import { personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
 import { storedEmployerName, storedUser } from '@/lib/storage';
-import { emailError, formatPhone, MESSAGES, normaliseEmail, phoneError, requiredError } from '@/lib/validation';
+import { displayPhone, emailError, MESSAGES, normaliseEmail, phoneError, requiredError } from '@/lib/validation';
 import { useCheckEligibility } from '@/api/auth/check-eligibility';
 import { useUpdatePersonalInfo } from '@/api/account/personal-info';
 import styles from './auth.module.css';
@@ -59,7 +59,7 @@ function PersonalInfoForm({ member }: { member: Member | null }) {
       dob: member?.dob ?? '',
       gender: member?.gender ?? '',
       email: member?.email ?? '',
-      phone: formatPhone(member?.phone ?? ''),
+      phone: displayPhone(member?.phone),
       zipCode: member?.zipCode ?? '',
       memberId: member?.memberId ?? '',
       groupId: member?.groupId ?? '',

@@ -1,7 +1,7 @@
 import { ActionDialog } from '@/components/ui/action-dialog';
 import { Dialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
-import { ELIGIBILITY_TEXTS } from '../utils/eligibility-form';
+import { ELIGIBILITY_TEXTS } from '@/lib/eligibility-texts';
 
 export const FAMILY_TEXTS = {
   /** eligible false (Fix later and Revise Information). */

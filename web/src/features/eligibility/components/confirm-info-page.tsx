@@ -1,42 +1,57 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { PhoneField } from '@/components/forms/person-fields';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
-import { queryKeys } from '@/api/query-keys';
-import { personalInfoBody, useMemberInfo, type Member } from '@/lib/member';
+import { useMemberInfo, type Member } from '@/lib/member';
 import { redirectTarget, selectedProvider } from '@/lib/storage';
-import { formatPhone, MESSAGES, PHONE_INPUT_MAX_LENGTH, phoneError, requiredError } from '@/lib/validation';
-import { useUpdatePersonalInfo } from '@/api/account/personal-info';
+import { displayPhone, MESSAGES, phoneError, requiredError } from '@/lib/validation';
+import { useRequestContact } from '@/api/account/contact';
 import { redirectPath } from '../utils/eligibility-form';
 import { EnrolmentStepper } from './confirm-plan-page';
 import { useTokenFromQuery } from './use-token-from-query';
 import styles from './eligibility.module.css';
 
-/** /confirm-info (2.4): the short last sign-up step, a name and a mobile phone; a representative calls back. */
+/** What the success dialog promises: the request is recorded and emailed to support (docs/accounts-contract.md). */
+export const CONTACT_PROMISE = 'A representative will contact you shortly to complete your enrolment.';
+
+/**
+ * /confirm-info (2.4): the short last sign-up step, a name and a mobile phone; a representative
+ * calls back. The request needs the member's account (the link's token), so a visitor without
+ * one is asked to log in first.
+ */
 export function ConfirmInfoPage() {
   useTokenFromQuery({ clearAll: true });
   const member = useMemberInfo();
   if (member.isPending && member.fetchStatus !== 'idle') return <Spinner label="Loading your information" />;
-  return <ConfirmInfoForm member={member.data ?? null} />;
+  if (!member.data) {
+    return (
+      <div className={`${styles.page} ${styles.narrow}`}>
+        <Alert tone="info" title="Please log in to continue">
+          Log in to tell us how to reach you. <Link to={paths.login.path}>Login</Link>
+        </Alert>
+      </div>
+    );
+  }
+  return <ConfirmInfoForm member={member.data} />;
 }
 
-function ConfirmInfoForm({ member }: { member: Member | null }) {
+function ConfirmInfoForm({ member }: { member: Member }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const save = useUpdatePersonalInfo();
-  const [values, setValues] = useState({ firstName: member?.firstName ?? '', lastName: member?.lastName ?? '', phone: formatPhone(member?.phone ?? '') });
+  const save = useRequestContact();
+  const [values, setValues] = useState({ firstName: member.firstName ?? '', lastName: member.lastName ?? '', phone: displayPhone(member.phone) });
   const [touched, setTouched] = useState(false);
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const errors = { firstName: requiredError(values.firstName), lastName: requiredError(values.lastName), phone: phoneError(values.phone) };
   const valid = Object.values(errors).every((message) => message === null);
   const target = redirectPath(redirectTarget.get());
-  const hasProvider = Boolean(member?.providerId ?? selectedProvider.get());
+  const hasProvider = Boolean(member.providerId ?? selectedProvider.get());
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -44,12 +59,9 @@ function ConfirmInfoForm({ member }: { member: Member | null }) {
     if (!valid || save.isPending) return;
     setError(null);
     save.mutate(
-      personalInfoBody(member, { firstName: values.firstName.trim(), lastName: values.lastName.trim(), phone: values.phone.trim() }),
+      { firstName: values.firstName.trim(), lastName: values.lastName.trim(), phone: values.phone.trim() },
       {
-        onSuccess: () => {
-          void queryClient.invalidateQueries({ queryKey: queryKeys.member.all });
-          setDone(true);
-        },
+        onSuccess: () => setDone(true),
         onError: (failure) => setError(errorText(failure, MESSAGES.somethingWrong)),
       },
     );
@@ -70,15 +82,7 @@ function ConfirmInfoForm({ member }: { member: Member | null }) {
             <TextField label="First name" autoComplete="given-name" value={values.firstName} onChange={(v) => setValues((c) => ({ ...c, firstName: v }))} error={touched ? errors.firstName : null} />
             <TextField label="Last name" autoComplete="family-name" value={values.lastName} onChange={(v) => setValues((c) => ({ ...c, lastName: v }))} error={touched ? errors.lastName : null} />
           </div>
-          <TextField
-            label="Mobile phone"
-            type="tel"
-            placeholder="XXX XXX XXXX"
-            maxLength={PHONE_INPUT_MAX_LENGTH}
-            value={values.phone}
-            onChange={(v) => setValues((c) => ({ ...c, phone: formatPhone(v) }))}
-            error={touched ? errors.phone : null}
-          />
+          <PhoneField value={values.phone} onChange={(v) => setValues((c) => ({ ...c, phone: v }))} error={touched ? errors.phone : null} />
         </fieldset>
         <div className={styles.actions}>
           <Button variant="secondary" onClick={() => navigate(target)}>
@@ -90,7 +94,7 @@ function ConfirmInfoForm({ member }: { member: Member | null }) {
         </div>
       </form>
       <Dialog open={done} title="Great! You're all set." onClose={() => navigate(target)} footer={<Button onClick={() => navigate(target)}>Okay</Button>}>
-        <p>A representative will contact you shortly to complete your enrolment.</p>
+        <p>{CONTACT_PROMISE}</p>
       </Dialog>
     </div>
   );

@@ -7,7 +7,7 @@ import { signOut } from '@/lib/session';
 import { addFamilyChoice } from '@/lib/storage';
 import { useSendVerification } from '@/api/auth/send-verification';
 import type { ConfirmInfoResponse } from '@/api/eligibility/types';
-import { ELIGIBILITY_TEXTS } from '../utils/eligibility-form';
+import { ELIGIBILITY_TEXTS } from '@/lib/eligibility-texts';
 import styles from './eligibility.module.css';
 
 export type ConfirmPlanDialogName =

@@ -128,8 +128,10 @@ describe('eligibility confirmation', () => {
     type('Date of birth', '041285');
     expect((screen.getByLabelText('Date of birth') as HTMLInputElement).value).toBe('04/12/85');
     expect(screen.getByText('Invalid date format')).toBeTruthy();
+    // A digit too many is kept (never dropped silently), and the message points at it.
     type('Mobile phone', '30355501009');
-    expect((screen.getByLabelText('Mobile phone') as HTMLInputElement).value).toBe('303 555 0100');
+    expect((screen.getByLabelText('Mobile phone') as HTMLInputElement).value).toBe('303 555 01009');
+    expect(screen.getByText('Phone number must be in a valid format (XXX XXX XXXX)')).toBeTruthy();
     type('Member ID', '123 456');
     expect(screen.getByText('Special characters not allowed')).toBeTruthy();
     expect(screen.queryByLabelText("Employee's member ID")).toBeNull();

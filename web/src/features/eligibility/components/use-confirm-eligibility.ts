@@ -8,7 +8,8 @@ import { usDateToIso } from '@/lib/validation';
 import { useConfirmInfo } from '@/api/eligibility/confirm-info';
 import { postEnrollmentQueryOptions } from '@/api/enrolment/get-post-enrollment';
 import type { ConfirmInfoResponse, SubscriberInfo } from '@/api/eligibility/types';
-import { ELIGIBILITY_TEXTS, eligibilityOutcome, needsSubscriberId, type EligibilityOutcome, type EligibilityValues } from '../utils/eligibility-form';
+import { ELIGIBILITY_TEXTS } from '@/lib/eligibility-texts';
+import { eligibilityOutcome, needsSubscriberId, type EligibilityOutcome, type EligibilityValues } from '../utils/eligibility-form';
 import type { ConfirmPlanDialogName } from './confirm-plan-dialogs';
 
 interface ConfirmEligibilityInput {

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useFormFields } from '@/components/forms/use-form-fields';
 import { initialPayerAndPlan, payerOptions, planAfterPayerChange, plansOf, showsPayerField } from '@/lib/insurance';
 import type { Member, Plan } from '@/lib/member';
-import { formatPhone, isoToUsDate } from '@/lib/validation';
+import { displayPhone, isoToUsDate } from '@/lib/validation';
 import { usePlans } from '@/api/eligibility/get-plans';
 import { eligibilityErrors, withPulledPlans, type EligibilityValues } from '../utils/eligibility-form';
 
@@ -12,7 +12,7 @@ function initialValues(member: Member | null): EligibilityValues {
     lastName: member?.lastName ?? '',
     dob: isoToUsDate(member?.dob),
     gender: member?.gender ?? '',
-    phone: formatPhone(member?.phone ?? ''),
+    phone: displayPhone(member?.phone),
     relation: member?.subscriberRelation ?? 'Self',
     memberId: member?.memberId ?? '',
     payerId: member?.payerId ?? '',

@@ -1,7 +1,7 @@
 import type { PersonValues } from '@/components/forms/person-fields';
 import { useFormFields } from '@/components/forms/use-form-fields';
 import type { FamilyMember, Member, Relation } from '@/lib/member';
-import { dateError, emailError, formatPhone, isoToUsDate, memberIdError, MESSAGES, normaliseEmail, phoneError, requiredError, usDateToIso } from '@/lib/validation';
+import { dateError, displayPhone, emailError, isoToUsDate, memberIdError, MESSAGES, normaliseEmail, phoneError, requiredError, usDateToIso } from '@/lib/validation';
 import type { FamilyMemberRequest } from '@/api/family/family-members';
 
 export interface FamilyValues extends PersonValues {
@@ -32,7 +32,7 @@ function storedValues(person: FamilyMember): FamilyValues {
     dob: isoToUsDate(person.dob) || today(),
     gender: person.gender === 'f' || person.gender === 'm' ? person.gender : '',
     email: person.email ?? '',
-    phone: formatPhone(person.phone ?? ''),
+    phone: displayPhone(person.phone),
     useMyContact: false,
     memberId: person.memberId ?? '',
   };
@@ -65,7 +65,7 @@ export function useFamilyMemberForm(member: Member | null, revise: FamilyMember 
   /** The contact sent and shown: the subscriber's when chosen. */
   function contactOf(current: FamilyValues) {
     const usesMine = current.useMyContact && current.relation !== 'Spouse';
-    return { usesMine, email: usesMine ? (member?.email ?? '') : current.email, phone: usesMine ? formatPhone(member?.phone ?? '') : current.phone };
+    return { usesMine, email: usesMine ? (member?.email ?? '') : current.email, phone: usesMine ? displayPhone(member?.phone) : current.phone };
   }
   const contact = contactOf(values);
 

@@ -1,4 +1,5 @@
 import { ApiError } from '@/lib/api-client';
+import { ELIGIBILITY_TEXTS } from '@/lib/eligibility-texts';
 import type { Payer, Plan, Relation } from '@/lib/member';
 import { dateError, memberIdError, MESSAGES, phoneError, requiredError } from '@/lib/validation';
 import type { ConfirmInfoError, ConfirmInfoResponse } from '@/api/eligibility/types';
@@ -80,17 +81,6 @@ export function eligibilityErrors(values: EligibilityValues, { payerFieldShown }
   return errors;
 }
 
-export const ELIGIBILITY_TEXTS = {
-  wrongData: 'We were unable to verify eligibility. Please enter subscriber information and resubmit.',
-  memberExists: 'Member already exists',
-  couldNotConfirm: 'Oops! We could not confirm eligibility.',
-  notEligible: 'Oops! It seems that you are not eligible on this plan.',
-  systemDown: 'Oops! It seems our system is down',
-  accountExists: 'Oops, it seems an account already exists with this information.',
-  noData: 'No Selected Provider and Registration Data',
-  confirmError: 'Sorry, something went wrong while confirming your data...',
-  banner: 'We could not verify your eligibility. Please review your information and submit it again.',
-} as const;
 
 export type EligibilityOutcome =
   | { kind: 'confirmed'; answer: ConfirmInfoResponse }
