@@ -14,7 +14,7 @@ cargo build --release --quiet -p api --bin nearcare-server
 rm -rf "$local_dir" && mkdir -p "$local_dir"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 NEARCARE_LOCAL_DIR=$local_dir PORT=$port NEARCARE_SEED_CLINICS=300 \
-  NEARCARE_RATE_LIMIT_PER_EMAIL=0 NEARCARE_RATE_LIMIT_PER_CLIENT=0 RUST_LOG=warn \
+  NEARCARE_RATE_LIMIT_PER_EMAIL=0 NEARCARE_RATE_LIMIT_PER_CLIENT=0 NEARCARE_MAX_CONNECTIONS_PER_ADDRESS=0 RUST_LOG=warn \
   ./target/release/nearcare-server >"$local_dir/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT

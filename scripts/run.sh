@@ -13,6 +13,8 @@ fi
 cargo build --release -p api -p indexer
 echo "Nearcare is starting on http://${HOST:-127.0.0.1}:${PORT:-8080}/"
 if [ -z "${NEARCARE_SMTP_URL:-}" ]; then
-  echo "No NEARCARE_SMTP_URL: emails are not sent; read them at http://${HOST:-127.0.0.1}:${PORT:-8080}/dev/mailbox"
+  # The local demo reads its emails in the development mailbox; the server serves it only on a
+  # loopback address with a loopback public URL, and says so in its start-up log.
+  export NEARCARE_DEV_MAILBOX=${NEARCARE_DEV_MAILBOX:-true}
 fi
 exec ./target/release/nearcare-server

@@ -13,7 +13,9 @@ fi
 url=$(indexer pg start)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 started=$(date +%s.%N)
-DATABASE_URL="$url" NEARCARE_LOCAL_DIR="$local_dir" PORT=$port RUST_LOG=warn ./target/release/nearcare-server \
+# The load generator is one address: the per-address connection bound is off for it.
+DATABASE_URL="$url" NEARCARE_LOCAL_DIR="$local_dir" PORT=$port RUST_LOG=warn NEARCARE_MAX_CONNECTIONS_PER_ADDRESS=0 \
+  ./target/release/nearcare-server \
   >"$local_dir/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; ./target/release/indexer --local-dir "$local_dir" pg stop >/dev/null 2>&1 || true' EXIT

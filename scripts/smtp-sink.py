@@ -2,16 +2,18 @@
 """A real SMTP server for tests (aiosmtpd): writes each message it accepts to a folder.
 
     smtp-sink.py --port 2525 --dir .local/mail [--reject a@x.example,b@x.example]
-                 [--defer c@x.example --defer-times 2]
+                 [--defer c@x.example --defer-times 2] [--delay-ms 30]
 
 For every message it writes NAME.eml (the raw message) and then NAME.json: envelope sender and
 recipients, Message-ID, Subject, and the decoded text/plain and text/html parts, parsed with
 Python's email package. Files are named by arrival (nanoseconds, then a counter), so the newest
 sorts last. A recipient listed in --reject gets `550 5.1.1` at RCPT; one listed in --defer gets
-`451 4.3.0` at RCPT the first --defer-times times (a temporary failure). Prints `listening HOST:PORT`
+`451 4.3.0` at RCPT the first --defer-times times (a temporary failure). --delay-ms makes each
+message take that long to be accepted (a slow relay). Prints `listening HOST:PORT`
 once it accepts connections; stops on SIGTERM or SIGINT.
 """
 import argparse
+import asyncio
 import email
 import email.policy
 import json
@@ -24,8 +26,9 @@ from aiosmtpd.controller import Controller
 
 
 class Sink:
-    def __init__(self, folder, reject, defer, defer_times):
+    def __init__(self, folder, reject, defer, defer_times, delay):
         self.folder = folder
+        self.delay = delay
         self.reject = reject
         self.defer = defer
         self.deferred = {address: defer_times for address in defer}
@@ -42,6 +45,8 @@ class Sink:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        if self.delay:
+            await asyncio.sleep(self.delay)
         raw = envelope.original_content or envelope.content
         message = email.message_from_bytes(raw, policy=email.policy.default)
         text = message.get_body(preferencelist=("plain",))
@@ -77,11 +82,12 @@ def main():
     parser.add_argument("--reject", default="")
     parser.add_argument("--defer", default="")
     parser.add_argument("--defer-times", type=int, default=1)
+    parser.add_argument("--delay-ms", type=int, default=0)
     arguments = parser.parse_args()
     os.makedirs(arguments.dir, exist_ok=True)
     reject = {address.strip().lower() for address in arguments.reject.split(",") if address.strip()}
     defer = {address.strip().lower() for address in arguments.defer.split(",") if address.strip()}
-    sink = Sink(arguments.dir, reject, defer, arguments.defer_times)
+    sink = Sink(arguments.dir, reject, defer, arguments.defer_times, arguments.delay_ms / 1000)
     controller = Controller(sink, hostname=arguments.host, port=arguments.port)
     controller.start()
     print("listening %s:%d" % (arguments.host, arguments.port), flush=True)

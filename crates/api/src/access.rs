@@ -9,10 +9,13 @@ use axum::extract::path::ErrorKind;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
+use axum::http::{Extensions, HeaderMap};
 use domain::Relation;
 use store::members::Member;
 
 use crate::auth::TOKEN_HEADER;
+use crate::client_address::ClientKey;
+use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::Path;
@@ -235,9 +238,11 @@ async fn first_path_id(parts: &mut Parts, state: &AppState) -> ApiResult<i64> {
     }
 }
 
-/// The client's address: the peer, or, behind proxies, the entry of the configured header
-/// that the trusted proxies wrote: `trusted_proxy_hops` entries from the right. Entries to the
-/// left of that one were written by the client and are never used.
+/// The client's address as limits key it (see [`ClientKey`]): the peer's, or, behind proxies,
+/// the entry of the configured header that the trusted proxies wrote: `trusted_proxy_hops`
+/// entries from the right. Entries to the left of that one were written by the client and are
+/// never used; an entry that is not an address counts as the peer (the proxy), so made-up text
+/// never earns a budget of its own.
 #[derive(Debug, Clone)]
 pub struct ClientIp(pub String);
 
@@ -245,30 +250,33 @@ impl FromRequestParts<AppState> for ClientIp {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        if let Some(header) = &state.config.client_ip_header {
-            // Several header lines read as one list, in order (RFC 9110 5.3).
-            let joined = parts
-                .headers
-                .get_all(header.as_str())
-                .iter()
-                .filter_map(|value| value.to_str().ok())
-                .collect::<Vec<_>>()
-                .join(",");
-            if let Some(address) = proxied_address(&joined, state.config.trusted_proxy_hops) {
-                return Ok(Self(address));
-            }
-        }
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or_else(|| "unknown".to_owned(), |ConnectInfo(address)| address.ip().to_string());
-        Ok(Self(peer))
+        let key = client_key(&parts.headers, &parts.extensions, &state.config);
+        Ok(Self(key.map_or_else(|| "unknown".to_owned(), |key| key.to_string())))
     }
 }
 
-/// The address `hops` entries from the right of a comma-separated proxy header (the leftmost
-/// when there are fewer); `None` for an empty header or `hops` 0.
-pub fn proxied_address(header: &str, hops: usize) -> Option<String> {
+/// The key of a request's client; `None` only for a request that came through no connection.
+pub fn client_key(headers: &HeaderMap, extensions: &Extensions, config: &Config) -> Option<ClientKey> {
+    if let Some(header) = &config.client_ip_header {
+        // Several header lines read as one list, in order (RFC 9110 5.3).
+        let joined = headers
+            .get_all(header.as_str())
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .collect::<Vec<_>>()
+            .join(",");
+        if let Some(key) = proxied_address(&joined, config.trusted_proxy_hops).and_then(ClientKey::parse) {
+            return Some(key);
+        }
+    }
+    extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(address)| ClientKey::of(address.ip()))
+}
+
+/// The entry `hops` from the right of a comma-separated proxy header (the leftmost when there
+/// are fewer); `None` for an empty header or `hops` 0.
+pub fn proxied_address(header: &str, hops: usize) -> Option<&str> {
     let entries: Vec<&str> = header
         .split(',')
         .map(str::trim)
@@ -277,8 +285,7 @@ pub fn proxied_address(header: &str, hops: usize) -> Option<String> {
     if hops == 0 || entries.is_empty() {
         return None;
     }
-    let index = entries.len().saturating_sub(hops);
-    Some(entries[index].chars().take(64).collect())
+    Some(entries[entries.len().saturating_sub(hops)])
 }
 
 #[cfg(test)]
@@ -288,9 +295,9 @@ mod tests {
     #[test]
     fn the_address_is_the_one_the_trusted_proxies_appended() {
         let header = "198.51.100.7, 203.0.113.7";
-        assert_eq!(proxied_address(header, 1).as_deref(), Some("203.0.113.7"));
-        assert_eq!(proxied_address(header, 2).as_deref(), Some("198.51.100.7"));
-        assert_eq!(proxied_address(header, 5).as_deref(), Some("198.51.100.7"));
+        assert_eq!(proxied_address(header, 1), Some("203.0.113.7"));
+        assert_eq!(proxied_address(header, 2), Some("198.51.100.7"));
+        assert_eq!(proxied_address(header, 5), Some("198.51.100.7"));
         assert_eq!(proxied_address(" , ", 1), None);
         assert_eq!(proxied_address(header, 0), None);
     }

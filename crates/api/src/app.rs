@@ -11,12 +11,15 @@ use search::SnapshotHandle;
 use store::PgPool;
 use tokio::net::TcpListener;
 
+use crate::address_slots::AddressSlots;
 use crate::auth::Tokens;
+use crate::body_rate::BodyRate;
 use crate::config::Config;
 use crate::coverage::RosterEligibility;
 use crate::geocoding::Geocoder;
 use crate::limits::RateLimits;
 use crate::mail::{Delivery, Mailer, Sender, SenderSettings};
+use crate::minute_counts::MinuteCounts;
 use crate::passwords::PasswordHasher;
 use crate::router::router;
 use crate::state::{AppParts, AppState};
@@ -105,7 +108,7 @@ impl Application {
         let limits = RateLimits {
             per_email: config.rate_limit_per_email,
             per_client: config.rate_limit_per_client,
-            per_email_ceiling: config.rate_limit_per_email_ceiling,
+            link_interval: Duration::from_secs(config.link_interval_seconds),
         };
         let gazetteer = Arc::new(Gazetteer::embedded());
         let geocoder = Geocoder::new(
@@ -123,6 +126,11 @@ impl Application {
             gazetteer,
             geocoder,
             tokens: Arc::new(tokens),
+            requests_per_client: AddressSlots::new(match config.client_ip_header {
+                Some(_) => config.max_connections_per_address,
+                None => 0,
+            }),
+            metadata_counts: MinuteCounts::new(config.metadata_per_minute),
             config: Arc::new(config),
             shutdown,
         });
@@ -159,9 +167,21 @@ impl Application {
     /// pool.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> Result<()> {
         tracing::info!(address = %self.local_addr(), "listening");
+        let config = &self.state.config;
+        let header_read_timeout = Duration::from_secs(config.header_read_timeout.max(1));
         let limits = crate::serve::ConnectionLimits {
-            header_read_timeout: Duration::from_secs(self.state.config.header_read_timeout.max(1)),
-            max_connections: self.state.config.max_connections,
+            header_read_timeout,
+            max_connections: config.max_connections,
+            // Behind a proxy the peer is the proxy: the edge bounds requests per client instead.
+            per_address: AddressSlots::new(if config.client_ip_header.is_some() {
+                0
+            } else {
+                config.max_connections_per_address
+            }),
+            body_rate: BodyRate {
+                grace: header_read_timeout,
+                bytes_per_second: config.min_body_rate,
+            },
         };
         crate::serve::serve(self.listener, self.router, limits, shutdown).await;
         // The sender finishes the message it is sending, then stops before the pool closes.
@@ -180,8 +200,11 @@ impl Application {
     }
 }
 
-/// The mailer and how it delivers: SMTP when configured; otherwise the development mailbox,
-/// served on a loopback address only (elsewhere a warning says no email leaves the server).
+/// The mailer and how it delivers: SMTP when configured; otherwise the development mailbox.
+/// Its page, which shows live login links, is served only when asked for
+/// (`NEARCARE_DEV_MAILBOX`) on a server whose listen address and public URL are both loopback:
+/// a loopback server behind a reverse proxy would otherwise hand the links to whoever the proxy
+/// forwards. Only a served page is announced in the log.
 fn mail_delivery(config: &Config, public_url: &str) -> Result<(Mailer, Delivery, String)> {
     let from_domain = |from: &str| {
         from.rsplit_once('@')
@@ -202,25 +225,43 @@ fn mail_delivery(config: &Config, public_url: &str) -> Result<(Mailer, Delivery,
             Ok((Mailer::new(public_url), Delivery::Smtp(Box::new(smtp)), domain))
         }
         None => {
-            let loopback = mail::is_loopback(config.host.trim_start_matches('[').trim_end_matches(']'));
-            if loopback {
+            let listens_on_loopback = mail::is_loopback(config.host.trim_start_matches('[').trim_end_matches(']'));
+            let public_on_loopback = url_host(public_url).is_some_and(mail::is_loopback);
+            let served = config.dev_mailbox && listens_on_loopback && public_on_loopback;
+            if served {
                 tracing::info!(
                     mailbox = %format!("{}/dev/mailbox", public_url.trim_end_matches('/')),
                     "no SMTP server configured (NEARCARE_SMTP_URL): emails are not sent; read them in the development mailbox"
                 );
-            } else {
+            } else if config.dev_mailbox {
                 tracing::warn!(
                     host = %config.host,
-                    "no SMTP server configured (NEARCARE_SMTP_URL): emails are NOT sent, and the development mailbox is not served on a non-loopback address"
+                    "no SMTP server configured (NEARCARE_SMTP_URL): emails are NOT sent; the development mailbox is asked for (NEARCARE_DEV_MAILBOX) but served only when the listen address and the public URL are both loopback"
+                );
+            } else {
+                tracing::warn!(
+                    "no SMTP server configured (NEARCARE_SMTP_URL): emails are NOT sent (set NEARCARE_DEV_MAILBOX=true on a loopback server to read them in a development mailbox)"
                 );
             }
             Ok((
-                Mailer::new(public_url).with_mailbox(loopback),
+                Mailer::new(public_url).with_mailbox(served),
                 Delivery::Log,
                 from_domain(&config.mail_from),
             ))
         }
     }
+}
+
+/// The host of an http(s) URL, without brackets, port or credentials.
+fn url_host(url: &str) -> Option<&str> {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host_and_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    if let Some(bracketed) = host_and_port.strip_prefix('[') {
+        return bracketed.split_once(']').map(|(host, _)| host);
+    }
+    let host = host_and_port.split(':').next()?;
+    (!host.is_empty()).then_some(host)
 }
 
 async fn seed_if_empty(pool: &PgPool, clinics: usize) -> Result<()> {
@@ -284,21 +325,36 @@ mod tests {
     }
 
     #[test]
-    fn the_development_mailbox_is_served_only_on_a_loopback_address_without_smtp() {
-        let url = "http://127.0.0.1:8080";
-        for (host, smtp, served) in [
-            ("127.0.0.1", None, true),
-            ("localhost", None, true),
-            ("::1", None, true),
-            ("0.0.0.0", None, false),
-            ("192.0.2.10", None, false),
-            ("127.0.0.1", Some("smtp://127.0.0.1:2525"), false),
+    fn the_development_mailbox_is_served_only_when_asked_for_on_loopback_without_smtp() {
+        let local = "http://127.0.0.1:8080";
+        for (host, smtp, asked, public_url, served) in [
+            ("127.0.0.1", None, true, local, true),
+            ("localhost", None, true, "http://localhost:8080/", true),
+            ("::1", None, true, "http://[::1]:8080", true),
+            ("127.0.0.1", None, false, local, false),
+            ("0.0.0.0", None, true, local, false),
+            ("192.0.2.10", None, true, local, false),
+            ("127.0.0.1", Some("smtp://127.0.0.1:2525"), true, local, false),
+            // A loopback server behind a reverse proxy: the public URL is not loopback.
+            ("127.0.0.1", None, true, "https://nearcare.example", false),
+            ("127.0.0.1", None, true, "https://user@127.0.0.1.example:443/app", false),
         ] {
-            let (mailer, delivery, domain) = mail_delivery(&config(host, smtp), url).unwrap();
-            assert_eq!(mailer.serves_mailbox(), served, "{host} {smtp:?}");
+            let mut config = config(host, smtp);
+            config.dev_mailbox = asked;
+            let (mailer, delivery, domain) = mail_delivery(&config, public_url).unwrap();
+            assert_eq!(mailer.serves_mailbox(), served, "{host} {smtp:?} {asked} {public_url}");
             assert_eq!(matches!(delivery, Delivery::Log), smtp.is_none());
             assert_eq!(domain, "nearcare.example");
         }
-        assert!(mail_delivery(&config("127.0.0.1", Some("http://mail.example")), url).is_err());
+        assert!(mail_delivery(&config("127.0.0.1", Some("http://mail.example")), local).is_err());
+    }
+
+    #[test]
+    fn a_urls_host_is_read_without_port_brackets_or_credentials() {
+        assert_eq!(url_host("https://nearcare.example/x"), Some("nearcare.example"));
+        assert_eq!(url_host("http://127.0.0.1:8080"), Some("127.0.0.1"));
+        assert_eq!(url_host("http://[::1]:8080/"), Some("::1"));
+        assert_eq!(url_host("http://me:secret@localhost"), Some("localhost"));
+        assert_eq!(url_host("http://"), None);
     }
 }

@@ -66,16 +66,18 @@ pub struct Config {
     /// http://<host>:<port> of this server.
     #[arg(long, env = "NEARCARE_PUBLIC_URL")]
     pub public_url: Option<String>,
-    /// Login failures and link requests allowed per email in 15 minutes (0: no limit).
+    /// Failed logins allowed for one account from one client address in 15 minutes, and wrong
+    /// current passwords for a signed-in member (0: no limit). Never counted per account alone:
+    /// a stranger's failures must not lock the owner out.
     #[arg(long, env = "NEARCARE_RATE_LIMIT_PER_EMAIL", default_value_t = 5)]
     pub rate_limit_per_email: u32,
-    /// Login failures and link requests allowed per client address in 15 minutes (0: no limit).
+    /// Failed logins and link requests allowed per client address in 15 minutes (0: no limit).
     #[arg(long, env = "NEARCARE_RATE_LIMIT_PER_CLIENT", default_value_t = 30)]
     pub rate_limit_per_client: u32,
-    /// Failed logins allowed per email from all addresses together in 15 minutes, a ceiling
-    /// well above the per-email-and-address limit (0: no ceiling).
-    #[arg(long, env = "NEARCARE_RATE_LIMIT_PER_EMAIL_CEILING", default_value_t = 100)]
-    pub rate_limit_per_email_ceiling: u32,
+    /// The least time between two emailed links of one kind (magic link, reset, verification)
+    /// to one address, in seconds: a request within it is sent when it is up (0: no throttle).
+    #[arg(long, env = "NEARCARE_LINK_INTERVAL_SECONDS", default_value_t = 60)]
+    pub link_interval_seconds: u64,
     /// A header holding the client address when behind a proxy (for example x-forwarded-for).
     /// The address used is the one the trusted proxies appended (see
     /// NEARCARE_TRUSTED_PROXY_HOPS), never an entry the client wrote. Unset: the peer address.
@@ -96,6 +98,17 @@ pub struct Config {
     /// Connections served at once; further ones wait in the listen queue.
     #[arg(long, env = "NEARCARE_MAX_CONNECTIONS", default_value_t = 1024)]
     pub max_connections: usize,
+    /// Connections one client address may hold at once (IPv6: one /64); a further one is
+    /// answered 429 and closed. Behind a proxy (NEARCARE_CLIENT_IP_HEADER set) every connection
+    /// comes from the proxy, so the bound counts requests in flight per client address of the
+    /// header instead. 0: no bound.
+    #[arg(long, env = "NEARCARE_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 128)]
+    pub max_connections_per_address: usize,
+    /// The slowest a request body may arrive, in bytes a second on average, once the first
+    /// NEARCARE_HEADER_READ_TIMEOUT seconds of it have passed; slower bodies are answered 408
+    /// and their connection closed. 0: no minimum.
+    #[arg(long, env = "NEARCARE_MIN_BODY_RATE", default_value_t = 500)]
+    pub min_body_rate: u64,
     /// Milliseconds a request waits for a database connection before it answers 503
     /// `database_unavailable`.
     #[arg(long, env = "NEARCARE_DATABASE_ACQUIRE_TIMEOUT_MS", default_value_t = 2000)]
@@ -106,10 +119,14 @@ pub struct Config {
     pub support_email: String,
     /// The SMTP relay: smtp://[user:password@]host[:port] (STARTTLS required, except to a
     /// loopback host where it is used when offered; ?tls=required|opportunistic|none) or
-    /// smtps://host[:port] (TLS). Unset: no email leaves the server; on a loopback address the
-    /// messages are shown at /dev/mailbox.
+    /// smtps://host[:port] (TLS). Unset: no email leaves the server (see NEARCARE_DEV_MAILBOX).
     #[arg(long, env = "NEARCARE_SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<Secret>,
+    /// Serve the development mailbox at /dev/mailbox (true or false): the messages with their
+    /// live links, when no SMTP server is set. Only on a server whose listen address and public
+    /// URL are both loopback; `make run` turns it on for the local demo.
+    #[arg(long, env = "NEARCARE_DEV_MAILBOX", default_value_t = false, value_parser = clap::builder::BoolishValueParser::new(), action = clap::ArgAction::Set)]
+    pub dev_mailbox: bool,
     /// The SMTP user, in place of one in the URL.
     #[arg(long, env = "NEARCARE_SMTP_USER")]
     pub smtp_user: Option<String>,
@@ -134,6 +151,14 @@ pub struct Config {
     /// messages wake it at once).
     #[arg(long, env = "NEARCARE_MAIL_POLL_MS", default_value_t = 2_000)]
     pub mail_poll_ms: u64,
+    /// Days analytics events (the marketplace's search records) are kept; older ones are
+    /// counted by day into analytics_daily and deleted, once an hour (0: kept forever).
+    #[arg(long, env = "NEARCARE_ANALYTICS_RETENTION_DAYS", default_value_t = 90)]
+    pub analytics_retention_days: u64,
+    /// Search records (POST /member/app/metadata) one client address may send a minute, on
+    /// each server (0: no limit).
+    #[arg(long, env = "NEARCARE_METADATA_PER_MINUTE", default_value_t = 60)]
+    pub metadata_per_minute: u32,
     /// Delay before the first background retry of an eligibility check the roster could not
     /// answer, in milliseconds; each further retry doubles it (up to an hour), with jitter.
     #[arg(long, env = "NEARCARE_ELIGIBILITY_RETRY_BASE_MS", default_value_t = 60_000)]
@@ -163,21 +188,27 @@ impl Config {
             public_url: None,
             rate_limit_per_email: 5,
             rate_limit_per_client: 30,
-            rate_limit_per_email_ceiling: 100,
+            // Tests ask for links back to back; the throttle's own tests turn it on.
+            link_interval_seconds: 0,
             client_ip_header: None,
             trusted_proxy_hops: 1,
             hsts: None,
             header_read_timeout: 10,
             max_connections: 1024,
+            max_connections_per_address: 128,
+            min_body_rate: 500,
             database_acquire_timeout_ms: 2000,
             support_email: "support@nearcare.example".into(),
             smtp_url: None,
+            dev_mailbox: true,
             smtp_user: None,
             smtp_password: None,
             mail_from: "Nearcare <no-reply@nearcare.example>".into(),
             mail_retry_base_ms: 30_000,
             mail_max_attempts: 8,
             mail_poll_ms: 200,
+            analytics_retention_days: 90,
+            metadata_per_minute: 60,
             eligibility_retry_base_ms: 60_000,
             eligibility_retry_hours: 72,
         }

@@ -1,14 +1,16 @@
 //! The request edge, before any handler: refusals that do not need one (a URI or a declared
-//! body that is too long, a NUL character in the path or the query), JSON bodies for the
-//! statuses axum and tower answer bare (405, 408, ...), and the security headers of every
-//! answer. (The checks of every JSON body, NUL characters and plain messages, are in
-//! `extract`.)
+//! body that is too long, a NUL character in the path or the query, two access tokens), the
+//! bound on requests in flight per client behind a proxy, JSON bodies for the statuses axum and
+//! tower answer bare (405, 408, ...), and the headers of every answer: security headers,
+//! `Cache-Control: no-store` on account answers, `Connection: close` after a 408 or 413. (The
+//! checks of every JSON body, NUL characters and plain messages, are in `extract`.)
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::auth::TOKEN_HEADER;
 use crate::error::ApiError;
 use crate::error_codes::{self as codes, ErrorCode};
 use crate::state::AppState;
@@ -17,15 +19,38 @@ use crate::state::AppState;
 /// 64 KiB hyper itself refuses the request line with a bare 414 before any request exists.)
 pub const MAX_URI_LENGTH: usize = 8 * 1024;
 
-/// Refuses what can be refused from the request line and headers alone.
+/// Refuses what can be refused from the request line and headers alone; behind a proxy, also
+/// a client with too many requests in flight (the connection loop sees only the proxy).
 pub async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
     if let Some(refusal) = refuse_early(&request, state.config.body_limit) {
         return refusal.into_response();
     }
+    let _in_flight = match state.config.client_ip_header {
+        Some(_) => {
+            let key = crate::access::client_key(request.headers(), request.extensions(), &state.config);
+            match key.map(|key| state.requests_per_client.try_take_key(key)) {
+                Some(None) => {
+                    return ApiError::with_message(
+                        codes::TOO_MANY_REQUESTS,
+                        "Too many requests from your address at once. Please try again in a moment.",
+                    )
+                    .into_response();
+                }
+                Some(Some(slot)) => Some(slot),
+                None => None,
+            }
+        }
+        None => None,
+    };
     next.run(request).await
 }
 
 fn refuse_early(request: &Request, body_limit: usize) -> Option<ApiError> {
+    // Which of two tokens would be the caller's is a guess no server should make (a proxy
+    // and the client may each have set one).
+    if request.headers().get_all(TOKEN_HEADER).iter().nth(1).is_some() {
+        return Some(ApiError::known(codes::DUPLICATE_TOKEN));
+    }
     let uri = request.uri();
     let length = uri.path_and_query().map_or(0, |whole| whole.as_str().len());
     if length > MAX_URI_LENGTH {
@@ -56,8 +81,10 @@ fn refuse_early(request: &Request, body_limit: usize) -> Option<ApiError> {
 }
 
 /// Gives a JSON error body to error answers that have none (axum's 405, tower's 408, ...),
-/// and adds the security headers to every answer.
+/// and adds the security headers to every answer, `no-store` to answers that may carry personal
+/// data or a token, and `Connection: close` where the body was not read to its end.
 pub async fn finish(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let personal = may_be_personal(&request);
     let mut response = next.run(request).await;
     let status = response.status();
     if (status.is_client_error() || status.is_server_error()) && !response.headers().contains_key(header::CONTENT_TYPE)
@@ -71,7 +98,24 @@ pub async fn finish(State(state): State<AppState>, request: Request, next: Next)
         response = replaced;
     }
     add_security_headers(&mut response, state.config.hsts());
+    let headers = response.headers_mut();
+    if personal && !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    // A 413 is answered before the body is read and a 408 may leave it half-read: what follows
+    // on the connection is not the next request, so a kept-alive client must open a new one.
+    if matches!(status, StatusCode::PAYLOAD_TOO_LARGE | StatusCode::REQUEST_TIMEOUT) {
+        headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
     response
+}
+
+/// Whether an answer may hold personal data or a token: every member and provider call (the
+/// login answers carry tokens, member info and the clinic panel personal data) and any call
+/// made with a token. Public catalogue answers stay cacheable.
+fn may_be_personal(request: &Request) -> bool {
+    let path = request.uri().path();
+    path.starts_with("/member/") || path.starts_with("/dpcproviders/") || request.headers().contains_key(TOKEN_HEADER)
 }
 
 /// The table entry of a status answered without a body.

@@ -38,6 +38,8 @@ error_codes! {
     // ---- Any request ----------------------------------------------------------------------
     PLEASE_LOG_IN = ("unauthorized", UNAUTHORIZED, "Please log in to continue");
     INVALID_ACCESS_TOKEN = ("unauthorized", UNAUTHORIZED, "Invalid access token");
+    /// More than one `x-access-token` header: refused rather than guessing which is meant.
+    DUPLICATE_TOKEN = ("duplicate_access_token", BAD_REQUEST, "Send one x-access-token header, not several.");
     /// Valid credentials, but not for this resource.
     FORBIDDEN = ("forbidden", FORBIDDEN);
     /// The thing named does not exist; the message names it.

@@ -60,6 +60,9 @@ async fn checked_object<S: Send + Sync>(
         {
             return Err(ApiError::PayloadTooLarge);
         }
+        Err(JsonRejection::BytesRejection(rejection)) if crate::body_rate::is_too_slow(&rejection) => {
+            return Err(ApiError::known(codes::REQUEST_TIMEOUT));
+        }
         Err(JsonRejection::MissingJsonContentType(_)) => {
             return Err(ApiError::known(codes::UNSUPPORTED_MEDIA_TYPE));
         }

@@ -1,6 +1,7 @@
 //! The background job runner: claims due rows of the `jobs` table (`FOR UPDATE SKIP LOCKED`
 //! and a lease, as the email outbox) and runs them. Every server runs one; a job runs on one
 //! server at a time. Today's job: retrying an eligibility check the roster could not answer.
+//! Once an hour the runner also expires old analytics events (their counts are kept by day).
 
 use std::time::Duration;
 
@@ -29,9 +30,14 @@ pub async fn run(state: AppState, poll: Duration, mut stop: watch::Receiver<bool
     {
         tracing::warn!("could not LISTEN for new jobs; polling only");
     }
+    let mut last_expiry: Option<tokio::time::Instant> = None;
     while !*stop.borrow() {
         if let Err(error) = run_due(&state, &stop).await {
             tracing::warn!(error = %error, "running background jobs failed");
+        }
+        if last_expiry.is_none_or(|at| at.elapsed() > Duration::from_secs(3600)) {
+            last_expiry = Some(tokio::time::Instant::now());
+            expire_analytics(&state).await;
         }
         let notified = crate::mail::next_notification(listener.as_mut());
         tokio::select! {
@@ -41,6 +47,20 @@ pub async fn run(state: AppState, poll: Duration, mut stop: watch::Receiver<bool
         }
     }
     tracing::debug!("job runner stopped");
+}
+
+/// Deletes analytics events past the retention period (counted by day first), so a flood of
+/// them (the metadata call needs no account) cannot grow the table without bound.
+async fn expire_analytics(state: &AppState) {
+    let days = state.config.analytics_retention_days;
+    if days == 0 {
+        return;
+    }
+    match store::analytics::expire(&state.pool, Duration::from_secs(days * 86_400)).await {
+        Ok(0) => {}
+        Ok(expired) => tracing::info!(expired, days, "expired analytics events, their counts kept by day"),
+        Err(error) => tracing::warn!(error = %error, "expiring analytics events failed"),
+    }
 }
 
 async fn run_due(state: &AppState, stop: &watch::Receiver<bool>) -> anyhow::Result<()> {

@@ -3,8 +3,11 @@
 //! `main.rs` only parses the configuration and runs [`app::Application`].
 
 pub mod access;
+pub mod address_slots;
 pub mod app;
 pub mod auth;
+pub mod body_rate;
+pub mod client_address;
 pub mod config;
 pub mod contract_pdf;
 pub mod coverage;
@@ -17,6 +20,7 @@ pub mod geocoding;
 pub mod jobs;
 pub mod limits;
 pub mod mail;
+pub mod minute_counts;
 pub mod passwords;
 pub mod repoll;
 pub mod respond;

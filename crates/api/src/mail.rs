@@ -2,8 +2,9 @@
 //! that renders them (templates of `crates/mail`) and delivers them.
 //!
 //! Delivery is SMTP when `NEARCARE_SMTP_URL` is set. Without it the server is in development
-//! mailbox mode: each message is marked delivered to the log, its link is kept, and a server
-//! on a loopback address shows the messages at `/dev/mailbox`.
+//! mailbox mode: each message is marked delivered to the log and its link is kept; a server
+//! asked to (`NEARCARE_DEV_MAILBOX`) whose listen address and public URL are loopback shows the
+//! messages at `/dev/mailbox`.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -39,7 +40,7 @@ pub struct Mailer {
     public_url: String,
     wake: Arc<Notify>,
     templates: Arc<Templates>,
-    /// Development mailbox mode: no SMTP, links kept, `/dev/mailbox` on a loopback server.
+    /// Whether `/dev/mailbox` is served (asked for, no SMTP, loopback; see `app`).
     mailbox: bool,
 }
 
@@ -100,17 +101,9 @@ impl Mailer {
         to_email: &str,
         new_email: Option<&str>,
     ) -> Result<LinkToken> {
-        let token = LinkToken::generate()?;
-        store::tokens::issue(
-            &mut *connection,
-            member_id,
-            purpose,
-            &token.hash,
-            lifetime(purpose),
-            new_email,
-        )
-        .await?;
-        let link = self.link(purpose, &token.plain, to_email);
+        let (token, link) = self
+            .issue_link(&mut *connection, member_id, purpose, to_email, new_email)
+            .await?;
         store::outbox::enqueue(
             &mut *connection,
             &store::outbox::NewEmail {
@@ -122,6 +115,30 @@ impl Mailer {
         )
         .await?;
         Ok(token)
+    }
+
+    /// Creates a token of `purpose` for `member_id` on `connection` (revoking the member's
+    /// earlier ones of that purpose) and returns it with the link it is sent in.
+    pub async fn issue_link(
+        &self,
+        connection: &mut PgConnection,
+        member_id: i64,
+        purpose: Purpose,
+        to_email: &str,
+        new_email: Option<&str>,
+    ) -> Result<(LinkToken, String)> {
+        let token = LinkToken::generate()?;
+        store::tokens::issue(
+            &mut *connection,
+            member_id,
+            purpose,
+            &token.hash,
+            lifetime(purpose),
+            new_email,
+        )
+        .await?;
+        let link = self.link(purpose, &token.plain, to_email);
+        Ok((token, link))
     }
 
     /// Tells this server's sender that new mail is waiting (call after the commit; other
@@ -180,8 +197,8 @@ impl Mailer {
              article{border:1px solid #d1d5db;border-radius:6px;padding:1rem;margin:1rem 0}\
              pre{white-space:pre-wrap}small{color:#6b7280}</style></head><body>\
              <h1>Development mailbox</h1><p>No SMTP server is configured (<code>NEARCARE_SMTP_URL</code>), so the \
-             messages this server would send are listed here, newest first. This page exists only on a loopback \
-             address without SMTP.</p>",
+             messages this server would send are listed here, newest first. This page exists only when \
+             <code>NEARCARE_DEV_MAILBOX</code> is set on a loopback server without SMTP.</p>",
         );
         if emails.is_empty() {
             page.push_str("<p>No messages yet.</p>");
@@ -228,7 +245,8 @@ pub enum Delivery {
 pub struct SenderSettings {
     /// How often due retries are looked for when nothing wakes the sender.
     pub poll: Duration,
-    /// How long a claimed message is held before another sender may take it.
+    /// How long a claimed message is held before another sender may take it; a live sender
+    /// renews it every third of it, so it only bounds how long a crashed sender's messages wait.
     pub lease: Duration,
     /// The first retry's delay; each further one doubles, up to `retry_max`, with jitter.
     pub retry_base: Duration,
@@ -242,7 +260,7 @@ impl Default for SenderSettings {
     fn default() -> Self {
         Self {
             poll: Duration::from_secs(2),
-            lease: Duration::from_secs(120),
+            lease: Duration::from_secs(15),
             retry_base: Duration::from_secs(30),
             retry_max: Duration::from_secs(3600),
             max_attempts: 8,
@@ -307,17 +325,33 @@ impl Sender {
     }
 
     /// Claims and handles batches until nothing is due. Returns how many messages were handled.
+    /// While a batch is handled its lease is renewed, so the lease can be short: a sender that
+    /// dies holds its messages for at most one lease.
     pub async fn drain(&self, stop: &watch::Receiver<bool>) -> Result<usize> {
         let mut handled = 0;
         loop {
-            let batch =
-                store::outbox::claim(&self.pool, self.settings.batch, self.settings.lease, &self.domain).await?;
+            let holder = lease_holder();
+            let batch = store::outbox::claim(
+                &self.pool,
+                self.settings.batch,
+                self.settings.lease,
+                &self.domain,
+                &holder,
+            )
+            .await?;
             if batch.is_empty() {
                 return Ok(handled);
             }
-            for email in &batch {
-                self.deliver(email).await?;
-                handled += 1;
+            let delivered = async {
+                for email in &batch {
+                    self.deliver(email).await?;
+                    handled += 1;
+                }
+                anyhow::Ok(())
+            };
+            tokio::select! {
+                result = delivered => result?,
+                () = self.renew_lease(&holder) => {}
             }
             if *stop.borrow() {
                 // The rest of the claimed batch was handled; anything newer waits for the next server.
@@ -326,7 +360,30 @@ impl Sender {
         }
     }
 
+    /// Renews the lease of the claim `holder` every third of the lease; never completes.
+    async fn renew_lease(&self, holder: &str) {
+        let every = self.settings.lease / 3;
+        loop {
+            tokio::time::sleep(every).await;
+            if let Err(error) = store::outbox::renew_lease(&self.pool, holder, self.settings.lease).await {
+                tracing::warn!(error = %error, "renewing the outbox lease failed");
+            }
+        }
+    }
+
     async fn deliver(&self, email: &OutboxEmail) -> Result<()> {
+        let resolved;
+        let email = if email.kind == store::outbox::LINK_REQUEST {
+            match self.resolve_link_request(email).await? {
+                Some(link_email) => {
+                    resolved = link_email;
+                    &resolved
+                }
+                None => return Ok(()),
+            }
+        } else {
+            email
+        };
         let rendered = match self.mailer.render(&self.pool, email).await {
             Ok(rendered) => rendered,
             Err(error) => {
@@ -369,6 +426,48 @@ impl Sender {
         }
         Ok(())
     }
+
+    /// Turns a link request into its link's message: issues the token for the account with
+    /// the address and writes the link into the row, or deletes the row when no account has
+    /// the address. `None` when there is nothing to send.
+    async fn resolve_link_request(&self, email: &OutboxEmail) -> Result<Option<OutboxEmail>> {
+        let purpose = email
+            .facts
+            .get("purpose")
+            .and_then(Value::as_str)
+            .and_then(Purpose::parse);
+        let Some(purpose) = purpose else {
+            store::outbox::mark_failed(&self.pool, email.id, "a link request without a purpose").await?;
+            return Ok(None);
+        };
+        let Some(member) = store::members::find_by_email(&self.pool, &email.to_email).await? else {
+            store::outbox::drop_link_request(&self.pool, email.id).await?;
+            tracing::debug!(id = email.id, "link request for an address without an account dropped");
+            return Ok(None);
+        };
+        let mut transaction = self.pool.begin().await?;
+        let (_, link) = self
+            .mailer
+            .issue_link(&mut transaction, member.id, purpose, &email.to_email, None)
+            .await?;
+        if !store::outbox::resolve_link_request(&mut transaction, email.id, purpose.as_str(), &link).await? {
+            // Resolved by another sender meanwhile: this token is not kept.
+            return Ok(None);
+        }
+        transaction.commit().await?;
+        Ok(Some(OutboxEmail {
+            kind: purpose.as_str().to_owned(),
+            link: Some(link),
+            ..email.clone()
+        }))
+    }
+}
+
+/// A name for one claim of the outbox, which its sender renews the lease of.
+fn lease_holder() -> String {
+    let mut bytes = [0u8; 8];
+    let random = getrandom::fill(&mut bytes).map_or(0, |()| u64::from_le_bytes(bytes));
+    format!("{}-{random:016x}", std::process::id())
 }
 
 /// The delay after the `attempts`-th failed attempt: `retry_base` doubled per attempt, capped at

@@ -7,6 +7,7 @@ use gazetteer::Gazetteer;
 use search::{Snapshot, SnapshotHandle};
 use store::PgPool;
 
+use crate::address_slots::AddressSlots;
 use crate::auth::Tokens;
 use crate::config::Config;
 use crate::coverage::Eligibility;
@@ -14,6 +15,7 @@ use crate::error::ApiError;
 use crate::geocoding::Geocoder;
 use crate::limits::RateLimits;
 use crate::mail::Mailer;
+use crate::minute_counts::MinuteCounts;
 use crate::passwords::PasswordHasher;
 
 /// Everything a handler may need, behind one `Arc`: axum clones the state for every request
@@ -34,6 +36,11 @@ pub struct AppParts {
     pub eligibility: Arc<dyn Eligibility>,
     pub mailer: Mailer,
     pub limits: RateLimits,
+    /// Requests in flight per client address of the proxy header (unbounded without a proxy,
+    /// where the connection loop bounds connections per address instead).
+    pub requests_per_client: Arc<AddressSlots>,
+    /// Search records per client address this minute (`routes::analytics`).
+    pub metadata_counts: MinuteCounts,
     /// Fires when the server stops: background tasks end on it (see `crate::shutdown`).
     pub shutdown: crate::shutdown::Shutdown,
 }

@@ -3,10 +3,16 @@
 //!
 //! A row holds what the message is about (kind, facts, the one-time link until it is sent);
 //! the sender renders the text. Senders claim due rows with `FOR UPDATE SKIP LOCKED` and a
-//! lease (`locked_until`): the claim commits at once, the message is sent outside any
-//! transaction, and the outcome is written afterwards. A sender that dies mid-way leaves its
-//! rows locked until the lease runs out, then another sender takes them: delivery is at least
-//! once, and the `Message-ID` (stable per row) lets a receiver drop a duplicate.
+//! lease (`locked_until`, and `lease_holder` naming the claim): the claim commits at once, the
+//! message is sent outside any transaction, and the outcome is written afterwards. A live
+//! sender renews its claim's lease while it works ([`renew_lease`]), so the lease can be short:
+//! a sender that dies leaves its rows locked only until that short lease runs out, then another
+//! sender takes them. Delivery is at least once (a sender killed between the SMTP server's
+//! acceptance and `mark_sent` is the only duplicate), and the `Message-ID` (stable per row) lets
+//! a receiver drop a duplicate.
+//!
+//! A link request ([`LINK_REQUEST`]) is a row queued without knowing whether its address has an
+//! account, so the request answers alike either way; the sender resolves it (see `api::mail`).
 
 use std::time::Duration;
 
@@ -50,16 +56,31 @@ pub struct OutboxEmail {
 const COLUMNS: &str =
     "id, to_email, kind, subject, body, link, facts, state, message_id, created_at, sent_at, attempts, last_error";
 
+/// The kind of a queued link request: `facts.purpose` names the link; the sender turns the row
+/// into that link's message for the account with the address, or drops it when none has it.
+pub const LINK_REQUEST: &str = "link_request";
+
 /// Writes a message on the caller's transaction; `NOTIFY email_outbox` wakes the senders of
 /// every server when it commits.
 pub async fn enqueue(connection: &mut PgConnection, email: &NewEmail<'_>) -> Result<i64> {
+    enqueue_due(connection, email, None).await
+}
+
+/// [`enqueue`], due at `due` (a throttled link) instead of at once.
+pub async fn enqueue_due(
+    connection: &mut PgConnection,
+    email: &NewEmail<'_>,
+    due: Option<DateTime<Utc>>,
+) -> Result<i64> {
     let id = sqlx::query_scalar(
-        "insert into email_outbox (to_email, kind, link, facts) values ($1, $2, $3, $4) returning id",
+        "insert into email_outbox (to_email, kind, link, facts, next_attempt_at)
+         values ($1, $2, $3, $4, coalesce($5, now())) returning id",
     )
     .bind(email.to_email)
     .bind(email.kind)
     .bind(email.link)
     .bind(&email.facts)
+    .bind(due)
     .fetch_one(&mut *connection)
     .await?;
     sqlx::query("select pg_notify('email_outbox', '')")
@@ -68,10 +89,10 @@ pub async fn enqueue(connection: &mut PgConnection, email: &NewEmail<'_>) -> Res
     Ok(id)
 }
 
-/// Claims up to `limit` due messages for `lease`, oldest first, counting the attempt and giving
-/// each its Message-ID (`<outbox-ID.RANDOM@domain>`) the first time. Rows another sender holds
-/// are skipped, not waited for.
-pub async fn claim(pool: &PgPool, limit: i64, lease: Duration, domain: &str) -> Result<Vec<OutboxEmail>> {
+/// Claims up to `limit` due messages for `lease` under the name `holder`, oldest first,
+/// counting the attempt and giving each its Message-ID (`<outbox-ID.RANDOM@domain>`) the first
+/// time. Rows another sender holds are skipped, not waited for.
+pub async fn claim(pool: &PgPool, limit: i64, lease: Duration, domain: &str, holder: &str) -> Result<Vec<OutboxEmail>> {
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "with due as (
              select id from email_outbox
@@ -83,6 +104,7 @@ pub async fn claim(pool: &PgPool, limit: i64, lease: Duration, domain: &str) -> 
          )
          update email_outbox as e
          set locked_until = now() + make_interval(secs => $2),
+             lease_holder = $4,
              attempts = e.attempts + 1,
              message_id = coalesce(e.message_id,
                  '<outbox-' || e.id || '.' || substr(md5(random()::text || clock_timestamp()::text), 1, 16) || '@' || $3 || '>')
@@ -97,8 +119,50 @@ pub async fn claim(pool: &PgPool, limit: i64, lease: Duration, domain: &str) -> 
     .bind(limit)
     .bind(lease.as_secs_f64())
     .bind(domain)
+    .bind(holder)
     .fetch_all(pool)
     .await?)
+}
+
+/// Renews the lease of the rows `holder` claimed and has not finished, to `lease` from now.
+/// Returns how many it still holds.
+pub async fn renew_lease(pool: &PgPool, holder: &str, lease: Duration) -> Result<u64> {
+    Ok(sqlx::query(
+        "update email_outbox set locked_until = now() + make_interval(secs => $2)
+         where lease_holder = $1 and state = 'pending' and locked_until is not null",
+    )
+    .bind(holder)
+    .bind(lease.as_secs_f64())
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
+
+/// Turns a claimed link request into the message of its link (`kind` the link's purpose), on
+/// the transaction that issued the token. False when the row is no longer a link request
+/// (another sender resolved it after this one's lease ran out).
+pub async fn resolve_link_request(connection: &mut PgConnection, id: i64, kind: &str, link: &str) -> Result<bool> {
+    Ok(
+        sqlx::query("update email_outbox set kind = $2, link = $3 where id = $1 and kind = $4")
+            .bind(id)
+            .bind(kind)
+            .bind(link)
+            .bind(LINK_REQUEST)
+            .execute(&mut *connection)
+            .await?
+            .rows_affected()
+            == 1,
+    )
+}
+
+/// Deletes a link request for an address no account has: nothing about it is kept.
+pub async fn drop_link_request(pool: &PgPool, id: i64) -> Result<()> {
+    sqlx::query("delete from email_outbox where id = $1 and kind = $2")
+        .bind(id)
+        .bind(LINK_REQUEST)
+        .execute(pool)
+        .await?;
+    Ok(())
 }
 
 /// Records a delivery: the subject is kept for operators; the link is dropped unless

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
 use crate::Result;
@@ -34,6 +35,32 @@ pub async fn current(pool: &PgPool, key: &str, window: Duration) -> Result<i64> 
     .fetch_optional(pool)
     .await?;
     Ok(hits.map_or(0, i64::from))
+}
+
+/// When the next of a kind of message to one address may go, keeping them at least `interval`
+/// apart: now when the last went longer ago, else `interval` after it. The slot is recorded and
+/// returned, except when one is already waiting (`None`: the waiting one will go, and carries
+/// the newest link, so requests made meanwhile add nothing).
+pub async fn reserve_slot(pool: &PgPool, key: &str, interval: Duration) -> Result<Option<DateTime<Utc>>> {
+    Ok(sqlx::query_scalar(
+        "with last as (
+             select max(window_start) as at from rate_limit_windows where key = $1
+         ), slot as (
+             select case
+                 when at is null or at <= now() - make_interval(secs => $2) then now()
+                 when at <= now() then at + make_interval(secs => $2)
+             end as at
+             from last
+         )
+         insert into rate_limit_windows (key, window_start, hits)
+         select $1, slot.at, 1 from slot where slot.at is not null
+         on conflict (key, window_start) do nothing
+         returning window_start",
+    )
+    .bind(key)
+    .bind(interval.as_secs_f64())
+    .fetch_optional(pool)
+    .await?)
 }
 
 /// Deletes windows that started more than `older_than` ago.

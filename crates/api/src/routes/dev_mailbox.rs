@@ -1,5 +1,6 @@
-//! The development mailbox: with no SMTP server configured and the server on a loopback
-//! address, the messages it would have sent, with clickable links. Elsewhere a 404.
+//! The development mailbox: the messages the server would have sent, with clickable links,
+//! when it is asked for (`NEARCARE_DEV_MAILBOX`) on a loopback server without SMTP (see
+//! `app::mail_delivery`). Elsewhere a 404.
 
 use axum::Router;
 use axum::extract::State;

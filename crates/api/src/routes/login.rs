@@ -1,7 +1,7 @@
 //! Login with email and password, or with a one-time magic link. A login with an unknown
-//! email still verifies a (dummy) hash; failed logins are rate limited per client address,
-//! per email and client address together, and (with a much higher ceiling) per email; only
-//! failures count.
+//! email still verifies a (dummy) hash; failed logins are rate limited per client address and
+//! per email and client address together, never per email alone (see `limits`); only failures
+//! count.
 
 use axum::Router;
 use axum::extract::State;
@@ -18,7 +18,7 @@ use crate::error_codes as codes;
 use crate::extract::Json;
 use crate::forms::{EmailBody, TokenBody, parse_email};
 use crate::limits::Bucket;
-use crate::services::accounts::{CHECK_YOUR_EMAIL, login_answer, send_link_if_member};
+use crate::services::accounts::{CHECK_YOUR_EMAIL, login_answer, request_link};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -48,7 +48,6 @@ async fn login(
     let buckets = [
         Bucket::Client(&client),
         Bucket::LoginEmailClient(email.as_str(), &client),
-        Bucket::LoginEmail(email.as_str()),
     ];
     for bucket in buckets {
         state.limits.check(&state.pool, bucket).await?;
@@ -68,7 +67,7 @@ async fn login(
     Ok(axum::Json(login_answer(&state, &member).await?))
 }
 
-/// Emails a one-time login link (15 minutes) when the account exists.
+/// Emails a one-time login link (15 minutes) when the account exists (see `request_link`).
 async fn request_magic_link(
     State(state): State<AppState>,
     ClientIp(client): ClientIp,
@@ -76,8 +75,7 @@ async fn request_magic_link(
 ) -> ApiResult<axum::Json<Value>> {
     let email = parse_email(body.email.as_deref())?;
     state.limits.hit(&state.pool, Bucket::Client(&client)).await?;
-    state.limits.hit(&state.pool, Bucket::LinkEmail(email.as_str())).await?;
-    send_link_if_member(&state, &email, Purpose::MagicLink).await?;
+    request_link(&state, &email, Purpose::MagicLink).await?;
     Ok(axum::Json(json!({ "message": CHECK_YOUR_EMAIL })))
 }
 

@@ -45,9 +45,10 @@ pub struct SearchQuery {
     user_zip_code: Option<String>,
 }
 
-/// A search body: `{"search": {"filters": {...}}}`, each level optional. Anything else in it
-/// (a filter one level too high, `{"search": {"distance": 5}}`, a misspelt key) is refused with
-/// the field's path rather than ignored, so a misplaced filter cannot widen the answer.
+/// A search body: `{"search": {"filters": {...}}}`, each level optional (left out, not null:
+/// the document declares both levels objects). Anything else in it (a filter one level too
+/// high, `{"search": {"distance": 5}}`, a misspelt key) is refused with the field's path rather
+/// than ignored, so a misplaced filter cannot widen the answer.
 type SearchBody = Map<String, Value>;
 
 fn search_filters(mut body: SearchBody, snapshot: &Snapshot) -> ApiResult<SearchFilters> {
@@ -57,9 +58,9 @@ fn search_filters(mut body: SearchBody, snapshot: &Snapshot) -> ApiResult<Search
         )));
     }
     let mut search = match body.remove("search") {
-        None | Some(Value::Null) => return Ok(SearchFilters::default()),
+        None => return Ok(SearchFilters::default()),
         Some(Value::Object(search)) => search,
-        Some(_) => return Err(invalid_filters("search must be an object".into())),
+        Some(_) => return Err(invalid_filters("search must be an object (or left out)".into())),
     };
     if let Some(key) = search.keys().find(|key| *key != "filters") {
         return Err(invalid_filters(format!(
@@ -67,9 +68,9 @@ fn search_filters(mut body: SearchBody, snapshot: &Snapshot) -> ApiResult<Search
         )));
     }
     match search.remove("filters") {
-        None | Some(Value::Null) => Ok(SearchFilters::default()),
+        None => Ok(SearchFilters::default()),
         Some(Value::Object(fields)) => read_filters(fields, "search.filters", snapshot),
-        Some(_) => Err(invalid_filters("search.filters must be an object".into())),
+        Some(_) => Err(invalid_filters("search.filters must be an object (or left out)".into())),
     }
 }
 
@@ -127,6 +128,16 @@ static FILTER_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| match serde_json::t
     _ => Vec::new(),
 });
 
+/// The filters that are lists: null is not a list, and is refused. Every other filter may be
+/// null, read as left out (the document declares them nullable).
+const LIST_FILTERS: [&str; 5] = [
+    "selectedCredentials",
+    "selectedSpecialities",
+    "selectedGenders",
+    "selectedGroupAndOrganizations",
+    "serviceTypes",
+];
+
 fn invalid_filters(message: String) -> ApiError {
     SearchError::InvalidFilter(message).into()
 }
@@ -139,6 +150,7 @@ fn read_filters(mut fields: Map<String, Value>, path: &str, snapshot: &Snapshot)
     if let Some(unknown) = fields.keys().find(|key| !FILTER_KEYS.contains(key)) {
         return Err(invalid_filters(format!("{path}.{unknown} is not a search filter")));
     }
+    fields.retain(|key, value| !value.is_null() || LIST_FILTERS.contains(&key.as_str()));
     if let Some(Value::Number(number)) = fields.get("employer") {
         let employer = number
             .as_i64()
@@ -175,7 +187,8 @@ fn parse_filters(text: &str, snapshot: &Snapshot) -> ApiResult<SearchFilters> {
 /// `search.filters`) and `company` are read as a search reads them; with `filters`, the older
 /// `newPatients`, `serviceTypes` and `employer` parameters are ignored. `alias` is the older
 /// name of `company`. A box needs no origin, so `lat`, `lng`, `zipCode` and `userZipCode` are
-/// accepted and ignored; any other parameter is refused.
+/// accepted and ignored (`lat` and `lng` must still be numbers, as documented); any other
+/// parameter is refused.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PinQuery {
@@ -199,9 +212,9 @@ pub struct PinQuery {
     #[serde(default)]
     zoom: Option<u32>,
     #[serde(default, rename = "lat")]
-    _lat: Option<String>,
+    _lat: Option<f64>,
     #[serde(default, rename = "lng")]
-    _lng: Option<String>,
+    _lng: Option<f64>,
     #[serde(default, rename = "zipCode")]
     _zip_code: Option<String>,
     #[serde(default, rename = "userZipCode")]

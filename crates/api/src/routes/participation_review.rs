@@ -30,9 +30,17 @@ fn review_link_expired() -> ApiError {
     ApiError::known(codes::REVIEW_LINK_EXPIRED)
 }
 
+/// The link's token: a missing or blank one is a malformed request (400), an unknown one an
+/// expired link (410).
+fn token_hash(token: Option<&str>, missing: ApiError) -> ApiResult<[u8; 32]> {
+    let token = token.map(str::trim).filter(|token| !token.is_empty()).ok_or(missing)?;
+    LinkToken::hash_of(token).ok_or_else(review_link_expired)
+}
+
 /// What the facilitator is asked to approve.
 async fn review(State(state): State<AppState>, Query(query): Query<ReviewQuery>) -> ApiResult<axum::Json<Value>> {
-    let hash = LinkToken::hash_of(query.token.as_deref().unwrap_or_default()).ok_or_else(review_link_expired)?;
+    let missing = ApiError::with_message(codes::INVALID_QUERY, "token is required");
+    let hash = token_hash(query.token.as_deref(), missing)?;
     let link = store::participations::review_link(&state.pool, &hash)
         .await?
         .ok_or_else(review_link_expired)?;
@@ -69,7 +77,9 @@ async fn decide(State(state): State<AppState>, Json(body): Json<DecisionBody>) -
             );
         }
     };
-    let hash = LinkToken::hash_of(body.token.as_deref().unwrap_or_default()).ok_or_else(review_link_expired)?;
+    let missing =
+        ApiError::with_message(codes::REQUIRED, "token is required").with_details(json!({ "field": "token" }));
+    let hash = token_hash(body.token.as_deref(), missing)?;
     let mut transaction = state.pool.begin().await?;
     let link = store::participations::consume_review_link(&mut transaction, &hash)
         .await?

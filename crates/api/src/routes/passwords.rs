@@ -17,7 +17,8 @@ use crate::error_codes as codes;
 use crate::extract::{Json, Query, link_token};
 use crate::forms::{EmailBody, EmailQuery, TokenBody, parse_email, parse_new_password};
 use crate::limits::Bucket;
-use crate::services::accounts::{CHECK_YOUR_EMAIL, PASSWORD_SAVED, send_link_if_member};
+use crate::services::account_notices;
+use crate::services::accounts::{CHECK_YOUR_EMAIL, PASSWORD_SAVED, request_link};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -108,7 +109,12 @@ async fn set_password_with_token(state: &AppState, token_text: &str, password: &
         ],
     )
     .await?;
+    if member.password_hash.is_some() {
+        // A reset, not a first password: the owner hears of it.
+        account_notices::password_changed(&mut transaction, state, &member).await?;
+    }
     transaction.commit().await?;
+    state.mailer.wake();
     tracing::info!(member = member.id, "password set with a link");
     Ok(())
 }
@@ -221,12 +227,14 @@ async fn change_password(state: &AppState, caller: Caller, body: ChangePasswordB
         &[Purpose::MagicLink, Purpose::PasswordReset, Purpose::SetPassword],
     )
     .await?;
+    account_notices::password_changed(&mut transaction, state, &member).await?;
     transaction.commit().await?;
+    state.mailer.wake();
     Ok(axum::Json(json!({ "message": PASSWORD_SAVED, "msg": PASSWORD_SAVED })))
 }
 
-/// Forgot password: emails a reset link (1 hour) when the account exists; the same answer
-/// either way.
+/// Forgot password: emails a reset link (1 hour) when the account exists; the same answer,
+/// after the same work, either way (see `request_link`).
 async fn request_password_reset(
     State(state): State<AppState>,
     ClientIp(client): ClientIp,
@@ -248,7 +256,6 @@ async fn reset_password_by_query(
 async fn reset_request(state: &AppState, client: &str, email: Option<&str>) -> ApiResult<axum::Json<Value>> {
     let email = parse_email(email)?;
     state.limits.hit(&state.pool, Bucket::Client(client)).await?;
-    state.limits.hit(&state.pool, Bucket::LinkEmail(email.as_str())).await?;
-    send_link_if_member(state, &email, Purpose::PasswordReset).await?;
+    request_link(state, &email, Purpose::PasswordReset).await?;
     Ok(axum::Json(json!({ "message": CHECK_YOUR_EMAIL })))
 }

@@ -260,9 +260,11 @@ async fn doctor(
     })))
 }
 
+/// The map's preview card of a location, with the signed-in member's heart and waitlist flag
+/// as the search cards carry them.
 async fn preview(
     State(state): State<AppState>,
-    _caller: MaybeCaller,
+    MaybeCaller(caller): MaybeCaller,
     Path(id): Path<i64>,
     Query(query): Query<OriginQuery>,
 ) -> ApiResult<Response> {
@@ -272,5 +274,13 @@ async fn preview(
         .location_ordinal(id)
         .ok_or_else(|| ApiError::known(codes::PROVIDER_NOT_FOUND))?;
     let location = snapshot.location(ordinal);
-    Ok(axum::Json(snapshot.location_item(ordinal, distance_from(origin, location))).into_response())
+    let viewer = caller.map(|caller| caller.member_id);
+    let (favorite, waitlisted) = tokio::try_join!(
+        is_favourite(&state, viewer, Entity::Location, location.id),
+        is_waitlisted(&state, viewer, location.id),
+    )?;
+    let mut card = snapshot.location_item(ordinal, distance_from(origin, location));
+    card.favorite = favorite;
+    card.waitlisted = waitlisted;
+    Ok(axum::Json(card).into_response())
 }

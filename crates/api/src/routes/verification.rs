@@ -19,7 +19,8 @@ use crate::error_codes as codes;
 use crate::extract::{Json, Query, link_token};
 use crate::forms::{EmailBody, EmailQuery, TokenBody, parse_email};
 use crate::limits::Bucket;
-use crate::services::accounts::{ACCOUNT_VERIFIED, CHECK_YOUR_EMAIL, send_link_if_member, verification_sent};
+use crate::services::account_notices;
+use crate::services::accounts::{ACCOUNT_VERIFIED, CHECK_YOUR_EMAIL, request_link, verification_sent};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -40,14 +41,13 @@ async fn send_verification(
 ) -> ApiResult<axum::Json<Value>> {
     let email = parse_email(query.email.as_deref())?;
     state.limits.hit(&state.pool, Bucket::Client(&client)).await?;
-    state.limits.hit(&state.pool, Bucket::LinkEmail(email.as_str())).await?;
     if store::members::find_by_email(&state.pool, email.as_str())
         .await?
         .is_none()
     {
         return Err(ApiError::known(codes::NO_MEMBER));
     }
-    send_link_if_member(&state, &email, Purpose::VerifyEmail).await?;
+    request_link(&state, &email, Purpose::VerifyEmail).await?;
     Ok(axum::Json(json!({ "message": verification_sent(email.as_str()) })))
 }
 
@@ -71,12 +71,11 @@ async fn request_verification(
     if let (Some(record), Some(member)) = (record, member)
         && let Some(email) = member.email.as_deref().and_then(|email| Email::parse(email).ok())
     {
-        state.limits.hit(&state.pool, Bucket::LinkEmail(email.as_str())).await?;
         let purpose = match record.purpose {
             Purpose::PasswordReset | Purpose::SetPassword => Purpose::PasswordReset,
             _ => Purpose::VerifyEmail,
         };
-        send_link_if_member(&state, &email, purpose).await?;
+        request_link(&state, &email, purpose).await?;
     }
     Ok(axum::Json(json!({ "message": CHECK_YOUR_EMAIL })))
 }
@@ -110,7 +109,10 @@ async fn change_email(
         return Err(ApiError::known(codes::SAME_EMAIL).with_details(json!({ "field": "email" })));
     }
     state.limits.hit(&state.pool, Bucket::Client(&client)).await?;
-    state.limits.hit(&state.pool, Bucket::LinkEmail(email.as_str())).await?;
+    state
+        .limits
+        .hit(&state.pool, Bucket::ChangeEmailTo(email.as_str()))
+        .await?;
     if store::members::find_by_email(&state.pool, email.as_str())
         .await?
         .is_some()
@@ -164,6 +166,9 @@ async fn confirm_account(
                 }
                 Err(error) => return Err(error.into()),
             }
+            if let Some(previous) = member.email.as_deref().filter(|previous| *previous != new_email) {
+                account_notices::email_changed(&mut transaction, &state, &member, previous, new_email).await?;
+            }
             Some(new_email.to_owned())
         }
         _ => {
@@ -172,6 +177,7 @@ async fn confirm_account(
         }
     };
     transaction.commit().await?;
+    state.mailer.wake();
     Ok(axum::Json(
         json!({ "verified": true, "message": ACCOUNT_VERIFIED, "email": email }),
     ))

@@ -8,6 +8,7 @@ use store::members::Member;
 use store::tokens::Purpose;
 
 use crate::error::ApiResult;
+use crate::limits::LinkSlot;
 use crate::services::member_views::filter_market;
 use crate::state::AppState;
 
@@ -43,18 +44,31 @@ pub async fn login_answer(state: &AppState, member: &Member) -> ApiResult<Value>
     }))
 }
 
-/// Writes a link email for the member with this login, if there is one. The caller answers
-/// the same either way.
-pub async fn send_link_if_member(state: &AppState, email: &Email, purpose: Purpose) -> ApiResult<()> {
-    let Some(member) = store::members::find_by_email(&state.pool, email.as_str()).await? else {
-        return Ok(());
+/// Asks for a link of `purpose` to be emailed to the account with the login `email`, if there
+/// is one. The request path does the same work whatever the address: it reserves the address's
+/// slot for that kind of link and queues a link request in the outbox, without reading
+/// `members`; the sender finds the account (or drops the request) after the answer has gone,
+/// so the answer's timing cannot tell whether an account exists. A request within the link
+/// interval of the last is queued for the end of it, and one made while another waits adds
+/// nothing: a stranger's requests fill nobody's inbox faster than one link a minute, and never
+/// stop the owner's link from coming.
+pub async fn request_link(state: &AppState, email: &Email, purpose: Purpose) -> ApiResult<()> {
+    let due = match state.limits.link_slot(&state.pool, email.as_str(), purpose).await? {
+        LinkSlot::At(due) => due,
+        LinkSlot::AlreadyWaiting => return Ok(()),
     };
-    let mut transaction = state.pool.begin().await?;
-    state
-        .mailer
-        .send_link(&mut transaction, member.id, purpose, email.as_str(), None)
-        .await?;
-    transaction.commit().await?;
+    let mut connection = state.pool.acquire().await?;
+    store::outbox::enqueue_due(
+        &mut connection,
+        &store::outbox::NewEmail {
+            to_email: email.as_str(),
+            kind: store::outbox::LINK_REQUEST,
+            link: None,
+            facts: json!({ "purpose": purpose.as_str() }),
+        },
+        due,
+    )
+    .await?;
     state.mailer.wake();
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! domain values or JSON; it never reads a request. Routes call services; services call the
 //! store, the access rules and each other, never a route.
 
+pub mod account_notices;
 pub mod accounts;
 pub mod eligibility_check;
 pub mod favourites;

@@ -15,7 +15,7 @@ use crate::smtp::{SmtpSink, checked_link, token_in};
 
 const WAIT: Duration = Duration::from_secs(20);
 
-async fn app_with(sink: &SmtpSink, clinics: usize) -> TestApp {
+pub(crate) async fn app_with(sink: &SmtpSink, clinics: usize) -> TestApp {
     let url = sink.url();
     TestApp::spawn_with(clinics, move |config| {
         config.smtp_url = Some(Secret(url));
@@ -523,7 +523,7 @@ async fn a_crashed_senders_messages_are_claimed_again_when_the_lease_runs_out() 
     drop(connection);
     let lease = Duration::from_millis(600);
     // A sender claims it and dies without recording anything.
-    let first = store::outbox::claim(&database.pool, 10, lease, "nearcare.example")
+    let first = store::outbox::claim(&database.pool, 10, lease, "nearcare.example", "first")
         .await
         .unwrap();
     assert_eq!(first.iter().map(|email| email.id).collect::<Vec<_>>(), vec![id]);
@@ -531,13 +531,13 @@ async fn a_crashed_senders_messages_are_claimed_again_when_the_lease_runs_out() 
     assert!(message_id.starts_with(&format!("<outbox-{id}.")), "{message_id}");
     // While the lease holds, nobody else takes it.
     assert!(
-        store::outbox::claim(&database.pool, 10, lease, "nearcare.example")
+        store::outbox::claim(&database.pool, 10, lease, "nearcare.example", "first")
             .await
             .unwrap()
             .is_empty()
     );
     tokio::time::sleep(lease + Duration::from_millis(200)).await;
-    let second = store::outbox::claim(&database.pool, 10, lease, "other.example")
+    let second = store::outbox::claim(&database.pool, 10, lease, "other.example", "second")
         .await
         .unwrap();
     assert_eq!(second.len(), 1, "taken again after the lease");
@@ -562,6 +562,7 @@ async fn the_server_stops_its_sender_and_job_runner_cleanly_on_sigterm() {
         .env("NEARCARE_SEED_CLINICS", "0")
         .env("NEARCARE_MAIL_POLL_MS", "20")
         .env("NEARCARE_JWT_SECRET", "test-secret-not-for-production-use")
+        .env("NEARCARE_DEV_MAILBOX", "true")
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1")
         .stdout(log.try_clone().unwrap())

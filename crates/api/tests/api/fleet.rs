@@ -18,7 +18,7 @@ struct Server {
 }
 
 /// A fresh database holding a generated catalogue.
-async fn seeded_database(clinics: usize, clinicians: usize, seed: u64) -> testkit::TestDatabase {
+pub(crate) async fn seeded_database(clinics: usize, clinicians: usize, seed: u64) -> testkit::TestDatabase {
     let database = testkit::database().await.expect("a test database");
     let catalogue = seed::generate(
         &seed::SeedConfig {
@@ -199,9 +199,11 @@ async fn answers_of(client: &reqwest::Client, servers: &[Server]) -> Vec<(u16, i
 }
 
 /// A `nearcare-server` process, killed when dropped.
-struct Process {
-    child: std::process::Child,
-    address: String,
+pub(crate) struct Process {
+    pub(crate) child: std::process::Child,
+    pub(crate) address: String,
+    /// Every line it has logged so far (ANSI colours removed).
+    pub(crate) log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Drop for Process {
@@ -218,7 +220,11 @@ fn spawn_process(database_url: &str, local_dir: &std::path::Path) -> Process {
 }
 
 /// [`spawn_process`] with more environment variables.
-fn spawn_process_with(database_url: &str, local_dir: &std::path::Path, environment: &[(&str, &str)]) -> Process {
+pub(crate) fn spawn_process_with(
+    database_url: &str,
+    local_dir: &std::path::Path,
+    environment: &[(&str, &str)],
+) -> Process {
     use std::io::BufRead;
     let mut child = server_command(database_url, local_dir)
         .envs(environment.iter().copied())
@@ -229,10 +235,13 @@ fn spawn_process_with(database_url: &str, local_dir: &std::path::Path, environme
         .expect("the server binary starts");
     let (sender, receiver) = std::sync::mpsc::channel();
     let stdout = child.stdout.take().unwrap();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept = std::sync::Arc::clone(&log);
     std::thread::spawn(move || {
-        // Reads every line (the pipe must not fill up) and reports the listening address.
+        // Reads every line (the pipe must not fill up), keeps it and reports the listening address.
         for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
             let plain: String = strip_ansi(&line);
+            kept.lock().unwrap().push(plain.clone());
             if let Some(at) = plain.find("listening address=") {
                 let address = plain[at + "listening address=".len()..]
                     .split_whitespace()
@@ -249,6 +258,7 @@ fn spawn_process_with(database_url: &str, local_dir: &std::path::Path, environme
     Process {
         child,
         address: format!("http://{address}"),
+        log,
     }
 }
 
@@ -321,7 +331,7 @@ async fn indexer_rebuild(
 }
 
 /// A fresh folder for one test's servers (removed first, in case a killed run left it).
-fn fleet_root(name: &str) -> std::path::PathBuf {
+pub(crate) fn fleet_root(name: &str) -> std::path::PathBuf {
     let root = std::env::temp_dir().join(format!("nearcare-fleet-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     root
@@ -537,21 +547,7 @@ async fn three_server_processes_send_200_queued_emails_exactly_once() {
     for name in ["b", "c"] {
         processes.push(spawn_process_with(&database.url, &root.join(name), &environment));
     }
-    let mut transaction = database.pool.begin().await.unwrap();
-    for index in 0..200 {
-        store::outbox::enqueue(
-            &mut transaction,
-            &store::outbox::NewEmail {
-                to_email: &format!("fleet{index:03}@example.com"),
-                kind: "magic_link",
-                link: Some(&format!("http://127.0.0.1/login?magicLink=token{index}")),
-                facts: json!({}),
-            },
-        )
-        .await
-        .unwrap();
-    }
-    transaction.commit().await.unwrap();
+    queue_magic_links(&database.pool, "fleet", 200).await;
     let messages = sink.wait_for_total(200, Duration::from_secs(90)).await;
     // Anything sent twice would arrive within the poll interval: wait a little longer.
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -573,6 +569,26 @@ async fn three_server_processes_send_200_queued_emails_exactly_once() {
     assert_eq!(unsent, 0);
     drop(processes);
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Queues `count` magic-link messages to `{prefix}000@example.com`, `{prefix}001@...`, in one
+/// transaction.
+pub(crate) async fn queue_magic_links(pool: &sqlx::PgPool, prefix: &str, count: usize) {
+    let mut transaction = pool.begin().await.unwrap();
+    for index in 0..count {
+        store::outbox::enqueue(
+            &mut transaction,
+            &store::outbox::NewEmail {
+                to_email: &format!("{prefix}{index:03}@example.com"),
+                kind: "magic_link",
+                link: Some(&format!("http://127.0.0.1/login?magicLink=token{index}")),
+                facts: json!({}),
+            },
+        )
+        .await
+        .unwrap();
+    }
+    transaction.commit().await.unwrap();
 }
 
 /// moto's S3-compatible server (`scripts/s3-venv.sh`), killed when dropped.

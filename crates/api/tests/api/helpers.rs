@@ -373,21 +373,57 @@ impl TestApp {
     // ---- Reading what the server wrote -------------------------------------------------------
 
     /// The token of the newest link emailed to `email` with `kind` (a one-time token purpose).
+    /// A requested link is written by the outbox sender after the request is answered (see
+    /// `services::accounts::request_link`): this waits for it while a due request is queued.
     pub async fn link_token(&self, email: &str, kind: &str) -> String {
-        let link: String = sqlx::query_scalar(
-            "select link from email_outbox where to_email = $1 and kind = $2 order by id desc limit 1",
-        )
-        .bind(email)
-        .bind(kind)
-        .fetch_one(&self.database.pool)
-        .await
-        .unwrap_or_else(|error| panic!("no {kind} email to {email}: {error}"));
+        let started = std::time::Instant::now();
+        let link: String = loop {
+            let (link, queued): (Option<String>, bool) = sqlx::query_as(
+                "select (select link from email_outbox where to_email = $1 and kind = $2 order by id desc limit 1),
+                        exists (select 1 from email_outbox
+                                where to_email = $1 and kind = 'link_request' and next_attempt_at <= now())",
+            )
+            .bind(email)
+            .bind(kind)
+            .fetch_one(&self.database.pool)
+            .await
+            .unwrap();
+            match link {
+                Some(link) if !queued => break link,
+                _ if started.elapsed() > std::time::Duration::from_secs(15) => {
+                    panic!("no {kind} email to {email} (a request still queued: {queued})")
+                }
+                _ => tokio::time::sleep(std::time::Duration::from_millis(50)).await,
+            }
+        };
         let query = link.split_once('?').expect("a link with a query").1;
         query
             .split('&')
             .find_map(|pair| pair.strip_prefix("token=").or_else(|| pair.strip_prefix("magicLink=")))
             .expect("a token in the link")
             .to_owned()
+    }
+
+    /// Waits until the outbox sender has resolved every due link request (turned it into its
+    /// link's message, or dropped it for an address without an account).
+    pub async fn settle_link_requests(&self) {
+        let started = std::time::Instant::now();
+        loop {
+            let queued: i64 = sqlx::query_scalar(
+                "select count(*) from email_outbox where kind = 'link_request' and next_attempt_at <= now()",
+            )
+            .fetch_one(&self.database.pool)
+            .await
+            .unwrap();
+            if queued == 0 {
+                return;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(15),
+                "{queued} link requests still queued"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
     }
 
     /// How many emails went to `email`.

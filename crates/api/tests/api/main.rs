@@ -2,8 +2,12 @@
 
 mod helpers;
 
+mod account_notices;
 mod accounts;
 mod contact;
+mod dev_mailbox;
+mod documented_answers;
+mod edge_answers;
 mod eligibility;
 mod email;
 mod enrolment;
@@ -13,11 +17,14 @@ mod favourites;
 mod fleet;
 mod geocoder;
 mod hardening;
+mod lockout;
 mod marketplace;
 mod metadata;
+mod outbox_crash;
 mod profiles;
 mod providers;
 mod reindex;
 mod security;
+mod slow_clients;
 mod smtp;
 mod waitlist;

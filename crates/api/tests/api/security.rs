@@ -325,18 +325,16 @@ async fn repeated_failures_are_refused_with_429() {
         429,
         "too_many_requests",
     );
-    for _ in 0..5 {
+    // A link request is never refused for its address (it only mails the owner's inbox); the
+    // address's own budget still counts it.
+    for _ in 0..6 {
         assert_eq!(app.request_password_reset("limited@example.com").await.status, 200);
     }
-    assert_error(
-        &app.request_password_reset("limited@example.com").await,
-        429,
-        "too_many_requests",
-    );
+    app.settle_link_requests().await;
     assert_eq!(
         app.emails_to("limited@example.com").await,
-        6,
-        "one verification and five resets"
+        7,
+        "one verification and six resets (this server has no link interval)"
     );
     // Other emails are not affected by this one's limits.
     assert_eq!(app.request_magic_link("other@example.com").await.status, 200);

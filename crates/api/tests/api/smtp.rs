@@ -15,6 +15,8 @@ pub struct SmtpSink {
     reject: Vec<String>,
     defer: Vec<String>,
     defer_times: u32,
+    /// How long each message takes to be accepted (a slow relay).
+    delay: Duration,
     child: Option<Child>,
 }
 
@@ -41,9 +43,18 @@ impl SmtpSink {
         Self::start_with(reject, &[], 0).await
     }
 
+    /// A sink that takes `delay` to accept each message.
+    pub async fn start_slow(delay: Duration) -> Self {
+        Self::start_configured(&[], &[], 0, delay).await
+    }
+
     /// The same, also answering 451 (try again later) the first `defer_times` times a
     /// recipient in `defer` is given.
     pub async fn start_with(reject: &[&str], defer: &[&str], defer_times: u32) -> Self {
+        Self::start_configured(reject, defer, defer_times, Duration::ZERO).await
+    }
+
+    async fn start_configured(reject: &[&str], defer: &[&str], defer_times: u32, delay: Duration) -> Self {
         let dir = std::env::temp_dir().join(format!("nearcare-smtp-{}-{}", std::process::id(), free_port()));
         std::fs::create_dir_all(&dir).expect("a sink folder");
         let mut sink = Self {
@@ -52,6 +63,7 @@ impl SmtpSink {
             reject: reject.iter().map(|address| (*address).to_owned()).collect(),
             defer: defer.iter().map(|address| (*address).to_owned()).collect(),
             defer_times,
+            delay,
             child: None,
         };
         sink.resume().await;
@@ -84,6 +96,8 @@ impl SmtpSink {
                 &self.defer.join(","),
                 "--defer-times",
                 &self.defer_times.to_string(),
+                "--delay-ms",
+                &self.delay.as_millis().to_string(),
             ])
             .stdout(Stdio::piped())
             .kill_on_drop(true)
