@@ -19,15 +19,23 @@ export function getAccessToken(): string | null {
 /** The access token lives 12 hours on the server; the cookie keeps it no longer. */
 const TOKEN_MAX_AGE_SECONDS = 12 * 60 * 60;
 
+/**
+ * `; Secure` when the app is served over https (its public URL), so the browser never sends the
+ * token over plain http; empty on http (a local server), where a Secure cookie would not be kept.
+ */
+function secureAttribute(): string {
+  return window.location.protocol === 'https:' ? '; Secure' : '';
+}
+
 /** Stores an access token in the `token` cookie (sign-in, a refreshed token after eligibility). */
 export function setAccessToken(token: string): void {
-  document.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Max-Age=${TOKEN_MAX_AGE_SECONDS}; path=/; SameSite=Lax`;
+  document.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Max-Age=${TOKEN_MAX_AGE_SECONDS}; path=/; SameSite=Lax${secureAttribute()}`;
   notifySessionChanged();
 }
 
 /** Removes the token cookie without leaving the page. */
 export function clearAccessToken(): void {
-  document.cookie = `${TOKEN_COOKIE}=; Max-Age=0; path=/`;
+  document.cookie = `${TOKEN_COOKIE}=; Max-Age=0; path=/; SameSite=Lax${secureAttribute()}`;
   notifySessionChanged();
 }
 
