@@ -12,6 +12,8 @@ macro_rules! say {
     };
 }
 
+mod employers_cli;
+mod members_cli;
 mod providers_cli;
 
 use std::path::PathBuf;
@@ -80,6 +82,12 @@ enum Command {
     /// Provider accounts and their solution participations.
     #[command(subcommand)]
     Providers(providers_cli::ProvidersCommand),
+    /// Employers, whether they offer the benefit, and the requests to have it offered.
+    #[command(subcommand)]
+    Employers(employers_cli::EmployersCommand),
+    /// Member accounts: the addresses that agreed to news and updates.
+    #[command(subcommand)]
+    Members(members_cli::MembersCommand),
     /// Manages the private PostgreSQL cluster.
     #[command(subcommand)]
     Pg(PgCommand),
@@ -247,6 +255,8 @@ async fn run(cli: Cli) -> Result<()> {
             say!("message {id} will be sent again");
         }
         Command::Providers(command) => providers_cli::run(&pool, command).await?,
+        Command::Employers(command) => employers_cli::run(&pool, command).await?,
+        Command::Members(command) => members_cli::run(&pool, command).await?,
         Command::Pg(_) => unreachable!("handled above"),
     }
     Ok(())

@@ -117,6 +117,10 @@ pub struct Config {
     /// membership that cannot change provider).
     #[arg(long, env = "NEARCARE_SUPPORT_EMAIL", default_value = "support@nearcare.example")]
     pub support_email: String,
+    /// The operator's sales address: each request to have an employer offer the benefit
+    /// ("A representative will contact the company") is emailed here.
+    #[arg(long, env = "NEARCARE_SALES_EMAIL", default_value = "sales@nearcare.example")]
+    pub sales_email: String,
     /// The SMTP relay: smtp://[user:password@]host[:port] (STARTTLS required, except to a
     /// loopback host where it is used when offered; ?tls=required|opportunistic|none) or
     /// smtps://host[:port] (TLS). Unset: no email leaves the server (see NEARCARE_DEV_MAILBOX).
@@ -199,6 +203,7 @@ impl Config {
             min_body_rate: 500,
             database_acquire_timeout_ms: 2000,
             support_email: "support@nearcare.example".into(),
+            sales_email: "sales@nearcare.example".into(),
             smtp_url: None,
             dev_mailbox: true,
             smtp_user: None,

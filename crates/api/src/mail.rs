@@ -185,6 +185,19 @@ impl Mailer {
         if kind == "eligibility_outcome" {
             context["link"] = json!(format!("{}/", self.public_url));
         }
+        if kind == "benefit_offered" {
+            // Written by the CLI, which knows no public URL: sign-up with the employer chosen.
+            let company = email
+                .facts
+                .get("company_name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            context["link"] = json!(format!(
+                "{}/register?company={}",
+                self.public_url,
+                percent_encode(company)
+            ));
+        }
         self.templates.render(kind, &context).map_err(|error| error.to_string())
     }
 

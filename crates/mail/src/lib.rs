@@ -34,7 +34,7 @@ pub enum RenderError {
 
 /// The kinds written to the operator's own addresses (support, sales) rather than to a member:
 /// they name a person to reach and carry no link.
-pub const OPERATOR_KINDS: &[&str] = &["contact_request"];
+pub const OPERATOR_KINDS: &[&str] = &["contact_request", "sales_lead"];
 
 /// The message kinds with a template.
 pub const KINDS: &[&str] = &[
@@ -52,6 +52,8 @@ pub const KINDS: &[&str] = &[
     "participation_review",
     "participation_outcome",
     "contact_request",
+    "sales_lead",
+    "benefit_offered",
     "legacy",
 ];
 
@@ -91,6 +93,10 @@ const SOURCES: &[(&str, &str)] = templates![
     "participation_outcome.html",
     "contact_request.txt",
     "contact_request.html",
+    "sales_lead.txt",
+    "sales_lead.html",
+    "benefit_offered.txt",
+    "benefit_offered.html",
     "legacy.txt",
     "legacy.html",
 ];

@@ -3,6 +3,7 @@
 //! functions.
 
 pub mod analytics;
+pub mod benefit_requests;
 pub mod catalogue;
 pub mod contact_requests;
 pub mod copy;

@@ -258,6 +258,15 @@ pub async fn set_notify(pool: &PgPool, id: i64, notify: bool) -> Result<Option<b
     )
 }
 
+/// The login emails of the members who agreed to news and updates (`notify`), by address.
+pub async fn news_consents(pool: &PgPool) -> Result<Vec<String>> {
+    Ok(
+        sqlx::query_scalar("select email from members where notify and email is not null order by email")
+            .fetch_all(pool)
+            .await?,
+    )
+}
+
 pub async fn mark_email_verified(connection: &mut PgConnection, id: i64) -> Result<()> {
     sqlx::query("update members set email_verified_at = coalesce(email_verified_at, now()) where id = $1")
         .bind(id)

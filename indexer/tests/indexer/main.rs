@@ -548,3 +548,120 @@ async fn the_cli_invites_providers_and_decides_participations() {
     .unwrap();
     assert_eq!(outcome, 1);
 }
+
+/// `indexer employers list / set-status / leads` and `indexer members consents`: the operator
+/// sees who waits for an employer, makes it active (each waiting address gets one email in the
+/// outbox) and exports the addresses that agreed to news.
+#[tokio::test]
+async fn the_cli_activates_employers_lists_leads_and_exports_news_consents() {
+    let database = seeded(50).await;
+    let directory = index_dir("employers-cli");
+    let run = |args: &[&str]| indexer_command(&database.url, &directory).args(args).output().unwrap();
+    let stdout = |output: &std::process::Output| String::from_utf8_lossy(&output.stdout).into_owned();
+    let globex = seed::demo::GLOBEX_EMPLOYER_ID;
+    sqlx::query(
+        "insert into members (email, first_name, notify) values
+             ('news@example.com', 'Nia', true), ('quiet@example.com', 'Quinn', false), ('asked@example.com', 'Ash', true)",
+    )
+    .execute(&database.pool)
+    .await
+    .unwrap();
+    let mut transaction = database.pool.begin().await.unwrap();
+    for (email, consent, source) in [
+        ("asked@example.com", true, store::benefit_requests::Source::NotifyMe),
+        ("quiet@example.com", false, store::benefit_requests::Source::Enrolment),
+    ] {
+        let request = store::benefit_requests::NewBenefitRequest {
+            employer_id: Some(globex),
+            company_name: seed::demo::GLOBEX_NAME,
+            email,
+            member_id: None,
+            consent,
+            source,
+        };
+        store::benefit_requests::record(&mut transaction, &request, "sales@nearcare.example")
+            .await
+            .unwrap()
+            .unwrap();
+    }
+    transaction.commit().await.unwrap();
+
+    let listed = stdout(&run(&["employers", "list"]));
+    let globex_line = listed
+        .lines()
+        .find(|line| line.contains(seed::demo::GLOBEX_NAME))
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert!(globex_line.contains("inactive"), "{globex_line}");
+    assert!(
+        globex_line.ends_with("1 waiting"),
+        "only the consenting address waits: {globex_line}"
+    );
+    let leads = stdout(&run(&["employers", "leads"]));
+    assert_eq!(leads.lines().count(), 2, "{leads}");
+    assert!(
+        leads
+            .lines()
+            .any(|line| line.contains("asked@example.com") && line.ends_with("waiting")),
+        "{leads}"
+    );
+    assert!(
+        leads
+            .lines()
+            .any(|line| line.contains("quiet@example.com") && line.ends_with("not to be emailed")),
+        "{leads}"
+    );
+
+    let activated = run(&["employers", "set-status", &globex.to_string(), "active"]);
+    assert!(
+        activated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&activated.stderr)
+    );
+    assert!(
+        stdout(&activated).starts_with(&format!(
+            "employer {globex} ({}) is now active (was inactive); 1 waiting address(es) emailed",
+            seed::demo::GLOBEX_NAME
+        )),
+        "{}",
+        stdout(&activated)
+    );
+    let told: Vec<(String, serde_json::Value)> =
+        sqlx::query_as("select to_email, facts from email_outbox where kind = 'benefit_offered'")
+            .fetch_all(&database.pool)
+            .await
+            .unwrap();
+    assert_eq!(told.len(), 1);
+    assert_eq!(told[0].0, "asked@example.com");
+    assert_eq!(told[0].1["company_name"], seed::demo::GLOBEX_NAME);
+    let again = run(&["employers", "set-status", &globex.to_string(), "active"]);
+    assert!(
+        stdout(&again).contains("0 waiting address(es) emailed"),
+        "{}",
+        stdout(&again)
+    );
+    assert!(stdout(&run(&["employers", "leads"])).contains("told "));
+
+    for (args, error) in [
+        (
+            vec!["employers", "set-status", "999999", "active"],
+            "no employer has id 999999",
+        ),
+        (
+            vec!["employers", "set-status", "1", "asleep"],
+            "the status must be active, inactive or pending",
+        ),
+    ] {
+        let output = run(&args);
+        assert!(!output.status.success(), "{args:?} succeeded");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains(error),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    assert_eq!(
+        stdout(&run(&["members", "consents"])),
+        "asked@example.com\nnews@example.com\n",
+        "the addresses that agreed to news, and no other"
+    );
+}

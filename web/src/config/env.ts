@@ -6,6 +6,4 @@ export const env = {
   tileUrl: (import.meta.env.VITE_TILE_URL as string | undefined) ?? '',
   tileAttribution: (import.meta.env.VITE_TILE_ATTRIBUTION as string | undefined) ?? '',
   supportEmail: (import.meta.env.VITE_SUPPORT_EMAIL as string | undefined) ?? 'support@nearcare.example',
-  /** The separate site for providers and third-party administrators, linked from login. */
-  providerSiteUrl: (import.meta.env.VITE_PROVIDER_SITE_URL as string | undefined) ?? 'https://providers.nearcare.example',
 } as const;

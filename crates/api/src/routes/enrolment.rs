@@ -9,6 +9,7 @@ use chrono::Utc;
 use domain::enrolment::Refusal;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use store::benefit_requests::{NewBenefitRequest, Source};
 use store::enrolment::{ChoiceOutcome, ProviderChoice};
 
 use crate::access::{Caller, FamilyMemberOfCaller, SignedInMember, please_log_in};
@@ -73,6 +74,41 @@ fn refusal_error(state: &AppState, refusal: &Refusal) -> ApiError {
     ApiError::with_message(entry, refusal.to_string()).with_details(details)
 }
 
+/// The inactive-employer dialog says a representative will contact the company: the member's
+/// request is recorded and emailed to sales (once per member and company; no consent to be
+/// emailed is assumed). A member who named no company has nothing to ask for.
+async fn tell_sales_the_employer_was_asked_for(state: &AppState, choice: &ProviderChoice) -> ApiResult<()> {
+    let Some(member) = store::members::find(&state.pool, choice.member_id).await? else {
+        return Ok(());
+    };
+    let Some(company_name) = member.employer_name.clone().or(member.company_name.clone()) else {
+        return Ok(());
+    };
+    // A family member without a login asks through the subscriber acting for them.
+    let email = match member.email.clone() {
+        Some(email) => Some(email),
+        None => store::members::find(&state.pool, choice.acted_by)
+            .await?
+            .and_then(|acting| acting.email),
+    };
+    let Some(email) = email else {
+        return Ok(());
+    };
+    let request = NewBenefitRequest {
+        employer_id: member.employer_name.is_some().then_some(member.employer_id).flatten(),
+        company_name: &company_name,
+        email: &email,
+        member_id: Some(member.id),
+        consent: false,
+        source: Source::Enrolment,
+    };
+    let mut transaction = state.pool.begin().await?;
+    store::benefit_requests::record(&mut transaction, &request, &state.config.sales_email).await?;
+    transaction.commit().await?;
+    state.mailer.wake();
+    Ok(())
+}
+
 /// Applies a choice and answers it. `gone` is the error for a member row that vanished.
 async fn choose(state: &AppState, choice: &ProviderChoice, gone: ApiError) -> ApiResult<axum::Json<Value>> {
     let (decision, enrolment, clinic) = match store::enrolment::choose_provider(&state.pool, choice).await? {
@@ -83,6 +119,9 @@ async fn choose(state: &AppState, choice: &ProviderChoice, gone: ApiError) -> Ap
                 code = refusal.code(),
                 "provider choice refused"
             );
+            if refusal == Refusal::EmployerInactive {
+                tell_sales_the_employer_was_asked_for(state, choice).await?;
+            }
             return Err(refusal_error(state, &refusal));
         }
         ChoiceOutcome::Decided {

@@ -9,6 +9,7 @@ use domain::membership::NextStep;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use store::StoreError;
+use store::benefit_requests::{NewBenefitRequest, Source};
 use store::members::NewMember;
 use store::tokens::Purpose;
 
@@ -108,11 +109,32 @@ async fn signup(
         .or_else(|| query.location.as_deref().and_then(|text| text.trim().parse().ok()));
     let (provider_id, location_id) = resolve_provider(&state, provider_id, location_id).await?;
 
+    // Notify Me for an employer that does not offer the benefit (or one the catalogue does not
+    // know): kept until the operator makes it active, and told to sales at once.
+    let asked_for = match (&employer, &typed_company) {
+        (Some(employer), _) if employer.status != "active" => Some((Some(employer.id), employer.company_name.clone())),
+        (None, Some(typed)) => Some((None, typed.clone())),
+        _ => None,
+    }
+    .filter(|_| body.notify == Some(true));
+
     state.limits.hit(&state.pool, Bucket::Client(&client)).await?;
-    if store::members::find_by_email(&state.pool, email.as_str())
-        .await?
-        .is_some()
-    {
+    if let Some(existing) = store::members::find_by_email(&state.pool, email.as_str()).await? {
+        // An account already has this email: the request is still kept.
+        if let Some((employer_id, company_name)) = &asked_for {
+            let mut transaction = state.pool.begin().await?;
+            record_notify_me(
+                &state,
+                &mut transaction,
+                *employer_id,
+                company_name,
+                email.as_str(),
+                existing.id,
+            )
+            .await?;
+            transaction.commit().await?;
+            state.mailer.wake();
+        }
         return Ok(axum::Json(account_exists()));
     }
     let password_hash = match &password {
@@ -142,6 +164,17 @@ async fn signup(
         .mailer
         .send_link(&mut transaction, member.id, Purpose::VerifyEmail, email.as_str(), None)
         .await?;
+    if let Some((employer_id, company_name)) = &asked_for {
+        record_notify_me(
+            &state,
+            &mut transaction,
+            *employer_id,
+            company_name,
+            email.as_str(),
+            member.id,
+        )
+        .await?;
+    }
     transaction.commit().await?;
     state.mailer.wake();
     tracing::info!(member = member.id, "member signed up");
@@ -149,6 +182,27 @@ async fn signup(
     answer["accountExists"] = json!(false);
     answer["message"] = json!(verification_sent(email.as_str()));
     Ok(axum::Json(answer))
+}
+
+/// Records a Notify Me request (its dialog's consent box is required) and emails it to sales.
+async fn record_notify_me(
+    state: &AppState,
+    connection: &mut sqlx::PgConnection,
+    employer_id: Option<i64>,
+    company_name: &str,
+    email: &str,
+    member_id: i64,
+) -> ApiResult<()> {
+    let request = NewBenefitRequest {
+        employer_id,
+        company_name,
+        email,
+        member_id: Some(member_id),
+        consent: true,
+        source: Source::NotifyMe,
+    };
+    store::benefit_requests::record(connection, &request, &state.config.sales_email).await?;
+    Ok(())
 }
 
 fn account_exists() -> Value {

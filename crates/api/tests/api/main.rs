@@ -10,6 +10,7 @@ mod documented_answers;
 mod edge_answers;
 mod eligibility;
 mod email;
+mod employers;
 mod enrolment;
 mod errors;
 mod family;

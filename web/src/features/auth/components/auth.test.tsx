@@ -51,6 +51,15 @@ describe('login', () => {
     expect(router.state.location.search).toBe('?company=acme&location=Denver%2C+CO');
   });
 
+  it('sends providers and TPAs to their portal on this site, not to another domain', () => {
+    mockFetch(() => undefined);
+    renderRoutes(loginRoutes, '/login');
+    const portal = screen.getByRole('link', { name: 'provider portal' });
+    expect(portal.getAttribute('href')).toBe('/dpc-providers/solutions');
+    expect(portal.closest('p')!.textContent).toBe('Provider or TPA? Sign in here with the email your invitation was sent to, then go to the provider portal.');
+    expect(screen.queryByRole('link', { name: 'Go to the provider site' })).toBeNull();
+  });
+
   it('shows the server text for a wrong password', async () => {
     mockFetch((url) => (url.pathname === '/member/app/login' ? { status: 401, body: { message: 'Invalid email and / or password', code: 'invalid_credentials' } } : undefined));
     renderRoutes(loginRoutes, '/login?email=jane@acme.example');

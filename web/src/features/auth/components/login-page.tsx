@@ -11,7 +11,6 @@ import { EmailField } from '@/components/forms/person-fields';
 import { useEmailInput } from '@/components/forms/use-email-input';
 import { PasswordField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
-import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { errorText, isApiError } from '@/lib/api-client';
 import { setAccessToken } from '@/lib/session';
@@ -141,11 +140,10 @@ export function LoginPage() {
           <p>
             New here? <Link to={paths.register.path}>Register</Link>
           </p>
+          {/* Providers and TPAs sign in on this page: their account opens the provider portal. */}
           <p>
-            Provider or TPA?{' '}
-            <a href={env.providerSiteUrl} target="_blank" rel="noreferrer">
-              Go to the provider site
-            </a>
+            Provider or TPA? Sign in here with the email your invitation was sent to, then go to the{' '}
+            <Link to={paths.providerSolutions.path}>provider portal</Link>.
           </p>
         </div>
       }

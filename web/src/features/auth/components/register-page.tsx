@@ -262,8 +262,8 @@ export function RegisterPage() {
         }
       >
         <p>
-          {employer?.companyName ?? 'Your employer'} is not participating yet. A representative will contact the company; leave your email and
-          we will let you know as soon as the benefit is offered.
+          {employer?.companyName ?? 'Your employer'} is not participating yet. Leave your email with Notify Me: a representative will contact
+          the company, and we will email you as soon as the benefit is offered.
         </p>
       </Dialog>
 

@@ -2,7 +2,10 @@ import { CheckIcon, MailIcon } from '@/components/icons/icons';
 import type { Employer } from '@/api/market/types';
 import styles from './employer-banner.module.css';
 
-/** The active employer pays; any other status is told a representative will reach out. */
+/**
+ * The active employer pays. Any other: a representative contacts the company once someone asks
+ * (Notify Me, or an enrolment refused for the employer), which records the request for sales.
+ */
 export function EmployerBanner({ employer }: { employer: Employer }) {
   if (employer.status === 'active') {
     return (
@@ -18,8 +21,8 @@ export function EmployerBanner({ employer }: { employer: Employer }) {
     <div className={`${styles.banner} ${styles.pending}`} role="status" data-testid="employer-banner">
       <MailIcon size={20} />
       <p>
-        <strong>{employer.companyName}</strong> is not yet participating. A representative will contact the company about
-        offering this benefit.
+        <strong>{employer.companyName}</strong> is not yet participating. Ask for the benefit (Notify Me when you register, or by
+        choosing a clinic) and a representative will contact the company.
       </p>
     </div>
   );

@@ -4,6 +4,7 @@ import { memberFixture } from '@/test/fixtures';
 import { mockFetch, renderWithProviders, signIn } from '@/test/render';
 import { sessionValue, storedEmployer } from '@/lib/storage';
 import { EmployerConfirmationDialog, EmployerNeededDialog } from './employer-needed-dialog';
+import { EmployerBanner } from './employer-banner';
 import { MarketplacePage } from './marketplace-page';
 
 const ACME = { id: 1, companyName: 'Acme Corporation', status: 'active' };
@@ -103,5 +104,14 @@ describe('the marketplace and a signed-in member without an employer', () => {
     renderMarketplace(memberFixture());
     expect((await screen.findByTestId('employer-banner')).textContent).toContain('Acme Corporation');
     expect(screen.queryByRole('dialog', { name: 'Employer Confirmation' })).toBeNull();
+  });
+});
+
+describe('EmployerBanner', () => {
+  it('promises a representative only through a request that records it (Notify Me, or choosing a clinic)', () => {
+    renderWithProviders(<EmployerBanner employer={{ id: 3, companyName: 'Globex Industries', status: 'inactive' }} />);
+    expect(screen.getByTestId('employer-banner').textContent).toBe(
+      'Globex Industries is not yet participating. Ask for the benefit (Notify Me when you register, or by choosing a clinic) and a representative will contact the company.',
+    );
   });
 });
