@@ -197,9 +197,10 @@ fn phone(value: &Value) -> Result<String, ListingError> {
     if text.trim().is_empty() {
         return Ok(String::new());
     }
-    Phone::parse(text)
-        .map(|phone| phone.as_str().to_owned())
-        .map_err(|error| ListingError::invalid("phone", format!("is not valid: {error}")))
+    let phone = Phone::parse(text).map_err(|error| ListingError::invalid("phone", format!("is not valid: {error}")))?;
+    // A listing's phone is shown as the spec writes it (`XXX XXX XXXX`), not as E.164.
+    let digits = &phone.as_str()[2..];
+    Ok(format!("{} {} {}", &digits[..3], &digits[3..6], &digits[6..]))
 }
 
 fn time_zone(value: &Value) -> Result<TimeZone, ListingError> {
