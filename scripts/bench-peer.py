@@ -59,6 +59,11 @@ with people as (
     group by cl.location_id
 )
 select l.id, l.lat, l.lng, l.accepting_new_patients as new_patients,
+       -- The languages spoken there, as the language filter reads them: the location's own and
+       -- its clinicians' (docs/listings-contract.md).
+       array(select unnest(l.languages)
+             union select unnest(c.languages) from clinician_locations cl join clinicians c on c.id = cl.clinician_id
+                   where cl.location_id = l.id) as languages,
        st_setsrid(st_makepoint(l.lng, l.lat), 4326)::geography as geog,
        st_setsrid(st_makepoint(l.lng, l.lat), 4326) as geom,
        array_to_tsvector(array(
@@ -79,6 +84,7 @@ alter table peer.locations add primary key (id);
 create index on peer.locations using gist (geog);
 create index on peer.locations using gist (geom);
 create index on peer.locations using gin (tsv);
+create index on peer.locations using gin (languages);
 analyze peer.locations;
 create table peer.words as select word, ndoc from ts_stat('select tsv from peer.locations');
 create table peer.meta as select (select count(*) from locations) as source_locations;
@@ -401,7 +407,11 @@ def main():
     db = psycopg2.connect(database_url)
     db.autocommit = True
     cursor = db.cursor()
-    cursor.execute("select to_regclass('peer.meta') is not null")
+    # A table copied before the languages column existed is copied again.
+    cursor.execute(
+        "select to_regclass('peer.meta') is not null and exists (select 1 from information_schema.columns "
+        "where table_schema = 'peer' and table_name = 'locations' and column_name = 'languages')"
+    )
     ready = cursor.fetchone()[0]
     if ready:
         cursor.execute("select source_locations = (select count(*) from locations) from peer.meta")
@@ -427,7 +437,7 @@ def main():
 
     api = Nearcare(base)
 
-    def search_class(miles, page, text, new_patients):
+    def search_class(miles, page, text, new_patients, language=None):
         def run(index, lat, lng):
             word = words[index % len(words)] if text else None
             filters = {"searchDistance": SLIDER[miles]}
@@ -438,12 +448,16 @@ def main():
             if new_patients:
                 filters["newPatients"] = True
                 where += " and new_patients"
+            if language:
+                filters["selectedLanguages"] = [language]
+                where += " and languages @> array[%(language)s]"
             params = {
                 "origin": f"SRID=4326;POINT({lng!r} {lat!r})",
                 "metres": miles * METRES_PER_MILE,
                 "limit": LIMIT,
                 "offset": (page - 1) * LIMIT,
                 "query": f"{word}:*" if word else None,
+                "language": language,
             }
             sql = SEARCH_SQL.format(where=where)
 
@@ -539,6 +553,7 @@ def main():
         ("search p1, 30 mi, no text", search_class(30, 1, False, False)),
         ("search p1, 30 mi, text", search_class(30, 1, True, False)),
         ("search p1, 30 mi, new patients", search_class(30, 1, False, True)),
+        ("search p1, 30 mi, language (Spanish)", search_class(30, 1, False, False, language="es")),
         ("search p51, 100 mi, text", search_class(100, 51, True, False)),
         ("pins zoom 10", pins_class(10)),
         ("pins zoom 12", pins_class(12)),

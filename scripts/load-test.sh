@@ -34,14 +34,22 @@ LUA
 }
 
 # Searches rotate through metro ZIPs, with and without the new-patients filter, so the load is
-# not one answer.
+# not one answer. FILTERS=listings rotates the listing filters instead (docs/listings-contract.md):
+# a language alone (Spanish, Chinese), an accessibility code alone, and a language with new
+# patients.
 # The ZIP codes are benches/load-test-zips.txt, which the in-process search-loop example reads too.
 lua_zips=$(sed 's/.*/"&"/' benches/load-test-zips.txt | paste -s -d, -)
+case ${FILTERS:-default} in
+  default) lua_filters='"\"newPatients\":true", "\"newPatients\":false"' ;;
+  listings) lua_filters='"\"selectedLanguages\":[\"es\"]", "\"selectedLanguages\":[\"zh\"]", "\"selectedAccessibility\":[\"handiaccess\"]", "\"newPatients\":true,\"selectedLanguages\":[\"es\"]"' ;;
+  *) echo "FILTERS is default or listings, not ${FILTERS}" >&2; exit 2 ;;
+esac
 search_init=$(cat <<LUA
   local zips = { ${lua_zips} }
+  local filters = { ${lua_filters} }
   for _, zip in ipairs(zips) do
-    for _, accepting in ipairs({ "true", "false" }) do
-      local body = '{"search":{"filters":{"zipCode":"' .. zip .. '","newPatients":' .. accepting .. '}}}'
+    for _, filter in ipairs(filters) do
+      local body = '{"search":{"filters":{"zipCode":"' .. zip .. '",' .. filter .. '}}}'
       requests[#requests + 1] =
         wrk.format("POST", "/member/app/market/search?page=1&limit=6", { ["Content-Type"] = "application/json" }, body)
     end
@@ -73,7 +81,7 @@ echo "| endpoint | requests/s (median of ${rounds}) | runs | p50 latency (median
 echo "|---|---|---|---|"
 echo "| GET /health | ${health_median} | ${health_rps[*]} | $(median $(to_ms "${health_p50[@]}")) ms |"
 echo "| POST /member/app/market/search | ${search_median} | ${search_rps[*]} | $(median $(to_ms "${search_p50[@]}")) ms |"
-echo "search throughput = ${ratio}% of /health (${connections} connections, ${duration} per run, 2 wrk threads, same machine)"
+echo "search throughput = ${ratio}% of /health (${connections} connections, ${duration} per run, 2 wrk threads, same machine; filters: ${FILTERS:-default})"
 
 # One keep-alive client: the latency of a single request, unqueued.
 single() { wrk -t1 -c1 -d"${SINGLE_DURATION:-5s}" --latency "$@" | awk '/^ +50%/ {print $2}'; }

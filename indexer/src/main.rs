@@ -12,6 +12,7 @@ macro_rules! say {
     };
 }
 
+mod directory_cli;
 mod employers_cli;
 mod members_cli;
 mod providers_cli;
@@ -88,6 +89,9 @@ enum Command {
     /// Member accounts: the addresses that agreed to news and updates.
     #[command(subcommand)]
     Members(members_cli::MembersCommand),
+    /// The directory's freshness: listings the clinics have not confirmed.
+    #[command(subcommand)]
+    Directory(directory_cli::DirectoryCommand),
     /// Manages the private PostgreSQL cluster.
     #[command(subcommand)]
     Pg(PgCommand),
@@ -257,6 +261,7 @@ async fn run(cli: Cli) -> Result<()> {
         Command::Providers(command) => providers_cli::run(&pool, command).await?,
         Command::Employers(command) => employers_cli::run(&pool, command).await?,
         Command::Members(command) => members_cli::run(&pool, command).await?,
+        Command::Directory(command) => directory_cli::run(&pool, command).await?,
         Command::Pg(_) => unreachable!("handled above"),
     }
     Ok(())

@@ -134,6 +134,9 @@ impl Application {
             config: Arc::new(config),
             shutdown,
         });
+        // The fleet keeps one sweep waiting (the jobs table dedupes it); each one schedules the next.
+        let sweep_every = Duration::from_secs(state.config.attestation_sweep_secs.max(1));
+        crate::services::attestation::schedule(&state, sweep_every).await?;
         background.push(tokio::spawn(crate::jobs::run(
             state.clone(),
             Duration::from_millis(state.config.mail_poll_ms.max(10)),

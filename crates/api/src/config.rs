@@ -171,6 +171,13 @@ pub struct Config {
     /// confirm again.
     #[arg(long, env = "NEARCARE_ELIGIBILITY_RETRY_HOURS", default_value_t = 72)]
     pub eligibility_retry_hours: u64,
+    /// How often the background job looks for organisations whose listings are past due (90
+    /// days unconfirmed) and reminds them (at most once a week each), in seconds.
+    #[arg(long, env = "NEARCARE_ATTESTATION_SWEEP_SECS", default_value_t = 3_600)]
+    pub attestation_sweep_secs: u64,
+    /// The server's clock (tests move it forward).
+    #[arg(skip)]
+    pub clock: crate::clock::Clock,
 }
 
 impl Config {
@@ -216,6 +223,8 @@ impl Config {
             metadata_per_minute: 60,
             eligibility_retry_base_ms: 60_000,
             eligibility_retry_hours: 72,
+            attestation_sweep_secs: 3_600,
+            clock: crate::clock::Clock::system(),
         }
     }
 

@@ -224,6 +224,22 @@ impl From<search::SearchError> for ApiError {
     }
 }
 
+/// A refused listing value: 400 with the code of its kind and `field` naming it.
+impl From<domain::listing::ListingError> for ApiError {
+    fn from(error: domain::listing::ListingError) -> Self {
+        use domain::listing::ListingErrorKind as K;
+        let entry = match error.kind {
+            K::UnknownField => codes::UNKNOWN_FIELD,
+            K::WrongType(_) => codes::INVALID_TYPE,
+            K::UnknownCode(_) => codes::UNKNOWN_CODE,
+            K::OutOfRange(_) => codes::OUT_OF_RANGE,
+            K::Invalid(_) => codes::INVALID_VALUE,
+            K::NothingToChange => return Self::known(codes::LISTING_NOTHING_TO_CHANGE),
+        };
+        Self::with_message(entry, error.to_string()).with_details(json!({ "field": error.field }))
+    }
+}
+
 impl From<store::StoreError> for ApiError {
     fn from(error: store::StoreError) -> Self {
         Self::Internal(anyhow::Error::new(error))

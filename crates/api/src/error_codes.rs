@@ -155,6 +155,23 @@ error_codes! {
     REVIEW_LINK_EXPIRED = ("review_link_expired", GONE, "This approval link has expired or was already used.");
     /// A transition the participation's status does not allow; the message says which.
     PARTICIPATION_STATE = ("participation_state", CONFLICT);
+
+    // ---- Listings kept by the clinics (docs/listings-contract.md; `field` names the field) ----
+    /// A location or clinician that is not one of the caller's organisation's (or nobody's).
+    LISTING_NOT_FOUND = ("listing_not_found", NOT_FOUND, "No such listing in your organisation");
+    /// A field the call does not take.
+    UNKNOWN_FIELD = ("unknown_field", BAD_REQUEST);
+    /// A value of the wrong JSON type.
+    INVALID_TYPE = ("invalid_type", BAD_REQUEST);
+    /// A code outside its list (language, accessibility, service, time zone).
+    UNKNOWN_CODE = ("unknown_code", BAD_REQUEST);
+    /// A number or time outside its range.
+    OUT_OF_RANGE = ("out_of_range", BAD_REQUEST);
+    /// Any other refused listing value; the message says why.
+    INVALID_VALUE = ("invalid_value", BAD_REQUEST);
+    LISTING_NOTHING_TO_CHANGE = ("nothing_to_change", BAD_REQUEST, "Send at least one field to change");
+    /// Accepting new patients asked for while the panel is full; the message gives the numbers.
+    PANEL_FULL = ("panel_full", CONFLICT);
 }
 
 impl ErrorCode {

@@ -1,7 +1,8 @@
 //! The background job runner: claims due rows of the `jobs` table (`FOR UPDATE SKIP LOCKED`
 //! and a lease, as the email outbox) and runs them. Every server runs one; a job runs on one
-//! server at a time. Today's job: retrying an eligibility check the roster could not answer.
-//! Once an hour the runner also expires old analytics events (their counts are kept by day).
+//! server at a time. The jobs: retrying an eligibility check the roster could not answer, and
+//! the attestation sweep (reminding organisations whose listings are past due). Once an hour
+//! the runner also expires old analytics events (their counts are kept by day).
 
 use std::time::Duration;
 
@@ -11,12 +12,15 @@ use sqlx::postgres::PgListener;
 use store::jobs::Job;
 use tokio::sync::watch;
 
+use crate::services::attestation;
 use crate::services::eligibility_check::{self, Applicant, NotConfirmed, RETRY_JOB};
 use crate::state::AppState;
 
 /// What became of a job.
 enum Outcome {
     Done,
+    /// Done, and the same kind of job runs again after this long (a new row).
+    DoneThenAgain(Duration),
     /// Not resolved yet: run again later.
     Again(String),
     Failed(String),
@@ -72,11 +76,19 @@ async fn run_due(state: &AppState, stop: &watch::Receiver<bool>) -> anyhow::Resu
         for job in &jobs {
             let outcome = match job.kind.as_str() {
                 RETRY_JOB => retry_eligibility(state, job).await,
+                attestation::SWEEP_JOB => match attestation::sweep(state).await {
+                    Ok(_) => Outcome::DoneThenAgain(Duration::from_secs(state.config.attestation_sweep_secs.max(1))),
+                    Err(error) => Outcome::Again(format!("{error:#}")),
+                },
                 other => Outcome::Failed(format!("unknown job kind {other:?}")),
             };
             let expired = job.expires_at.is_some_and(|expires| expires <= chrono::Utc::now());
             match outcome {
                 Outcome::Done => store::jobs::done(&state.pool, job.id).await?,
+                Outcome::DoneThenAgain(delay) => {
+                    store::jobs::done(&state.pool, job.id).await?;
+                    attestation::schedule(state, delay).await?;
+                }
                 Outcome::Again(error) if expired => {
                     tracing::info!(job = job.id, kind = %job.kind, error = %error, "job expired unresolved");
                     store::jobs::fail(&state.pool, job.id, &format!("expired: {error}")).await?;

@@ -8,6 +8,7 @@ pub mod app;
 pub mod auth;
 pub mod body_rate;
 pub mod client_address;
+pub mod clock;
 pub mod config;
 pub mod contract_pdf;
 pub mod coverage;

@@ -100,6 +100,8 @@ fn feature_routes() -> Router<AppState> {
         .merge(routes::favourites::router())
         .merge(routes::providers::router())
         .merge(routes::participation_review::router())
+        .merge(routes::listings::router())
+        .merge(routes::listing_codes::router())
         .merge(routes::analytics::router())
         .merge(routes::dev_mailbox::router())
 }

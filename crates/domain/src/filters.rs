@@ -76,6 +76,11 @@ pub struct SearchFilters {
     pub user_zip_code: Option<String>,
     /// Only the signed-in member's favourite clinics and clinicians.
     pub favorites: bool,
+    /// ISO 639 codes: locations where one of them is spoken (by the clinic or one of its
+    /// clinicians), and clinicians who speak one.
+    pub selected_languages: Vec<String>,
+    /// Plan-Net accessibility codes: locations that list every one of them.
+    pub selected_accessibility: Vec<String>,
 }
 
 /// The service type code the spec uses for pediatrics.

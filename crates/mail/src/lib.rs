@@ -54,6 +54,7 @@ pub const KINDS: &[&str] = &[
     "contact_request",
     "sales_lead",
     "benefit_offered",
+    "attestation_reminder",
     "legacy",
 ];
 
@@ -97,6 +98,8 @@ const SOURCES: &[(&str, &str)] = templates![
     "sales_lead.html",
     "benefit_offered.txt",
     "benefit_offered.html",
+    "attestation_reminder.txt",
+    "attestation_reminder.html",
     "legacy.txt",
     "legacy.html",
 ];

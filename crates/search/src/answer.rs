@@ -2,6 +2,7 @@
 //! suggestions, with how they are written to JSON. Plain data: this module imports nothing
 //! from the crate, so `cards` and every query can depend on it.
 
+use chrono::{DateTime, Utc};
 use domain::{CareModalities, LatLng};
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +41,21 @@ impl Serialize for Services<'_> {
             sequence.serialize_element(&Service(code))?;
         }
         sequence.end()
+    }
+}
+
+/// When a listing was last confirmed, as the UTC date a card carries (`"2026-08-01"`), or
+/// `null` when never: members see "Not verified recently" past 120 days, which the web app
+/// decides from today's date (a card is rendered once per snapshot, and a snapshot lives on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerifiedOn(pub Option<DateTime<Utc>>);
+
+impl Serialize for VerifiedOn {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(at) => serializer.collect_str(&at.date_naive()),
+            None => serializer.serialize_none(),
+        }
     }
 }
 
@@ -123,6 +139,7 @@ pub struct MarketItem<'a> {
     pub works_at: Option<&'a str>,
     pub category: &'a str,
     pub services: Services<'a>,
+    pub last_verified: VerifiedOn,
     /// Whether the signed-in caller marked it as a favourite.
     pub favorite: bool,
     /// Whether the signed-in caller is on the waitlist of its clinic (the card's location).

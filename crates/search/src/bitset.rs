@@ -90,6 +90,13 @@ impl Bitset {
         }
     }
 
+    /// Removes every member of `other`.
+    pub fn difference_with(&mut self, other: &Self) {
+        for (word, other) in self.words.iter_mut().zip(&other.words) {
+            *word &= !other;
+        }
+    }
+
     pub fn union_with(&mut self, other: &Self) {
         for (word, other_word) in self.words.iter_mut().zip(&other.words) {
             *word |= other_word;

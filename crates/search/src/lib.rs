@@ -8,6 +8,7 @@ pub mod bitset;
 pub mod cards;
 pub mod error;
 pub mod handle;
+mod links;
 pub mod lists;
 pub mod morton;
 pub mod pins;

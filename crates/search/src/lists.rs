@@ -4,6 +4,8 @@
 
 use std::collections::HashSet;
 
+use domain::listing::Language;
+
 use crate::answer::NameSuggestion;
 use std::borrow::Cow;
 
@@ -22,7 +24,7 @@ impl Snapshot {
         let network = self.alias_network(alias)?;
         Ok(self.value_list(
             &self.core.tables.credential_names,
-            &self.core.tables.credential_locations,
+            |code| self.credential_locations(code),
             network.as_deref(),
         ))
     }
@@ -32,20 +34,37 @@ impl Snapshot {
         let network = self.alias_network(alias)?;
         Ok(self.value_list(
             &self.core.tables.speciality_names,
-            &self.core.tables.speciality_locations,
+            |code| self.speciality_locations(code),
             network.as_deref(),
         ))
     }
 
-    fn value_list(&self, names: &[String], locations: &[Bitset], network: Option<&Bitset>) -> Vec<String> {
+    /// The languages spoken at some location (by the clinic or a clinician there), by name,
+    /// limited to an alias's network when one is given.
+    pub fn language_list(&self, alias: Option<&str>) -> Result<Vec<Language>, SearchError> {
+        let network = self.alias_network(alias)?;
+        let mut spoken: Vec<Language> = self
+            .bits
+            .languages
+            .iter()
+            .filter(|(_, at)| any_in(at, network.as_deref()))
+            .map(|(language, _)| *language)
+            .collect();
+        spoken.sort_unstable_by_key(|language| language.name());
+        Ok(spoken)
+    }
+
+    fn value_list<'a>(
+        &'a self,
+        names: &[String],
+        locations: impl Fn(u16) -> &'a Bitset,
+        network: Option<&Bitset>,
+    ) -> Vec<String> {
         names
             .iter()
-            .zip(locations)
-            .filter(|(_, at)| match network {
-                Some(network) => at.count_range_and(network, 0, at.len()) > 0,
-                None => at.count() > 0,
-            })
-            .map(|(name, _)| name.clone())
+            .enumerate()
+            .filter(|(code, _)| any_in(locations(*code as u16), network))
+            .map(|(_, name)| name.clone())
             .collect()
     }
 
@@ -125,5 +144,13 @@ impl Snapshot {
                 }
             })
             .collect())
+    }
+}
+
+/// Whether a set has a member, inside `network` when one is given.
+fn any_in(set: &Bitset, network: Option<&Bitset>) -> bool {
+    match network {
+        Some(network) => set.count_range_and(network, 0, set.len()) > 0,
+        None => set.count() > 0,
     }
 }

@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use domain::listing::{Accessibility, Language};
 use domain::{Gender, LatLng, PEDIATRICS_SERVICE_TYPE, SearchFilters, ZipCode};
 use gazetteer::Gazetteer;
 
@@ -37,6 +38,9 @@ pub(crate) struct ClinicianRule {
     /// The new-patients filter: a clinician not accepting new patients is not listed, though
     /// their clinic may be (a location's own flag decides whether it matches).
     accepting_only: bool,
+    /// The languages filter: a clinician is listed when they speak one of these (a location
+    /// matches when it or one of its clinicians does).
+    languages: Option<Vec<Language>>,
 }
 
 impl ClinicianRule {
@@ -66,6 +70,15 @@ impl ClinicianRule {
     pub(crate) fn lists(&self, snapshot: &Snapshot, clinician: usize) -> bool {
         self.accepts(snapshot, clinician)
             && (!self.accepting_only || snapshot.bits.clinicians_accepting.contains(clinician))
+            && self.languages.as_ref().is_none_or(|languages| {
+                languages.iter().any(|language| {
+                    snapshot
+                        .bits
+                        .clinician_languages
+                        .get(language)
+                        .is_some_and(|speakers| speakers.contains(clinician))
+                })
+            })
     }
 }
 
@@ -158,6 +171,22 @@ impl<'a> Narrowing<'a> {
     fn into_set(self) -> LocationSet<'a> {
         self.set
     }
+}
+
+/// The `selectedLanguages` filter's languages; an unknown code is refused, naming it.
+fn parse_languages(codes: &[String]) -> Result<Vec<Language>, SearchError> {
+    let mut languages = Vec::with_capacity(codes.len());
+    for (index, code) in codes.iter().enumerate() {
+        let language = Language::parse(code).ok_or_else(|| {
+            SearchError::InvalidFilter(format!(
+                "selectedLanguages[{index}]: {code:?} is not an ISO 639 language code"
+            ))
+        })?;
+        if !languages.contains(&language) {
+            languages.push(language);
+        }
+    }
+    Ok(languages)
 }
 
 fn check_list(name: &str, values: &[String]) -> Result<(), SearchError> {
@@ -273,6 +302,8 @@ impl Snapshot {
             &filters.selected_group_and_organizations,
         )?;
         check_list("serviceTypes", &filters.service_types)?;
+        check_list("selectedLanguages", &filters.selected_languages)?;
+        check_list("selectedAccessibility", &filters.selected_accessibility)?;
         let len = self.location_count();
         let mut locations = Narrowing::new(&self.core.tables.everywhere);
         if filters.new_patients {
@@ -287,6 +318,32 @@ impl Snapshot {
                 Some(bits) => locations.narrow(Cow::Borrowed(bits)),
                 None => locations.narrow(Cow::Owned(Bitset::empty(len))),
             }
+        }
+        let languages = parse_languages(&filters.selected_languages)?;
+        match languages.as_slice() {
+            [] => {}
+            [language] => match self.bits.languages.get(language) {
+                Some(bits) => locations.narrow(Cow::Borrowed(bits)),
+                None => locations.narrow(Cow::Owned(Bitset::empty(len))),
+            },
+            several => {
+                let mut spoken = Bitset::empty(len);
+                for bits in several.iter().filter_map(|language| self.bits.languages.get(language)) {
+                    spoken.union_with(bits);
+                }
+                locations.narrow(Cow::Owned(spoken));
+            }
+        }
+        for (index, code) in filters.selected_accessibility.iter().enumerate() {
+            let known = Accessibility::ALL
+                .iter()
+                .position(|known| Some(*known) == Accessibility::parse(code))
+                .ok_or_else(|| {
+                    SearchError::InvalidFilter(format!(
+                        "selectedAccessibility[{index}]: {code:?} is not a Plan-Net accessibility code"
+                    ))
+                })?;
+            locations.narrow(Cow::Borrowed(&self.bits.accessibility[known]));
         }
         if let Some(restriction) = self.organisation_restriction(filters.employer.as_deref(), alias)? {
             locations.narrow(restriction);
@@ -309,18 +366,14 @@ impl Snapshot {
             1 => {
                 let mut with_clinician = Bitset::empty(len);
                 let sources: Vec<&Bitset> = if let Some(set) = &rule.credentials {
-                    set.iter()
-                        .map(|code| &self.core.tables.credential_locations[*code as usize])
-                        .collect()
+                    set.iter().map(|code| self.credential_locations(*code)).collect()
                 } else if let Some(set) = &rule.specialities {
-                    set.iter()
-                        .map(|code| &self.core.tables.speciality_locations[*code as usize])
-                        .collect()
+                    set.iter().map(|code| self.speciality_locations(*code)).collect()
                 } else {
                     rule.genders
                         .iter()
                         .flatten()
-                        .map(|gender| &self.core.tables.gender_locations[usize::from(*gender == Gender::M)])
+                        .map(|gender| self.gender_locations(*gender))
                         .collect()
                 };
                 for source in sources {
@@ -347,7 +400,7 @@ impl Snapshot {
             None => None,
         };
         if let Some(text) = &text {
-            locations.narrow_shared(self.core.location_text.matches(text, Fields::All)?);
+            locations.narrow_shared(self.location_text_matches(text, Fields::All)?);
         }
         Ok(CompiledFilter {
             locations: locations.into_set(),
@@ -380,11 +433,13 @@ impl Snapshot {
                 .collect::<Result<HashSet<_>, _>>()?;
             Some(parsed)
         };
+        let languages = parse_languages(&filters.selected_languages)?;
         Ok(ClinicianRule {
             credentials: codes(&filters.selected_credentials, &self.core.tables.credential_names),
             specialities: codes(&filters.selected_specialities, &self.core.tables.speciality_names),
             genders,
             accepting_only: filters.new_patients,
+            languages: (!languages.is_empty()).then_some(languages),
         })
     }
 

@@ -327,30 +327,41 @@ fn location_summaries(
     let mut location_sets = Vec::with_capacity(location_count);
     let mut specialities = Vec::with_capacity(location_count);
     for ordinal in 0..location_count {
-        let clinicians = location_clinicians.get(ordinal);
-        let mut credentials: Vec<&str> = clinicians
-            .iter()
-            .map(|c| input.clinicians[*c as usize].credentials.as_str())
-            .collect();
-        credentials.sort_unstable();
-        credentials.dedup();
-        let joined = credentials.join(", ");
+        let (joined, most_common) = location_summary(
+            location_clinicians.get(ordinal),
+            |clinician| input.clinicians[clinician as usize].credentials.as_str(),
+            |clinician| clinician_speciality[clinician as usize],
+        );
         let code = *set_codes.entry(joined.clone()).or_insert_with(|| {
             sets.push(joined);
             (sets.len() - 1) as u32
         });
         location_sets.push(code);
-        let mut counts: HashMap<u16, usize> = HashMap::new();
-        for clinician in clinicians {
-            *counts.entry(clinician_speciality[*clinician as usize]).or_default() += 1;
-        }
-        let most_common = counts
-            .into_iter()
-            .max_by_key(|(speciality, count)| (*count, std::cmp::Reverse(*speciality)))
-            .map_or(NO_SPECIALITY, |(speciality, _)| speciality);
         specialities.push(most_common);
     }
     (location_sets, sets, specialities)
+}
+
+/// The summary of one location's clinicians: their credentials joined ("MD, NP", sorted, each
+/// once) and their most common speciality code (ties to the lowest code; `NO_SPECIALITY` for
+/// nobody).
+pub(crate) fn location_summary<'a>(
+    clinicians: &[u32],
+    credential_of: impl Fn(u32) -> &'a str,
+    speciality_of: impl Fn(u32) -> u16,
+) -> (String, u16) {
+    let mut credentials: Vec<&str> = clinicians.iter().map(|c| credential_of(*c)).collect();
+    credentials.sort_unstable();
+    credentials.dedup();
+    let mut counts: HashMap<u16, usize> = HashMap::new();
+    for clinician in clinicians {
+        *counts.entry(speciality_of(*clinician)).or_default() += 1;
+    }
+    let most_common = counts
+        .into_iter()
+        .max_by_key(|(speciality, count)| (*count, std::cmp::Reverse(*speciality)))
+        .map_or(NO_SPECIALITY, |(speciality, _)| speciality);
+    (credentials.join(", "), most_common)
 }
 
 /// Assigns small integer codes to distinct strings (sorted), returning the codes per row.

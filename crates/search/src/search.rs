@@ -12,7 +12,7 @@ use domain::geo::miles_for_chord;
 use domain::{LatLng, MAX_SEARCH_MILES, SearchFilters};
 use gazetteer::Gazetteer;
 
-use crate::answer::{CardKey, CardName, Coordinates, MarketItem, SearchResponse, Services};
+use crate::answer::{CardKey, CardName, Coordinates, MarketItem, SearchResponse, Services, VerifiedOn};
 use crate::bitset::Bitset;
 use crate::cards::{AnswerNumbers, CardSource};
 use crate::error::SearchError;
@@ -440,7 +440,7 @@ impl Snapshot {
         let (clinician_names, place_names) = match &filter.text {
             Some(text) => (
                 Some(self.core.clinician_text.matches(text, Fields::Primary)?),
-                Some(self.core.location_text.matches(text, Fields::Primary)?),
+                Some(self.location_text_matches(text, Fields::Primary)?),
             ),
             None => (None, None),
         };
@@ -508,6 +508,7 @@ impl Snapshot {
             works_at: None,
             category: LOCATION_CATEGORY,
             services: Services(&location.service_type_codes),
+            last_verified: VerifiedOn(location.last_verified),
             favorite: false,
             waitlisted: false,
             card: CardKey::Clinic(ordinal as u32),
@@ -553,6 +554,7 @@ impl Snapshot {
             works_at: Some(&location.name),
             category: &clinician.category,
             services: Services(&location.service_type_codes),
+            last_verified: VerifiedOn(clinician.last_verified),
             favorite: false,
             waitlisted: false,
             card: CardKey::Clinician(self.clinician_link(location_ordinal, clinician_ordinal)),

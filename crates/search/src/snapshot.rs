@@ -7,15 +7,18 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use domain::{Clinician, Employer, LatLng, Location, Organisation, PEDIATRICS_SERVICE_TYPE};
+use domain::listing::{Accessibility, Language};
+use domain::{Clinician, Employer, Gender, LatLng, Location, Organisation, PEDIATRICS_SERVICE_TYPE};
 
 use crate::bitset::Bitset;
 use crate::cards::CardCache;
 use crate::error::SearchError;
+use crate::links::{LinkedText, Links};
 use crate::rows::{
-    CatalogueVersion, NO_SPECIALITY, SnapshotInput, Tables, folded, location_text, sort_into_ordinal_order,
+    CatalogueVersion, NO_SPECIALITY, SnapshotInput, Tables, folded, location_summary, location_text,
+    sort_into_ordinal_order,
 };
-use crate::text::TextIndex;
+use crate::text::{Fields, TextIndex, TextQuery};
 
 const CATALOGUE_FILE: &str = "catalogue.postcard";
 const READY_FILE: &str = "READY";
@@ -42,6 +45,12 @@ pub(crate) struct AttributeBits {
     /// filter asks of every clinician it passes, and their rows are a random memory access each.
     pub(crate) clinicians_accepting: Bitset,
     pub(crate) service_types: HashMap<String, Bitset>,
+    /// Per language: the locations where it is spoken, by the clinic or one of its clinicians.
+    pub(crate) languages: HashMap<Language, Bitset>,
+    /// Per language: the clinicians who speak it (by clinician ordinal).
+    pub(crate) clinician_languages: HashMap<Language, Bitset>,
+    /// Per accessibility code (its position in `Accessibility::ALL`): the locations listing it.
+    pub(crate) accessibility: Vec<Bitset>,
     /// The virtual locations accepting new patients in each state, counted on first use: the
     /// new-patients filter alone is a common search, and counting it afresh read two bitsets'
     /// worth of the virtual range (some 900 words at a million locations).
@@ -49,11 +58,13 @@ pub(crate) struct AttributeBits {
 }
 
 impl AttributeBits {
-    fn build(locations: &[Location], clinicians: &[Clinician]) -> Self {
+    fn build(locations: &[Location], clinicians: &[Clinician], tables: &Tables) -> Self {
         let accepting = Bitset::from_fn(locations.len(), |ordinal| locations[ordinal].accepting_new_patients);
         let clinicians_accepting =
             Bitset::from_fn(clinicians.len(), |ordinal| clinicians[ordinal].accepting_new_patients);
         let mut service_types: HashMap<String, Bitset> = HashMap::new();
+        let mut languages: HashMap<Language, Bitset> = HashMap::new();
+        let mut accessibility = vec![Bitset::empty(locations.len()); Accessibility::ALL.len()];
         for (ordinal, location) in locations.iter().enumerate() {
             for code in &location.service_type_codes {
                 service_types
@@ -61,11 +72,40 @@ impl AttributeBits {
                     .or_insert_with(|| Bitset::empty(locations.len()))
                     .insert(ordinal);
             }
+            for language in location.languages.iter() {
+                languages
+                    .entry(language)
+                    .or_insert_with(|| Bitset::empty(locations.len()))
+                    .insert(ordinal);
+            }
+            for (position, code) in Accessibility::ALL.into_iter().enumerate() {
+                if location.accessibility.contains(code) {
+                    accessibility[position].insert(ordinal);
+                }
+            }
+        }
+        let mut clinician_languages: HashMap<Language, Bitset> = HashMap::new();
+        for (ordinal, clinician) in clinicians.iter().enumerate() {
+            for language in clinician.languages.iter() {
+                clinician_languages
+                    .entry(language)
+                    .or_insert_with(|| Bitset::empty(clinicians.len()))
+                    .insert(ordinal);
+                for location in tables.clinician_locations.get(ordinal) {
+                    languages
+                        .entry(language)
+                        .or_insert_with(|| Bitset::empty(locations.len()))
+                        .insert(*location as usize);
+                }
+            }
         }
         Self {
             accepting,
             clinicians_accepting,
             service_types,
+            languages,
+            clinician_languages,
+            accessibility,
             virtual_accepting: OnceLock::new(),
         }
     }
@@ -87,6 +127,7 @@ impl AttributeBits {
         counts.get(state).copied().unwrap_or(0)
     }
 
+    /// A changed location's own attributes; its languages are set by [`Self::set_languages`].
     fn apply(&mut self, ordinal: usize, location: &Location, len: usize) {
         self.virtual_accepting = OnceLock::new();
         self.accepting.set(ordinal, location.accepting_new_patients);
@@ -96,6 +137,35 @@ impl AttributeBits {
         for code in &location.service_type_codes {
             self.service_types
                 .entry(code.clone())
+                .or_insert_with(|| Bitset::empty(len))
+                .insert(ordinal);
+        }
+        for (position, code) in Accessibility::ALL.into_iter().enumerate() {
+            self.accessibility[position].set(ordinal, location.accessibility.contains(code));
+        }
+    }
+
+    /// The languages spoken at a location: exactly `spoken`.
+    fn set_languages(&mut self, ordinal: usize, spoken: &[Language], len: usize) {
+        for (language, bits) in &mut self.languages {
+            bits.set(ordinal, spoken.contains(language));
+        }
+        for language in spoken {
+            self.languages
+                .entry(*language)
+                .or_insert_with(|| Bitset::empty(len))
+                .insert(ordinal);
+        }
+    }
+
+    /// The languages a clinician speaks: exactly those of `clinician`.
+    fn set_clinician_languages(&mut self, ordinal: usize, clinician: &Clinician, len: usize) {
+        for (language, bits) in &mut self.clinician_languages {
+            bits.set(ordinal, clinician.languages.contains(*language));
+        }
+        for language in clinician.languages.iter() {
+            self.clinician_languages
+                .entry(language)
                 .or_insert_with(|| Bitset::empty(len))
                 .insert(ordinal);
         }
@@ -109,6 +179,8 @@ pub struct Snapshot {
     pub(crate) bits: Arc<AttributeBits>,
     location_overrides: Arc<HashMap<u32, Location>>,
     clinician_overrides: Arc<HashMap<u32, Clinician>>,
+    /// Clinicians re-linked by patches (see `links`).
+    links: Arc<Links>,
     pub(crate) cards: Arc<CardCache>,
     /// The published generation this snapshot was loaded from (0 when built in memory).
     pub generation: i64,
@@ -135,6 +207,10 @@ impl Snapshot {
     ) -> Result<Self, SearchError> {
         let total = (input.locations.len() + input.clinicians.len()) as u64;
         progress("ordering locations", 0, total);
+        // Profiles read opening hours from PostgreSQL; a snapshot keeps none (a million weeks).
+        for location in &mut input.locations {
+            location.hours = None;
+        }
         sort_into_ordinal_order(&mut input.locations);
         input.clinicians.sort_by_key(|clinician| clinician.id);
         input.organisations.sort_by_key(|organisation| organisation.id);
@@ -207,7 +283,7 @@ impl Snapshot {
         clinician_text: TextIndex,
         directory: Option<PathBuf>,
     ) -> Self {
-        let bits = AttributeBits::build(&input.locations, &input.clinicians);
+        let bits = AttributeBits::build(&input.locations, &input.clinicians, &tables);
         let version = input.version.clone();
         let employer_networks = (0..input.employers.len()).map(|_| OnceLock::new()).collect();
         let core = Core {
@@ -223,6 +299,7 @@ impl Snapshot {
             bits: Arc::new(bits),
             location_overrides: Arc::default(),
             clinician_overrides: Arc::default(),
+            links: Arc::default(),
             cards: Arc::new(cards),
             generation: 0,
             version,
@@ -236,7 +313,7 @@ impl Snapshot {
         Self {
             cards: Arc::new(CardCache::with_budget(
                 self.location_count(),
-                self.core.tables.location_clinicians.pair_count(),
+                self.card_pair_count(),
                 bytes,
             )),
             ..self.clone()
@@ -328,21 +405,95 @@ impl Snapshot {
         }
     }
 
+    /// The clinicians working at a location, by ordinal.
     pub fn clinicians_at(&self, location_ordinal: usize) -> &[u32] {
+        if !self.links.location_clinicians.is_empty()
+            && let Some(relinked) = self.links.location_clinicians.get(&(location_ordinal as u32))
+        {
+            return relinked;
+        }
         self.core.tables.location_clinicians.get(location_ordinal)
     }
 
-    /// Which pairing of a location's clinicians this is; they must be paired.
+    /// Which pairing of a location's clinicians this is (a card slot); they must be paired.
     pub(crate) fn clinician_link(&self, location_ordinal: usize, clinician_ordinal: usize) -> u32 {
         self.core
             .tables
             .location_clinicians
             .pair_position(location_ordinal, clinician_ordinal as u32)
+            .or_else(|| {
+                self.links
+                    .new_pairs
+                    .get(&(location_ordinal as u32, clinician_ordinal as u32))
+                    .copied()
+            })
             .expect("a clinician card names a location the clinician works at")
     }
 
+    /// Card slots of clinician pairings: the snapshot's own pairs and those patches added.
+    fn card_pair_count(&self) -> usize {
+        self.core.tables.location_clinicians.pair_count() + self.links.new_pairs.len()
+    }
+
+    /// The locations a clinician works at, by ordinal.
     pub fn locations_of(&self, clinician_ordinal: usize) -> &[u32] {
+        if !self.links.clinician_locations.is_empty()
+            && let Some(relinked) = self.links.clinician_locations.get(&(clinician_ordinal as u32))
+        {
+            return relinked;
+        }
         self.core.tables.clinician_locations.get(clinician_ordinal)
+    }
+
+    /// The locations with a clinician of this credential code.
+    pub(crate) fn credential_locations(&self, code: u16) -> &Bitset {
+        self.links
+            .credential_locations
+            .get(&code)
+            .unwrap_or(&self.core.tables.credential_locations[code as usize])
+    }
+
+    /// The locations with a clinician of this speciality code.
+    pub(crate) fn speciality_locations(&self, code: u16) -> &Bitset {
+        self.links
+            .speciality_locations
+            .get(&code)
+            .unwrap_or(&self.core.tables.speciality_locations[code as usize])
+    }
+
+    /// The locations with a clinician of this gender.
+    pub(crate) fn gender_locations(&self, gender: Gender) -> &Bitset {
+        let position = usize::from(gender == Gender::M);
+        self.links.gender_locations[position]
+            .as_ref()
+            .unwrap_or(&self.core.tables.gender_locations[position])
+    }
+
+    /// The locations whose names, or the names of the people working there, match `text`;
+    /// `Fields::Primary` for place names only.
+    pub(crate) fn location_text_matches(&self, text: &TextQuery, fields: Fields) -> Result<Arc<Bitset>, SearchError> {
+        let matches = self.core.location_text.matches(text, fields)?;
+        let Some(linked) = self.links.text.as_ref().filter(|_| fields == Fields::All) else {
+            return Ok(matches);
+        };
+        // The snapshot's index still has the re-linked locations' old people.
+        let mut combined = (*matches).clone();
+        combined.difference_with(&linked.locations);
+        combined.union_with(&*linked.index.matches(text, fields)?);
+        Ok(Arc::new(combined))
+    }
+
+    /// The languages spoken at a location (by the clinic or its clinicians), by code.
+    pub fn location_languages(&self, ordinal: usize) -> Vec<Language> {
+        let mut spoken: Vec<Language> = self
+            .bits
+            .languages
+            .iter()
+            .filter(|(_, locations)| locations.contains(ordinal))
+            .map(|(language, _)| *language)
+            .collect();
+        spoken.sort_unstable_by_key(|language| language.code());
+        spoken
     }
 
     pub fn is_physical(&self, ordinal: usize) -> bool {
@@ -413,16 +564,20 @@ impl Snapshot {
             .as_ref()
     }
 
-    /// Applies changed rows that only touch attributes (new patients, modalities, texts shown on
-    /// cards). Anything that moves, renames or re-links a row needs a rebuild.
+    /// Applies changed rows that only touch attributes (new patients, modalities, listing
+    /// facts, texts shown on cards) or where a clinician works. Anything that moves or renames a
+    /// row, or adds one, needs a rebuild.
     pub fn with_changes(
         &self,
         locations: &[Location],
         clinicians: &[Clinician],
         version: CatalogueVersion,
     ) -> Result<Self, NeedsRebuild> {
+        let len = self.location_count();
         let mut location_overrides = (*self.location_overrides).clone();
         let mut bits = (*self.bits).clone();
+        // Locations whose spoken languages may have changed.
+        let mut language_locations: Vec<u32> = Vec::new();
         for changed in locations {
             let ordinal = self
                 .location_ordinal(changed.id)
@@ -438,50 +593,189 @@ impl Snapshot {
             if structural {
                 return Err(NeedsRebuild(format!("location {} moved or was renamed", changed.id)));
             }
-            bits.apply(ordinal, changed, self.location_count());
-            location_overrides.insert(ordinal as u32, changed.clone());
+            bits.apply(ordinal, changed, len);
+            let mut kept = changed.clone();
+            kept.hours = None;
+            location_overrides.insert(ordinal as u32, kept);
+            language_locations.push(ordinal as u32);
         }
         let mut clinician_overrides = (*self.clinician_overrides).clone();
+        let mut moves: Vec<(u32, Vec<u32>)> = Vec::new();
         for changed in clinicians {
             let ordinal = self
                 .clinician_ordinal(changed.id)
                 .ok_or_else(|| NeedsRebuild(format!("new clinician {}", changed.id)))?;
             let current = &self.core.input.clinicians[ordinal];
-            let mut current_locations = current.location_ids.clone();
-            let mut changed_locations = changed.location_ids.clone();
-            current_locations.sort_unstable();
-            changed_locations.sort_unstable();
             let structural = current.first_name != changed.first_name
                 || current.last_name != changed.last_name
                 || current.credentials != changed.credentials
                 || current.speciality != changed.speciality
-                || current.gender != changed.gender
-                || current_locations != changed_locations;
+                || current.gender != changed.gender;
             if structural {
                 return Err(NeedsRebuild(format!(
-                    "clinician {} was renamed, re-credentialed or moved",
+                    "clinician {} was renamed or re-credentialed",
                     changed.id
                 )));
             }
+            // In the row's order, as a rebuild lists them.
+            let mut works_at: Vec<u32> = Vec::with_capacity(changed.location_ids.len());
+            for id in &changed.location_ids {
+                let location = self.location_ordinal(*id).ok_or_else(|| {
+                    NeedsRebuild(format!(
+                        "clinician {} works at location {id}, new to the snapshot",
+                        changed.id
+                    ))
+                })?;
+                if !works_at.contains(&(location as u32)) {
+                    works_at.push(location as u32);
+                }
+            }
+            let worked_at = self.locations_of(ordinal);
+            language_locations.extend(worked_at);
+            language_locations.extend(&works_at);
+            // The same places in another order count too: a rebuild keeps the rows' order.
+            if works_at != worked_at {
+                moves.push((ordinal as u32, works_at));
+            }
             bits.clinicians_accepting.set(ordinal, changed.accepting_new_patients);
+            bits.set_clinician_languages(ordinal, changed, self.clinician_count());
             clinician_overrides.insert(ordinal as u32, changed.clone());
         }
-        Ok(Self {
+        let mut patched = Self {
             core: Arc::clone(&self.core),
-            bits: Arc::new(bits),
+            bits: Arc::clone(&self.bits),
             location_overrides: Arc::new(location_overrides),
             clinician_overrides: Arc::new(clinician_overrides),
-            cards: Arc::new(CardCache::new(
-                self.location_count(),
-                self.core.tables.location_clinicians.pair_count(),
-            )),
+            links: Arc::clone(&self.links),
+            cards: Arc::clone(&self.cards),
             generation: self.generation,
             version: CatalogueVersion {
                 watermark_micros: version.watermark_micros.max(self.version.watermark_micros),
                 cursor: version.cursor,
             },
             directory: self.directory.clone(),
-        })
+        };
+        if !moves.is_empty() {
+            patched.links =
+                Arc::new(patched.relinked(&moves).map_err(|error| {
+                    NeedsRebuild(format!("indexing the names of re-linked locations failed: {error}"))
+                })?);
+        }
+        language_locations.sort_unstable();
+        language_locations.dedup();
+        for ordinal in language_locations {
+            let spoken = patched.spoken_at(ordinal as usize);
+            bits.set_languages(ordinal as usize, &spoken, len);
+        }
+        patched.bits = Arc::new(bits);
+        patched.cards = Arc::new(CardCache::new(len, patched.card_pair_count()));
+        Ok(patched)
+    }
+
+    /// The languages of a location's own row and of everyone working there now.
+    fn spoken_at(&self, ordinal: usize) -> Vec<Language> {
+        let mut spoken: Vec<Language> = self.location(ordinal).languages.iter().collect();
+        for clinician in self.clinicians_at(ordinal) {
+            spoken.extend(self.clinician(*clinician as usize).languages.iter());
+        }
+        spoken.sort_unstable();
+        spoken.dedup();
+        spoken
+    }
+
+    /// The links overlay after clinicians moved: `moves` are (clinician, its locations now, in
+    /// the row's order), against this snapshot's view.
+    fn relinked(&self, moves: &[(u32, Vec<u32>)]) -> Result<Links, SearchError> {
+        let tables = &self.core.tables;
+        let mut links = (*self.links).clone();
+        let mut touched: Vec<u32> = Vec::new();
+        for (clinician, works_at) in moves {
+            let worked_at = self.locations_of(*clinician as usize).to_vec();
+            for location in worked_at.iter().filter(|location| !works_at.contains(location)) {
+                let remaining: Vec<u32> = current_clinicians(&links, tables, *location)
+                    .iter()
+                    .copied()
+                    .filter(|other| other != clinician)
+                    .collect();
+                links
+                    .location_clinicians
+                    .insert(*location, remaining.into_boxed_slice());
+                touched.push(*location);
+            }
+            for location in works_at.iter().filter(|location| !worked_at.contains(location)) {
+                let mut joined = current_clinicians(&links, tables, *location).to_vec();
+                // By clinician ordinal, as a rebuild lists a location's clinicians.
+                let at = joined.partition_point(|other| other < clinician);
+                joined.insert(at, *clinician);
+                links.location_clinicians.insert(*location, joined.into_boxed_slice());
+                touched.push(*location);
+                let own_pair = tables
+                    .location_clinicians
+                    .pair_position(*location as usize, *clinician)
+                    .is_some();
+                let next_slot = (tables.location_clinicians.pair_count() + links.new_pairs.len()) as u32;
+                if !own_pair {
+                    links.new_pairs.entry((*location, *clinician)).or_insert(next_slot);
+                }
+            }
+            links
+                .clinician_locations
+                .insert(*clinician, works_at.clone().into_boxed_slice());
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        let len = self.location_count();
+        for location in &touched {
+            let clinicians = current_clinicians(&links, tables, *location).to_vec();
+            let summary = location_summary(
+                &clinicians,
+                |clinician| self.clinician(clinician as usize).credentials.as_str(),
+                |clinician| tables.clinician_speciality[clinician as usize],
+            );
+            links.summaries.insert(*location, summary);
+            set_coded_locations(
+                &mut links.credential_locations,
+                &tables.credential_locations,
+                clinicians.iter().map(|c| tables.clinician_credential[*c as usize]),
+                *location,
+            );
+            set_coded_locations(
+                &mut links.speciality_locations,
+                &tables.speciality_locations,
+                clinicians.iter().map(|c| tables.clinician_speciality[*c as usize]),
+                *location,
+            );
+            for (position, gender) in [Gender::F, Gender::M].into_iter().enumerate() {
+                let wanted = clinicians.iter().any(|c| self.clinician(*c as usize).gender == gender);
+                let base = &tables.gender_locations[position];
+                let current = links.gender_locations[position].as_ref().unwrap_or(base);
+                if current.contains(*location as usize) != wanted {
+                    links.gender_locations[position]
+                        .get_or_insert_with(|| base.clone())
+                        .set(*location as usize, wanted);
+                }
+            }
+        }
+        // Every location re-linked so far, not only this patch's: the index is rebuilt whole.
+        let mut relinked_locations: Vec<u32> = links.location_clinicians.keys().copied().collect();
+        relinked_locations.sort_unstable();
+        let texts: Vec<(u32, (String, String))> = relinked_locations
+            .iter()
+            .map(|location| {
+                let (primary, _) = location_text(&self.core.input, tables, *location as usize);
+                let people: Vec<String> = current_clinicians(&links, tables, *location)
+                    .iter()
+                    .map(|c| self.clinician(*c as usize).display_name())
+                    .collect();
+                (*location, (primary, people.join(" ")))
+            })
+            .collect();
+        let index = TextIndex::build_for_ordinals(texts.into_iter(), len)?;
+        links.text = Some(Arc::new(LinkedText {
+            locations: Bitset::from_ordinals(len, relinked_locations.iter().map(|l| *l as usize)),
+            index,
+        }));
+        Ok(links)
     }
 
     /// Whether a location offers pediatrics (service type BH).
@@ -494,14 +788,59 @@ impl Snapshot {
 
     /// Credentials of the clinicians at a location, e.g. "MD, NP".
     pub fn location_credentials(&self, ordinal: usize) -> &str {
+        if let Some((credentials, _)) = self.relinked_summary(ordinal) {
+            return credentials;
+        }
         &self.core.tables.credential_sets[self.core.tables.location_credential_set[ordinal] as usize]
     }
 
     /// The most common speciality at a location.
     pub fn location_speciality(&self, ordinal: usize) -> &str {
-        match self.core.tables.location_speciality[ordinal] {
+        let code = match self.relinked_summary(ordinal) {
+            Some((_, code)) => *code,
+            None => self.core.tables.location_speciality[ordinal],
+        };
+        match code {
             NO_SPECIALITY => "",
             code => &self.core.tables.speciality_names[code as usize],
+        }
+    }
+
+    fn relinked_summary(&self, ordinal: usize) -> Option<&(String, u16)> {
+        if self.links.summaries.is_empty() {
+            return None;
+        }
+        self.links.summaries.get(&(ordinal as u32))
+    }
+}
+
+/// A location's clinicians in an overlay being built: its own list there, else the snapshot's.
+fn current_clinicians<'a>(links: &'a Links, tables: &'a Tables, location: u32) -> &'a [u32] {
+    match links.location_clinicians.get(&location) {
+        Some(relinked) => relinked,
+        None => tables.location_clinicians.get(location as usize),
+    }
+}
+
+/// Sets one location's bit in every coded filter set (by credential or speciality code) of the
+/// overlay: in the sets of the codes its clinicians have, out of the others, copying the
+/// snapshot's set the first time it differs.
+fn set_coded_locations(
+    copies: &mut HashMap<u16, Bitset>,
+    base: &[Bitset],
+    present: impl Iterator<Item = u16>,
+    location: u32,
+) {
+    let present: std::collections::HashSet<u16> = present.collect();
+    for (code, base) in base.iter().enumerate() {
+        let code = code as u16;
+        let wanted = present.contains(&code);
+        let current = copies.get(&code).unwrap_or(base);
+        if current.contains(location as usize) != wanted {
+            copies
+                .entry(code)
+                .or_insert_with(|| base.clone())
+                .set(location as usize, wanted);
         }
     }
 }

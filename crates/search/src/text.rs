@@ -23,6 +23,8 @@ pub const MAX_QUERY_CHARS: usize = 100;
 /// Indexing memory: enough for a million locations in one segment (so doc id == ordinal),
 /// small enough to keep a million-location build under 2 GiB.
 const WRITER_MEMORY_BYTES: usize = 400 << 20;
+/// Indexing memory of a patch's small index (tantivy's floor per thread is 15 MB).
+const OVERLAY_WRITER_MEMORY_BYTES: usize = 15 << 20;
 
 /// Which fields a query looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -147,7 +149,33 @@ impl TextIndex {
         }
         writer.commit()?;
         writer.wait_merging_threads()?;
-        Self::from_index(index, fields, len)
+        Self::from_index(index, fields, len, len)
+    }
+
+    /// A small in-memory index of some ordinals' texts, among `len` ordinals: the texts a patch
+    /// changed (a location whose clinicians changed), searched beside the snapshot's own index.
+    pub fn build_for_ordinals(
+        documents: impl ExactSizeIterator<Item = (u32, (String, String))>,
+        len: usize,
+    ) -> Result<Self, SearchError> {
+        let (schema, fields) = schema();
+        let index = Index::create_in_ram(schema);
+        index.tokenizers().register(TOKENIZER, analyzer());
+        let count = documents.len();
+        let mut writer = index.writer_with_num_threads::<TantivyDocument>(1, OVERLAY_WRITER_MEMORY_BYTES)?;
+        for (ordinal, (primary, secondary)) in documents {
+            let mut document = TantivyDocument::default();
+            document.add_u64(fields.ordinal, u64::from(ordinal));
+            document.add_text(fields.primary, &primary);
+            document.add_text(fields.secondary, &secondary);
+            writer.add_document(document)?;
+        }
+        writer.commit()?;
+        writer.wait_merging_threads()?;
+        let mut built = Self::from_index(index, fields, count, len)?;
+        // Doc ids are positions among the few documents, never the ordinals.
+        built.doc_id_is_ordinal = false;
+        Ok(built)
     }
 
     /// Opens an index written by [`TextIndex::build`].
@@ -155,24 +183,25 @@ impl TextIndex {
         let index = Index::open_in_dir(directory)?;
         index.tokenizers().register(TOKENIZER, analyzer());
         let (_, fields) = schema();
-        Self::from_index(index, fields, len)
+        Self::from_index(index, fields, len, len)
     }
 
-    fn from_index(index: Index, fields: TextFields, len: usize) -> Result<Self, SearchError> {
+    /// An index of `documents` documents whose ordinals are below `len`.
+    fn from_index(index: Index, fields: TextFields, documents: usize, len: usize) -> Result<Self, SearchError> {
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         let searcher = reader.searcher();
         let segments = searcher.segment_readers();
         let doc_id_is_ordinal = match segments {
-            [single] if single.max_doc() as usize == len && single.num_deleted_docs() == 0 => {
+            [single] if single.max_doc() as usize == documents && single.num_deleted_docs() == 0 => {
                 let column = single.fast_fields().u64("ord")?;
                 (0..single.max_doc()).all(|doc| column.first(doc) == Some(u64::from(doc)))
             }
-            [] => len == 0,
+            [] => documents == 0,
             _ => false,
         };
-        if searcher.num_docs() as usize != len {
+        if searcher.num_docs() as usize != documents {
             return Err(SearchError::Corrupt(format!(
-                "text index holds {} documents, expected {len}",
+                "text index holds {} documents, expected {documents}",
                 searcher.num_docs()
             )));
         }

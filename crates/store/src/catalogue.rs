@@ -262,15 +262,39 @@ pub async fn changes_since(pool: &PgPool, cursor: &str, watermark: DateTime<Utc>
     })
 }
 
-/// Records whether a location takes new patients; the change reaches running servers through
-/// the `catalogue_changed` notification. Returns false when no such location exists.
+/// Records whether a location takes new patients (an operator's decision, as a clinic's own
+/// would be: a full panel freeing up does not undo it), with its audit row; the change reaches
+/// running servers through the `catalogue_changed` notification. Returns false when no such
+/// location exists.
 pub async fn set_accepting_new_patients(pool: &PgPool, location_id: i64, accepting: bool) -> Result<bool> {
-    let result = sqlx::query("update locations set accepting_new_patients = $2 where id = $1")
+    let mut transaction = pool.begin().await?;
+    let before: Option<(i64, bool)> =
+        sqlx::query_as("select organisation_id, accepting_new_patients from locations where id = $1 for no key update")
+            .bind(location_id)
+            .fetch_optional(&mut *transaction)
+            .await?;
+    let Some((organisation_id, was_accepting)) = before else {
+        return Ok(false);
+    };
+    sqlx::query("update locations set accepting_new_patients = $2, panel_full = false where id = $1")
         .bind(location_id)
         .bind(accepting)
-        .execute(pool)
+        .execute(&mut *transaction)
         .await?;
-    Ok(result.rows_affected() == 1)
+    if was_accepting != accepting {
+        let row = crate::listings::AuditRow {
+            actor: "operator",
+            organisation_id,
+            entity: crate::listings::Entity::Location,
+            entity_id: location_id,
+            field: "acceptingNewPatients",
+            before: serde_json::json!(was_accepting),
+            after: serde_json::json!(accepting),
+        };
+        crate::listings::audit(&mut transaction, &row).await?;
+    }
+    transaction.commit().await?;
+    Ok(true)
 }
 
 fn organisation_from_row(row: &PgRow) -> Result<Organisation> {
@@ -346,20 +370,4 @@ fn clinician_from_row(row: &PgRow) -> Result<Clinician> {
         telehealth: row.try_get("telehealth")?,
         last_verified: row.try_get("last_verified")?,
     })
-}
-
-/// A location's description, or `None` when there is no such location.
-pub async fn location_description(pool: &PgPool, location_id: i64) -> Result<Option<String>> {
-    Ok(sqlx::query_scalar("select description from locations where id = $1")
-        .bind(location_id)
-        .fetch_optional(pool)
-        .await?)
-}
-
-/// A clinician's description, or `None` when there is no such clinician.
-pub async fn clinician_description(pool: &PgPool, clinician_id: i64) -> Result<Option<String>> {
-    Ok(sqlx::query_scalar("select description from clinicians where id = $1")
-        .bind(clinician_id)
-        .fetch_optional(pool)
-        .await?)
 }

@@ -210,9 +210,23 @@ pub async fn choose_provider(pool: &PgPool, choice: &ProviderChoice) -> Result<C
     let Some(locked) = locked else {
         return Ok(ChoiceOutcome::MemberGone);
     };
+    // The clinic joined and the one left are locked before the panel is counted: two members
+    // racing for a clinic's last place are decided one after the other (`crate::capacity`).
+    let touched: Vec<i64> = [choice.location_id, locked.location_id].into_iter().flatten().collect();
+    crate::capacity::lock(&mut transaction, &touched).await?;
     let clinic = match choice.location_id {
         Some(location_id) => clinic(&mut *transaction, location_id).await?,
         None => None,
+    };
+    let clinic = match clinic {
+        Some(mut clinic) if clinic.id != locked.location_id.unwrap_or_default() => {
+            let full = crate::capacity::panel(&mut transaction, clinic.id)
+                .await?
+                .is_some_and(|panel| panel.at_capacity());
+            clinic.accepting_new_patients &= !full;
+            Some(clinic)
+        }
+        other => other,
     };
     let target = match &clinic {
         Some(clinic) if clinic.organisation_id == choice.provider_id => Target::Location(clinic.facts()),
@@ -253,6 +267,8 @@ pub async fn choose_provider(pool: &PgPool, choice: &ProviderChoice) -> Result<C
     .fetch_one(&mut *transaction)
     .await?;
     record(&mut transaction, choice, &locked, &decision, &clinic).await?;
+    let left = locked.location_id.filter(|left| *left != clinic.id);
+    crate::capacity::after_change(&mut transaction, Some(clinic.id), left).await?;
     transaction.commit().await?;
     Ok(ChoiceOutcome::Decided {
         decision,

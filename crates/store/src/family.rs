@@ -229,14 +229,16 @@ pub async fn update(
 /// login of their own keeps their account and is only detached from this family.
 pub async fn remove(pool: &PgPool, subscriber_id: i64, id: i64) -> Result<Option<(String, String)>> {
     let mut transaction = pool.begin().await?;
-    let removed: Option<(String, String, bool)> = sqlx::query_as(
-        "select first_name, last_name, email is not null from members where id = $1 and subscriber_id = $2 for update",
+    let removed: Option<(String, String, bool, Option<i64>)> = sqlx::query_as(
+        "select first_name, last_name, email is not null,
+                case when subscription_status in ('pending', 'active') then location_id end
+         from members where id = $1 and subscriber_id = $2 for update",
     )
     .bind(id)
     .bind(subscriber_id)
     .fetch_optional(&mut *transaction)
     .await?;
-    let Some((first_name, last_name, has_login)) = removed else {
+    let Some((first_name, last_name, has_login, panel_location)) = removed else {
         return Ok(None);
     };
     let statement = if has_login {
@@ -244,7 +246,13 @@ pub async fn remove(pool: &PgPool, subscriber_id: i64, id: i64) -> Result<Option
     } else {
         "delete from members where id = $1"
     };
+    // A deleted member leaves their clinic's panel: a place may open (`crate::capacity`).
+    let left = panel_location.filter(|_| !has_login);
+    if let Some(location) = left {
+        crate::capacity::lock(&mut transaction, &[location]).await?;
+    }
     sqlx::query(statement).bind(id).execute(&mut *transaction).await?;
+    crate::capacity::after_change(&mut transaction, None, left).await?;
     transaction.commit().await?;
     Ok(Some((first_name, last_name)))
 }

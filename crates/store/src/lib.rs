@@ -3,7 +3,9 @@
 //! functions.
 
 pub mod analytics;
+pub mod attestation;
 pub mod benefit_requests;
+pub mod capacity;
 pub mod catalogue;
 pub mod contact_requests;
 pub mod copy;
@@ -12,6 +14,7 @@ pub mod family;
 pub mod favourites;
 pub mod generations;
 pub mod jobs;
+pub mod listings;
 pub mod members;
 pub mod outbox;
 pub mod participations;

@@ -665,3 +665,66 @@ async fn the_cli_activates_employers_lists_leads_and_exports_news_consents() {
         "the addresses that agreed to news, and no other"
     );
 }
+
+/// `indexer directory stale`: the organisations whose listings are past due, with their
+/// contacts and listings; listings confirmed lately are not named.
+#[tokio::test]
+async fn the_cli_lists_the_organisations_whose_listings_are_past_due() {
+    let database = seeded(50).await;
+    let directory = index_dir("directory-cli");
+    let run = |args: &[&str]| indexer_command(&database.url, &directory).args(args).output().unwrap();
+    sqlx::query("update locations set last_verified = now() - interval '1 day'")
+        .execute(&database.pool)
+        .await
+        .unwrap();
+    sqlx::query("update clinicians set last_verified = now() - interval '1 day'")
+        .execute(&database.pool)
+        .await
+        .unwrap();
+    let stale: i64 = sqlx::query_scalar(
+        "update locations set last_verified = now() - interval '100 days'
+         where id = (select min(id) from locations where organisation_id = 1) returning id",
+    )
+    .fetch_one(&database.pool)
+    .await
+    .unwrap();
+    let invited = run(&[
+        "providers",
+        "invite",
+        "--organisation",
+        "1",
+        "--email",
+        "stale@clinic.example",
+    ]);
+    assert!(invited.status.success(), "{}", String::from_utf8_lossy(&invited.stderr));
+
+    let listed = run(&["directory", "stale", "--days", "90"]);
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        text.starts_with("1 organisations have listings not confirmed for more than 90 days"),
+        "{text}"
+    );
+    assert!(text.contains("organisation 1 "), "{text}");
+    assert!(text.contains("1 listings past due, never reminded"), "{text}");
+    assert!(
+        text.contains("contact: stale@clinic.example (invited, no password yet)"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("location {stale} ")), "{text}");
+    assert_eq!(
+        text.matches("  location ").count() + text.matches("  clinician ").count(),
+        1,
+        "{text}"
+    );
+
+    let later = run(&["directory", "stale", "--days", "120"]);
+    assert!(
+        String::from_utf8_lossy(&later.stdout).starts_with("0 organisations"),
+        "{}",
+        String::from_utf8_lossy(&later.stdout)
+    );
+    let refused = run(&["directory", "stale", "--days", "0"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--days must be at least 1"));
+}

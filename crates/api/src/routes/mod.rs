@@ -11,6 +11,8 @@ pub mod family;
 pub mod favourites;
 pub mod geo;
 pub mod health;
+pub mod listing_codes;
+pub mod listings;
 pub mod login;
 pub mod market;
 pub mod members;

@@ -61,8 +61,9 @@ fn organisation_location(snapshot: &Snapshot, organisation_id: i64, location_id:
     ordinal.ok_or_else(|| ApiError::known(codes::PROVIDER_NOT_FOUND))
 }
 
-/// A clinic profile from the snapshot; the description (not kept in the snapshot) and the
-/// caller's favourite and waitlist flags are read from PostgreSQL.
+/// A clinic profile from the snapshot; the description and the listing's facts (hours,
+/// languages, accessibility, telehealth, when it was last confirmed: docs/listings-contract.md),
+/// and the caller's favourite and waitlist flags, are read from PostgreSQL.
 async fn clinic_profile(
     state: &AppState,
     snapshot: &Snapshot,
@@ -70,10 +71,10 @@ async fn clinic_profile(
     ordinal: usize,
     viewer: Option<i64>,
 ) -> ApiResult<Value> {
-    let description = store::catalogue::location_description(&state.pool, snapshot.location(ordinal).id)
-        .await?
-        .unwrap_or_default();
     let location_id = snapshot.location(ordinal).id;
+    let facts = store::listings::location_profile(&state.pool, location_id)
+        .await?
+        .ok_or_else(|| ApiError::known(codes::PROVIDER_NOT_FOUND))?;
     let (favorite, waitlisted) = tokio::try_join!(
         is_favourite(state, viewer, Entity::Location, location_id),
         is_waitlisted(state, viewer, location_id),
@@ -130,7 +131,13 @@ async fn clinic_profile(
         "virtualStates": location.virtual_states,
         "homeCare": location.home_care,
         "careModality": location.modalities.as_displayed(location.is_virtual),
-        "details": { "description": description },
+        "details": { "description": facts.description },
+        "hours": facts.hours.as_ref().map(domain::listing::WeeklyHours::to_json),
+        "timeZone": facts.time_zone.as_str(),
+        "languages": languages_json(facts.languages.iter()),
+        "accessibility": facts.accessibility.iter().map(|code| json!({ "code": code.code(), "label": code.label() })).collect::<Vec<_>>(),
+        "telehealth": facts.telehealth,
+        "lastVerified": facts.last_verified,
         "favorite": favorite,
         "waitlisted": waitlisted,
         "contracted": false,
@@ -186,6 +193,13 @@ async fn provider_profile(
     Ok(axum::Json(clinic_profile(state, &snapshot, id, ordinal, viewer).await?))
 }
 
+/// Languages as profiles show them: code and name.
+fn languages_json(languages: impl Iterator<Item = domain::listing::Language>) -> Vec<Value> {
+    languages
+        .map(|language| json!({ "code": language.code(), "name": language.name() }))
+        .collect()
+}
+
 /// Miles from `origin` to a physical location; none for a virtual one or without an origin.
 fn distance_from(origin: Option<LatLng>, location: &Location) -> Option<f64> {
     let position = LatLng {
@@ -209,9 +223,10 @@ async fn doctor(
         .clinician_ordinal(id)
         .ok_or_else(|| ApiError::known(codes::PROVIDER_NOT_FOUND))?;
     let clinician = snapshot.clinician(ordinal);
-    let description = store::catalogue::clinician_description(&state.pool, clinician.id)
-        .await?
-        .unwrap_or_default();
+    let (description, languages, telehealth, last_verified) =
+        store::listings::clinician_profile(&state.pool, clinician.id)
+            .await?
+            .ok_or_else(|| ApiError::known(codes::PROVIDER_NOT_FOUND))?;
     let favorite = is_favourite(
         &state,
         caller.map(|caller| caller.member_id),
@@ -256,6 +271,9 @@ async fn doctor(
         "logo": clinician.logo,
         "favorite": favorite,
         "details": { "description": description, "gender": clinician.gender.as_str(), "NPI": clinician.npi },
+        "languages": languages_json(languages.iter()),
+        "telehealth": telehealth,
+        "lastVerified": last_verified,
         "clinics": clinics,
     })))
 }

@@ -195,12 +195,20 @@ pub async fn confirm(
         subscription_status: enrolment.subscription.map(|(status, _)| status),
         subscription_expire: enrolment.subscription.map(|(_, expire)| expire),
     };
-    let mut connection = state.pool.acquire().await?;
-    let member = match store::members::confirm_eligibility(&mut connection, applied.id, &confirmed).await {
+    let mut transaction = state.pool.begin().await?;
+    let member = match store::members::confirm_eligibility(&mut transaction, applied.id, &confirmed).await {
         Ok(member) => member,
         Err(StoreError::AlreadyExists(_)) => return Ok(Err(NotConfirmed::MemberExists)),
         Err(error) => return Err(error.into()),
     };
+    // A clinic chosen at sign-up counts the member from now on: its panel may be full.
+    if confirmed.subscription_status.is_some()
+        && let Some(location) = member.location_id
+    {
+        store::capacity::lock(&mut transaction, &[location]).await?;
+        store::capacity::after_change(&mut transaction, Some(location), None).await?;
+    }
+    transaction.commit().await?;
     Ok(Ok(Confirmation {
         member,
         coverage,

@@ -4,6 +4,7 @@
 
 pub mod account_notices;
 pub mod accounts;
+pub mod attestation;
 pub mod eligibility_check;
 pub mod favourites;
 pub mod member_views;

@@ -42,6 +42,7 @@ async fn every_answer_to_a_provider_token_is_documented_with_its_code() {
                 "get" => app.client.get(&url),
                 "post" => app.client.post(&url).json(&json!({})),
                 "put" => app.client.put(&url).json(&json!({})),
+                "patch" => app.client.patch(&url).json(&json!({})),
                 "delete" => app.client.delete(&url),
                 other => panic!("undocumented method {other}"),
             };

@@ -120,6 +120,7 @@ async fn the_openapi_document_lists_every_route() {
                 "get" => app.client.get(&url).send().await.unwrap(),
                 "post" => app.client.post(&url).json(&json!({})).send().await.unwrap(),
                 "put" => app.client.put(&url).json(&json!({})).send().await.unwrap(),
+                "patch" => app.client.patch(&url).json(&json!({})).send().await.unwrap(),
                 "delete" => app.client.delete(&url).send().await.unwrap(),
                 other => panic!("undocumented method {other}"),
             };

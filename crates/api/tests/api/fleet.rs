@@ -215,7 +215,7 @@ impl Drop for Process {
 
 /// Starts the real server binary on a free loopback port with its own local folder and waits
 /// for the address it logs.
-fn spawn_process(database_url: &str, local_dir: &std::path::Path) -> Process {
+pub(crate) fn spawn_process(database_url: &str, local_dir: &std::path::Path) -> Process {
     spawn_process_with(database_url, local_dir, &[])
 }
 

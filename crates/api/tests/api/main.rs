@@ -4,6 +4,7 @@ mod helpers;
 
 mod account_notices;
 mod accounts;
+mod attestation;
 mod contact;
 mod dev_mailbox;
 mod documented_answers;
@@ -18,6 +19,7 @@ mod favourites;
 mod fleet;
 mod geocoder;
 mod hardening;
+mod listings;
 mod lockout;
 mod marketplace;
 mod metadata;

@@ -4,6 +4,7 @@ mod brute;
 mod fixture;
 
 mod bad_input;
+mod listings;
 mod pins;
 mod search;
 mod snapshots;
