@@ -10,6 +10,7 @@ import './security.e2e.mjs';
 import './provider.e2e.mjs';
 import './phone-keyboard.e2e.mjs';
 import './promises.e2e.mjs';
+import './listings.e2e.mjs';
 
 const health = await fetch(`${BASE_URL}/health`).catch((error) => error);
 if (health instanceof Error || !health.ok) {

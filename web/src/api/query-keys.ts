@@ -51,6 +51,8 @@ export const queryKeys = {
     allPreviews: () => [...market, 'preview'] as const,
     preview: (locationId: number) => [...market, 'preview', locationId] as const,
     credentials: (alias: string | null) => [...market, 'credentials', alias] as const,
+    languages: (alias: string | null) => [...market, 'languages', alias] as const,
+    listingCodes: () => [...market, 'listing-codes'] as const,
     specialities: (alias: string | null) => [...market, 'specialities', alias] as const,
     organizations: (alias: string | null, search: string) => [...market, 'organizations', alias, search] as const,
     companyAlias: (alias: string) => [...market, 'company-alias', alias] as const,
@@ -82,5 +84,7 @@ export const queryKeys = {
     all: ['providers'] as const,
     me: () => ['providers', 'me'] as const,
     review: (token: string) => ['providers', 'review', token] as const,
+    /** The organisation's own listings (GET /dpcproviders/listings). */
+    listings: () => ['providers', 'listings'] as const,
   },
 };

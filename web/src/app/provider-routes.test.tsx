@@ -45,13 +45,13 @@ describe('routes by account kind', () => {
     }
   });
 
-  it('gives a provider the organisation name, Sign Out, and a side bar with Solutions and Rates', async () => {
+  it('gives a provider the organisation name, Sign Out, and a side bar with Solutions, Listings and Rates', async () => {
     signIn(providerToken());
     renderAt('/dpc-providers/solutions');
     expect(await screen.findByText('Mile High Health')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Sign Out' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Solutions', 'Rates']);
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Solutions', 'Listings', 'Rates']);
     expect(document.title).toBe('Member - Solutions');
   });
 

@@ -49,6 +49,7 @@ const ProviderSolutionsRoute = lazyNamed(providerPortal, 'ProviderSolutionsRoute
 const ProviderSolutionDetailsRoute = lazyNamed(providerPortal, 'ProviderSolutionDetailsRoute');
 const ProviderRatesRoute = lazyNamed(providerPortal, 'ProviderRatesRoute');
 const ParticipationReviewRoute = lazyNamed(providerPortal, 'ParticipationReviewRoute');
+const ProviderListingsRoute = lazyNamed(() => import('./routes/provider-listings'), 'ProviderListingsRoute');
 
 const HomeRoute = lazyNamed(() => import('./routes/home'), 'HomeRoute');
 const MembershipRoute = lazyNamed(() => import('./routes/membership'), 'MembershipRoute');
@@ -127,6 +128,7 @@ export const routes: RouteObject[] = [
           route(paths.providerSolutions.path, ProviderSolutionsRoute, { name: 'Solutions' }, providerOnly),
           route(paths.providerSolutionDetails.path, ProviderSolutionDetailsRoute, { name: 'Solution Details' }, providerOnly),
           route(paths.providerRates.path, ProviderRatesRoute, { name: 'Rates' }, providerOnly),
+          route(paths.providerListings.path, ProviderListingsRoute, { name: 'Listings' }, providerOnly),
           route(paths.participationReview.path, ParticipationReviewRoute, { name: 'Participation Review', auth: true }),
 
           // Sign-in, sign-up and password links: public, without the headers.

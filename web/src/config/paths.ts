@@ -88,6 +88,8 @@ export const paths = {
     getHref: (solutionId: number | string) => `/dpc-providers/solutions/details/${solutionId}`,
   },
   providerRates: { path: '/dpc-providers/rates' },
+  /** The organisation's own listings, kept true by the clinic (issue 23, docs/listings-contract.md). */
+  providerListings: { path: '/dpc-providers/listings' },
   /** The facilitator's emailed link: public, no login. */
   participationReview: {
     path: '/dpc-providers/participations/review',

@@ -2,6 +2,25 @@
 import type { CareModality } from '@/components/ui/care-modalities';
 import type { LatLng } from './types';
 
+/** One opening of a day, in the clinic's own time zone (`HH:MM`; `24:00` ends the day). */
+export interface OpeningRange {
+  opens: string;
+  closes: string;
+}
+
+/** A week of opening hours: every day named (`mon` ... `sun`), `[]` when closed. */
+export type WeeklyHours = Record<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun', OpeningRange[]>;
+
+export interface NamedLanguage {
+  code: string;
+  name: string;
+}
+
+export interface LabelledCode {
+  code: string;
+  label: string;
+}
+
 export interface ClinicProfile {
   id: number;
   locationId: number;
@@ -28,6 +47,15 @@ export interface ClinicProfile {
     coordinates: LatLng;
   };
   services: { serviceType: string }[];
+  /** Null when the clinic has not given its hours. */
+  hours?: WeeklyHours | null;
+  /** The clinic's IANA time zone: its hours are in it. */
+  timeZone?: string;
+  languages?: NamedLanguage[];
+  accessibility?: LabelledCode[];
+  telehealth?: boolean;
+  /** When the clinic last confirmed its listing (RFC 3339), or null when never. */
+  lastVerified?: string | null;
   clinicians: { id: number; providerName: string; category: string; gender: string | null; worksAt: string; logo: string; credentials?: string }[];
   otherLocations: { locationId: number; locationName: string; address1: string; city: string; state: string }[];
 }
@@ -57,5 +85,9 @@ export interface Clinician {
   logo: string;
   favorite: boolean;
   details: { description: string; gender: string | null; NPI: string };
+  languages?: NamedLanguage[];
+  telehealth?: boolean;
+  /** When the clinic last confirmed this listing (RFC 3339), or null when never. */
+  lastVerified?: string | null;
   clinics: ClinicianClinic[];
 }

@@ -17,6 +17,8 @@ export function searchFiltersBody(filters: SearchFilters, employer: string | nul
     selectedSpecialities: filters.selectedSpecialities,
     selectedGenders: filters.selectedGenders,
     selectedGroupAndOrganizations: filters.selectedGroupAndOrganizations,
+    selectedLanguages: filters.selectedLanguages,
+    selectedAccessibility: filters.selectedAccessibility,
     searchDistance: filters.searchDistance,
     serviceTypes: filters.pediatrics ? ['BH'] : [],
     employer: employer ?? undefined,

@@ -35,6 +35,8 @@ export interface MarketItem {
   worksAt?: string | null;
   category: string;
   services: { serviceTypeCode: string }[];
+  /** The UTC day the listing was last confirmed by the clinic (YYYY-MM-DD), or null when never. */
+  lastVerified?: string | null;
   /** The signed-in member's favourite (sent only when true). */
   favorite?: boolean;
   /** The signed-in member is on this clinic's waitlist (asked of the server; not sent yet). */
@@ -54,6 +56,10 @@ export interface SearchFilters {
   searchDistance: number;
   /** Only the signed-in member's favourites. */
   favorites: boolean;
+  /** ISO 639 codes: clinics where one of them is spoken. */
+  selectedLanguages: string[];
+  /** Plan-Net accessibility codes: clinics that list all of them. */
+  selectedAccessibility: string[];
 }
 
 export interface SearchResponse {

@@ -29,6 +29,8 @@ export async function searchNearZip(zip: string, filters: FindCareFilters, compa
         selectedGroupAndOrganizations: [],
         searchDistance: sliderPosition(filters.distance),
         favorites: false,
+        selectedLanguages: [],
+        selectedAccessibility: [],
       },
       employer: null,
       alias: company,

@@ -4,11 +4,14 @@ import { Checklist } from '@/components/ui/checklist';
 import { Dialog } from '@/components/ui/dialog';
 import { useSignedIn } from '@/lib/session';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { useListingCodes } from '@/api/listings/get-listing-codes';
+import { useSpokenLanguages } from '@/api/listings/get-spoken-languages';
 import { useCredentials } from '@/api/market/get-credentials';
 import { useOrganizationNames } from '@/api/market/get-organization-names';
 import { useSpecialities } from '@/api/market/get-specialities';
 import type { SearchFilters } from '@/api/market/types';
-import { DEFAULT_FILTERS, GENDER_LABELS, MAX_DISTANCE_POSITION, sliderLabel, toggleValue } from '../utils/filters';
+import { toggle as toggleValue } from '@/lib/toggle';
+import { DEFAULT_FILTERS, GENDER_LABELS, MAX_DISTANCE_POSITION, sliderLabel } from '../utils/filters';
 import { FilterChips } from './filter-chips';
 import styles from './filter-drawer.module.css';
 
@@ -27,6 +30,7 @@ const GENDERS: ('F' | 'M')[] = ['F', 'M'];
 export function FilterDrawer({ open, onClose, filters, onApply, alias }: FilterDrawerProps) {
   const [draft, setDraft] = useState<SearchFilters>(filters);
   const [organizationSearch, setOrganizationSearch] = useState('');
+  const [languageSearch, setLanguageSearch] = useState('');
   const debouncedOrganizationSearch = useDebouncedValue(organizationSearch, 250);
   const nameId = useId();
   const distanceId = useId();
@@ -40,6 +44,10 @@ export function FilterDrawer({ open, onClose, filters, onApply, alias }: FilterD
   const credentials = useCredentials(alias, open);
   const specialities = useSpecialities(alias, open);
   const organizations = useOrganizationNames(alias, debouncedOrganizationSearch, open);
+  const languages = useSpokenLanguages(alias, open);
+  const codes = useListingCodes(open);
+  const languageNames = new Map((languages.data ?? []).map((language) => [language.code, language.name]));
+  const accessibilityLabels = new Map((codes.data?.accessibility ?? []).map((code) => [code.code, code.label]));
 
   const update = (patch: Partial<SearchFilters>) => setDraft((current) => ({ ...current, ...patch }));
 
@@ -143,6 +151,27 @@ export function FilterDrawer({ open, onClose, filters, onApply, alias }: FilterD
           selected={draft.selectedSpecialities}
           onToggle={(value) => update({ selectedSpecialities: toggleValue(draft.selectedSpecialities, value) })}
           emptyText={specialities.isFetching ? 'Loading...' : 'No specialities listed'}
+        />
+
+        <Checklist
+          legend="Languages spoken"
+          options={(languages.data ?? [])
+            .filter((language) => language.name.toLowerCase().includes(languageSearch.trim().toLowerCase()))
+            .map((language) => language.code)}
+          selected={draft.selectedLanguages}
+          labelFor={(code) => languageNames.get(code) ?? code}
+          onToggle={(code) => update({ selectedLanguages: toggleValue(draft.selectedLanguages, code) })}
+          search={{ value: languageSearch, onChange: setLanguageSearch, placeholder: 'Search languages' }}
+          emptyText={languages.isFetching ? 'Loading...' : 'No language found'}
+        />
+
+        <Checklist
+          legend="Accessibility"
+          options={(codes.data?.accessibility ?? []).map((code) => code.code)}
+          selected={draft.selectedAccessibility}
+          labelFor={(code) => accessibilityLabels.get(code) ?? code}
+          onToggle={(code) => update({ selectedAccessibility: toggleValue(draft.selectedAccessibility, code) })}
+          emptyText={codes.isFetching ? 'Loading...' : 'No accessibility options listed'}
         />
 
         <fieldset className={styles.fieldset}>

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { CareModalities } from '@/components/ui/care-modalities';
 import { LogoAvatar } from '@/components/ui/logo-avatar';
 import { formatMiles, genderLabel, truncate } from '@/lib/format';
+import { notVerifiedRecently } from '@/lib/listing-freshness';
 import type { MarketItem } from '@/api/market/types';
 import { actionName, cardTitle, entityLabel, type CardAction } from '../utils/card-action';
 import styles from './result-card.module.css';
@@ -110,6 +111,14 @@ export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode,
             {availability}
           </dd>
         </div>
+        {notVerifiedRecently(item.lastVerified) ? (
+          <div className={styles.fact}>
+            <dt className="visually-hidden">Listing</dt>
+            <dd className={styles.stale} data-testid="not-verified">
+              Not verified recently
+            </dd>
+          </div>
+        ) : null}
         {item.speciality ? (
           <div className={styles.fact}>
             <dt>Speciality</dt>

@@ -14,6 +14,8 @@ export const DEFAULT_FILTERS: SearchFilters = {
   selectedGroupAndOrganizations: [],
   searchDistance: DEFAULT_DISTANCE,
   favorites: false,
+  selectedLanguages: [],
+  selectedAccessibility: [],
 };
 
 /** Slider positions 1..9 are 10, 15, ..., 50 miles; 0 means no slider limit. */
@@ -36,12 +38,22 @@ export interface FilterChip {
   without: (filters: SearchFilters) => SearchFilters;
 }
 
-function withoutValue<K extends 'selectedCredentials' | 'selectedSpecialities' | 'selectedGroupAndOrganizations'>(key: K, value: string) {
+type ListFilter = 'selectedCredentials' | 'selectedSpecialities' | 'selectedGroupAndOrganizations' | 'selectedLanguages' | 'selectedAccessibility';
+
+function withoutValue<K extends ListFilter>(key: K, value: string) {
   return (filters: SearchFilters): SearchFilters => ({ ...filters, [key]: filters[key].filter((item) => item !== value) });
 }
 
+/** Names of listing codes (languages by ISO 639 code, accessibility by Plan-Net code). */
+export interface CodeNames {
+  language: (code: string) => string;
+  accessibility: (code: string) => string;
+}
+
+const CODES_AS_THEY_ARE: CodeNames = { language: (code) => code, accessibility: (code) => code };
+
 /** One chip per active filter, each able to remove itself. */
-export function activeFilterChips(filters: SearchFilters): FilterChip[] {
+export function activeFilterChips(filters: SearchFilters, names: CodeNames = CODES_AS_THEY_ARE): FilterChip[] {
   const chips: FilterChip[] = [];
   const name = filters.searchByName.trim();
   if (name) chips.push({ key: 'name', label: `Name: ${name}`, without: (f) => ({ ...f, searchByName: '' }) });
@@ -64,12 +76,14 @@ export function activeFilterChips(filters: SearchFilters): FilterChip[] {
   for (const value of filters.selectedSpecialities) {
     chips.push({ key: `spec:${value}`, label: value, without: withoutValue('selectedSpecialities', value) });
   }
+  for (const value of filters.selectedLanguages) {
+    chips.push({ key: `lang:${value}`, label: `Speaks ${names.language(value)}`, without: withoutValue('selectedLanguages', value) });
+  }
+  for (const value of filters.selectedAccessibility) {
+    chips.push({ key: `access:${value}`, label: names.accessibility(value), without: withoutValue('selectedAccessibility', value) });
+  }
   for (const value of filters.selectedGenders) {
     chips.push({ key: `gender:${value}`, label: GENDER_LABELS[value], without: (f) => ({ ...f, selectedGenders: f.selectedGenders.filter((g) => g !== value) }) });
   }
   return chips;
-}
-
-export function toggleValue<T>(list: T[], value: T): T[] {
-  return list.includes(value) ? list.filter((item) => item !== value) : [...list, value];
 }

@@ -17,6 +17,8 @@ const full: SearchState = {
     selectedSpecialities: ['Family Medicine'],
     selectedGenders: ['F'],
     searchDistance: 0,
+    selectedLanguages: ['es', 'vi'],
+    selectedAccessibility: ['handiaccess', 'pubtrans'],
   },
   page: 3,
   providerPage: 2,
@@ -47,6 +49,16 @@ describe('the marketplace search in the URL', () => {
     expect(state.filters).toEqual({ ...DEFAULT_FILTERS, selectedGenders: ['M'] });
     expect(state.page).toBe(1);
     expect(state.tab).toBe('all');
+  });
+
+  it('writes languages and accessibility as repeated parameters a shared link restores', () => {
+    const link = encodeSearchState({ ...INITIAL_SEARCH_STATE, address: '80202', filters: { ...DEFAULT_FILTERS, selectedLanguages: ['es', 'zh'], selectedAccessibility: ['handiaccess'] } });
+    expect(link.toString()).toBe('location=80202&language=es&language=zh&access=handiaccess');
+    expect(decodeSearchState(new URLSearchParams('location=80202&language=ES&language=es&access=pubtrans')).filters).toEqual({
+      ...DEFAULT_FILTERS,
+      selectedLanguages: ['es'],
+      selectedAccessibility: ['pubtrans'],
+    });
   });
 
   it('knows whether a URL names a search, and keeps only the search as the last one', () => {

@@ -22,6 +22,8 @@ export const SEARCH_PARAMS = {
   credentials: 'credential',
   specialities: 'speciality',
   genders: 'gender',
+  languages: 'language',
+  accessibility: 'access',
   page: 'page',
   providerPage: 'providerPage',
   tab: 'tab',
@@ -70,6 +72,8 @@ export function decodeFilters(params: URLSearchParams): SearchFilters {
     selectedSpecialities: unique(params.getAll(SEARCH_PARAMS.specialities)),
     selectedGenders: unique(params.getAll(SEARCH_PARAMS.genders)).filter((gender): gender is 'F' | 'M' => gender === 'F' || gender === 'M'),
     searchDistance: readDistance(params),
+    selectedLanguages: unique(params.getAll(SEARCH_PARAMS.languages).map((code) => code.toLowerCase())),
+    selectedAccessibility: unique(params.getAll(SEARCH_PARAMS.accessibility)),
   };
 }
 
@@ -112,6 +116,8 @@ export function encodeSearchState(state: SearchState, base: URLSearchParams = ne
   for (const value of filters.selectedCredentials) next.append(SEARCH_PARAMS.credentials, value);
   for (const value of filters.selectedSpecialities) next.append(SEARCH_PARAMS.specialities, value);
   for (const value of filters.selectedGenders) next.append(SEARCH_PARAMS.genders, value);
+  for (const value of filters.selectedLanguages) next.append(SEARCH_PARAMS.languages, value);
+  for (const value of filters.selectedAccessibility) next.append(SEARCH_PARAMS.accessibility, value);
   if (state.page > 1) next.set(SEARCH_PARAMS.page, String(state.page));
   if (state.providerPage > 1) next.set(SEARCH_PARAMS.providerPage, String(state.providerPage));
   if (state.tab !== 'all') next.set(SEARCH_PARAMS.tab, state.tab);

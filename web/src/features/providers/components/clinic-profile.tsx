@@ -20,6 +20,7 @@ import { useClinicProfile } from '@/api/market/get-clinic-profile';
 import { useWaitlistJoined } from '@/api/market/waitlist-joined';
 import type { ClinicProfile as ClinicProfileData } from '@/api/market/profile-types';
 import { clinicFooterAction } from '../utils/footer-action';
+import { AccessFacts, OpeningHours, OpenNowBadge, StaleBadge, VerifiedLine } from './listing-facts';
 import { ProfileToolbar } from './profile-toolbar';
 import styles from './profile.module.css';
 
@@ -119,7 +120,10 @@ function ClinicHero({ clinic }: { clinic: ClinicProfileData }) {
             {clinic.newPatients ? 'Accepting new patients' : 'Not accepting new patients'}
           </span>
           {clinic.isVirtualLocation ? <span className={styles.trusted}>Virtual Network</span> : null}
+          <OpenNowBadge hours={clinic.hours} timeZone={clinic.timeZone} />
+          <StaleBadge lastVerified={clinic.lastVerified} />
         </div>
+        <VerifiedLine lastVerified={clinic.lastVerified} />
         <div className={styles.actions}>
           {!clinic.isVirtualLocation ? (
             <Button
@@ -149,10 +153,12 @@ function InfoPanel({ clinic }: { clinic: ClinicProfileData }) {
         <h2>About</h2>
         {clinic.details.description ? <CollapsibleText text={clinic.details.description} /> : <p className={styles.muted}>No description yet.</p>}
       </section>
+      <OpeningHours hours={clinic.hours} timeZone={clinic.timeZone} />
       <section className={styles.section}>
         <h2>Care modalities</h2>
         <CareModalities modality={clinic.careModality} isVirtualLocation={clinic.isVirtualLocation} homeCare={clinic.homeCare} variant="detailed" />
       </section>
+      <AccessFacts languages={clinic.languages} accessibility={clinic.accessibility} telehealth={clinic.telehealth} />
       {clinic.otherLocations.length > 0 ? (
         <section className={styles.section}>
           <h2>Other locations</h2>

@@ -16,6 +16,7 @@ import { lastSearchOrigin } from '@/lib/storage';
 import { useClinician } from '@/api/market/get-clinician';
 import type { Clinician, ClinicianClinic } from '@/api/market/profile-types';
 import { ProfileToolbar } from './profile-toolbar';
+import { AccessFacts, StaleBadge, VerifiedLine } from './listing-facts';
 import styles from './profile.module.css';
 
 const StaticMap = lazy(() => import('@/components/map/static-map'));
@@ -103,7 +104,9 @@ export function ClinicianProfile({ clinicianId, onSelect, selecting = false }: C
             <span className={person.newPatients ? styles.accepting : styles.closed}>
               {person.newPatients ? 'Next day appointments typically available' : 'Not accepting new patients'}
             </span>
+            <StaleBadge lastVerified={person.lastVerified} />
           </div>
+          <VerifiedLine lastVerified={person.lastVerified} />
           <dl className={styles.meta}>
             {gender ? (
               <div>
@@ -132,6 +135,7 @@ export function ClinicianProfile({ clinicianId, onSelect, selecting = false }: C
                 <h2>About</h2>
                 {person.details.description ? <CollapsibleText text={person.details.description} /> : <p className={styles.muted}>No description yet.</p>}
               </section>
+              <AccessFacts languages={person.languages} telehealth={person.telehealth} />
               <section className={styles.section}>
                 <h2>Ways to get care</h2>
                 <ul className={styles.blurbs}>
