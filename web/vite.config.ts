@@ -49,5 +49,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}', 'tools/*/*.test.js'],
     css: { modules: { classNameStrategy: 'non-scoped' } },
+    // The machine is shared (2 cores, several builds at once): a bound on waiting, not a timing.
+    testTimeout: 30_000,
   },
 });

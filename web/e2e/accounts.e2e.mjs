@@ -40,7 +40,7 @@ test('accounts: register, set the password from the email, log in, confirm eligi
     await screenshot(page, 'accounts-desktop-00-employer-verified');
     await verified.getByRole('button', { name: 'Find My Provider' }).click();
     await page.waitForURL(/\/register$/);
-    await page.waitForFunction(() => document.title === 'Member - Register');
+    await page.waitForFunction(() => document.title === 'Member - MemberRegister');
     await page.getByRole('button', { name: /Acme Corporation/ }).waitFor();
     await page.getByLabel('Company E-mail').fill(account.email);
     await page.getByRole('checkbox').check();

@@ -4,7 +4,7 @@
 // that other tests enrol.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { api, assert, BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, outboxLink, requireDatabase, screenshot, sql, test } from './harness.mjs';
+import { api, assert, BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, outboxLink, quote, requireDatabase, screenshot, sql, test } from './harness.mjs';
 
 /** The demo constants (crates/seed/src/demo.rs). */
 const ACME = { id: 1, name: 'Acme Corporation', planId: 'PLN-1001', group: '1000011', payerId: '60054' };
@@ -185,6 +185,51 @@ test('promises: a new member asks to be called back from /confirm-info (support 
       await screenshot(page, `promises-${label}-10-edit-contact-saved`);
       assert(sql(`select phone from members where email = '${email}'`) === '+17205550100', 'stored in E.164');
       await page.context().close();
+    }
+  } finally {
+    await browser.close();
+  }
+});
+
+test('promises: the footer and sign-up lead to the operator\'s Terms, Privacy and Cookie pages, and the account keeps the Terms version it agreed to (desktop and phone)', async () => {
+  requireDatabase();
+  const browser = await launchBrowser();
+  try {
+    for (const [viewport, label] of [
+      [DESKTOP, 'desktop'],
+      [MOBILE, 'mobile'],
+    ]) {
+      const { page, context } = await newPage(browser, viewport);
+      await page.goto(`${BASE_URL}/welcome`);
+      for (const [link, title] of [
+        ['Privacy Policy', 'Privacy Policy'],
+        ['Cookie Policy', 'Cookie Policy'],
+        ['Terms of Use', 'Terms of Use'],
+      ]) {
+        await page.getByRole('contentinfo').getByRole('link', { name: link }).click();
+        await page.getByRole('heading', { level: 1, name: title }).waitFor();
+        assert((await page.title()) === `Member - ${title}`, `${link}: title ${await page.title()}`);
+        assert((await page.getByText('Page Not Found').count()) === 0, `${link} is a real page`);
+        await page.goBack();
+      }
+      await page.goto(`${BASE_URL}/terms`);
+      await page.getByRole('heading', { level: 1, name: 'Terms of Use' }).waitFor();
+      const shownVersion = await page.locator('article[data-version]').getAttribute('data-version');
+      await screenshot(page, `promises-${label}-terms`);
+
+      const email = `e2e-terms-${label}-${Date.now()}@acme.example`;
+      await page.goto(`${BASE_URL}/register?company=Acme`);
+      await page.getByLabel('Company E-mail').fill(email);
+      const termsLink = page.getByRole('link', { name: 'Terms of Use' });
+      assert((await termsLink.getAttribute('href')) === '/terms', 'the sign-up links the Terms page');
+      await page.getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('dialog', { name: 'Congratulations!' }).waitFor();
+      const agreed = sql(
+        `select a.version || ' ' || (a.agreed_at > now() - interval '5 minutes') from terms_agreements a join members m on m.id = a.member_id where m.email = ${quote(email)}`,
+      );
+      assert(agreed === `${shownVersion} true`, `the agreement kept with the account: ${agreed}, shown ${shownVersion}`);
+      await context.close();
     }
   } finally {
     await browser.close();

@@ -120,6 +120,7 @@ impl Application {
             eligibility: Arc::new(RosterEligibility::new(pool.clone())),
             passwords: PasswordHasher::new(),
             mailer,
+            legal: Arc::new(crate::legal::LegalDocuments::load(&config.legal_dir)?),
             limits,
             pool,
             snapshots: served,

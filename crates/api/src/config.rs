@@ -44,6 +44,10 @@ pub struct Config {
     /// object store, `s3://bucket/prefix` (AWS_* variables) or `file:///path`.
     #[arg(long, env = "NEARCARE_GENERATION_STORE")]
     pub generation_store: Option<String>,
+    /// The legal pages' Markdown (terms.md, privacy.md, cookies.md); a file missing there is
+    /// served from the texts shipped in the repository's legal/ (see legal/README.md).
+    #[arg(long, env = "NEARCARE_LEGAL_DIR", default_value = "legal")]
+    pub legal_dir: PathBuf,
     /// The built SPA (`npm run build` in web/).
     #[arg(long, env = "NEARCARE_WEB_DIST", default_value = "web/dist")]
     pub web_dist: PathBuf,
@@ -191,6 +195,7 @@ impl Config {
             generation_store: None,
             local_dir,
             web_dist: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/dist")),
+            legal_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../legal")),
             seed_clinics: 0,
             jwt_secret: Some(Secret("test-secret-not-for-production-use".into())),
             geocoder_url: None,

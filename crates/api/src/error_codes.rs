@@ -95,6 +95,8 @@ error_codes! {
     // ---- Accounts -------------------------------------------------------------------------
     UNKNOWN_EMPLOYER = ("unknown_employer", BAD_REQUEST, "Unknown employer");
     UNKNOWN_PROVIDER = ("unknown_provider", BAD_REQUEST, "Provider not found");
+    /// Sign-up agreed to a version of the Terms of Use other than the one served now.
+    TERMS_CHANGED = ("terms_changed", CONFLICT, "The Terms of Use have changed since this page opened. Please read them again.");
     EMAIL_TAKEN = ("email_taken", BAD_REQUEST, "This e-mail is already registered.");
     SAME_EMAIL = ("same_email", BAD_REQUEST, "This is already your login e-mail.");
     EMAIL_CHANGE_NEEDS_VERIFICATION = ("email_change_needs_verification", BAD_REQUEST, "To change your login e-mail, use Settings: we send a link to confirm the new address.");

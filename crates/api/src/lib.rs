@@ -19,6 +19,7 @@ pub mod extract;
 pub mod forms;
 pub mod geocoding;
 pub mod jobs;
+pub mod legal;
 pub mod limits;
 pub mod mail;
 pub mod minute_counts;

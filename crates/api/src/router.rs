@@ -17,7 +17,8 @@ use crate::routes;
 use crate::state::AppState;
 
 /// Path prefixes that belong to the API; anything else is the SPA.
-const API_PREFIXES: [&str; 7] = [
+const API_PREFIXES: [&str; 8] = [
+    "/legal/",
     "/member/",
     "/market/",
     "/dpcproviders/",
@@ -102,6 +103,7 @@ fn feature_routes() -> Router<AppState> {
         .merge(routes::participation_review::router())
         .merge(routes::listings::router())
         .merge(routes::listing_codes::router())
+        .merge(routes::legal::router())
         .merge(routes::analytics::router())
         .merge(routes::dev_mailbox::router())
 }

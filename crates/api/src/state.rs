@@ -35,6 +35,7 @@ pub struct AppParts {
     pub passwords: PasswordHasher,
     pub eligibility: Arc<dyn Eligibility>,
     pub mailer: Mailer,
+    pub legal: Arc<crate::legal::LegalDocuments>,
     pub limits: RateLimits,
     /// Requests in flight per client address of the proxy header (unbounded without a proxy,
     /// where the connection loop bounds connections per address instead).

@@ -21,6 +21,7 @@ pub mod participations;
 pub mod providers;
 pub mod rate_limits;
 pub mod roster;
+pub mod terms_agreements;
 pub mod tokens;
 pub mod waitlist;
 

@@ -14,8 +14,13 @@ const market = ['market'] as const;
 const profiles = ['profiles'] as const;
 const enrolment = ['enrolment'] as const;
 const solutions = ['solutions'] as const;
+const legal = ['legal'] as const;
 
 export const queryKeys = {
+  legal: {
+    all: legal,
+    document: (document: string) => [...legal, document] as const,
+  },
   member: {
     all: member,
     info: () => [...member, 'info'] as const,

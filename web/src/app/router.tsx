@@ -51,6 +51,11 @@ const ProviderRatesRoute = lazyNamed(providerPortal, 'ProviderRatesRoute');
 const ParticipationReviewRoute = lazyNamed(providerPortal, 'ParticipationReviewRoute');
 const ProviderListingsRoute = lazyNamed(() => import('./routes/provider-listings'), 'ProviderListingsRoute');
 
+const legal = () => import('./routes/legal');
+const TermsRoute = lazyNamed(legal, 'TermsRoute');
+const PrivacyRoute = lazyNamed(legal, 'PrivacyRoute');
+const CookiesRoute = lazyNamed(legal, 'CookiesRoute');
+
 const HomeRoute = lazyNamed(() => import('./routes/home'), 'HomeRoute');
 const MembershipRoute = lazyNamed(() => import('./routes/membership'), 'MembershipRoute');
 
@@ -114,7 +119,10 @@ export const routes: RouteObject[] = [
         errorElement: <RouteErrorScreen />,
         children: [
           redirect(paths.root.path, paths.marketplace.path, 'Marketplace'),
-          route(paths.welcome.path, WelcomeRoute, { name: 'Welcome' }),
+          route(paths.welcome.path, WelcomeRoute, { name: 'WelcomePage' }),
+          route(paths.terms.path, TermsRoute, { name: 'Terms of Use' }),
+          route(paths.privacy.path, PrivacyRoute, { name: 'Privacy Policy' }),
+          route(paths.cookies.path, CookiesRoute, { name: 'Cookie Policy' }),
           route(paths.marketplace.path, MarketplaceRoute, { name: 'Marketplace' }, { notForProviders: true }),
           route(paths.categoryListing.path, CategoryListingRoute, { name: 'Solutions' }),
           route(paths.clinicProfile.path, ClinicProfileRoute, { name: 'Provider Details' }, { notForProviders: true }),
@@ -132,10 +140,10 @@ export const routes: RouteObject[] = [
           route(paths.participationReview.path, ParticipationReviewRoute, { name: 'Participation Review', auth: true }),
 
           // Sign-in, sign-up and password links: public, without the headers.
-          route(paths.login.path, LoginRoute, { name: 'Login', auth: true }),
-          route(paths.register.path, RegisterRoute, { name: 'Register', auth: true }),
-          route(paths.verify.path, VerifyAccountRoute, { name: 'Verify Account', auth: true }),
-          route(paths.forgotPassword.path, ForgotPasswordRoute, { name: 'Forgot Password', auth: true }),
+          route(paths.login.path, LoginRoute, { name: 'MemberLogin', auth: true }),
+          route(paths.register.path, RegisterRoute, { name: 'MemberRegister', auth: true }),
+          route(paths.verify.path, VerifyAccountRoute, { name: 'VerifyAccount', auth: true }),
+          route(paths.forgotPassword.path, ForgotPasswordRoute, { name: 'MemberForgotPassword', auth: true }),
           route(paths.expired.path, ExpiredRoute, { name: 'Link Expired', auth: true }),
           route(paths.resetPassword.path, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
           route(`${paths.resetPassword.path}/:token`, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
@@ -143,14 +151,14 @@ export const routes: RouteObject[] = [
           // Onboarding: they take a token query and work out the member themselves.
           route(paths.confirmPlanInformation.path, ConfirmPlanInformationRoute, { name: 'Confirm Plan Information', onboarding: true }),
           route(paths.confirmInfo.path, ConfirmInfoRoute, { name: 'Confirm Info', onboarding: true }),
-          route(paths.addFamilyMember.path, AddFamilyMemberRoute, { name: 'Add Family Member', onboarding: true }),
+          route(paths.addFamilyMember.path, AddFamilyMemberRoute, { name: 'addFamilyMember', onboarding: true }),
 
           // Root layout group: login needed.
           route(paths.home.path, HomeRoute, { name: 'Home' }, protect),
           route(paths.membership.path, MembershipRoute, { name: 'Membership', hideSidebar: true }, protect),
-          route(paths.findCare.path, FindCareRoute, { name: 'Find Care' }, protect),
-          route(paths.findCareSearch.path, FindCareSearchRoute, { name: 'Find Care Search' }, protect),
-          route(paths.findCareFilters.path, FindCareFiltersRoute, { name: 'Find Care Search Filters' }, protect),
+          route(paths.findCare.path, FindCareRoute, { name: 'FindCare' }, protect),
+          route(paths.findCareSearch.path, FindCareSearchRoute, { name: 'FindCareSearch' }, protect),
+          route(paths.findCareFilters.path, FindCareFiltersRoute, { name: 'FindCareSearchFilters' }, protect),
           route(paths.contactUs.path, ContactUsRoute, { name: 'Contact Us' }, protect),
           redirect(paths.auth.path, paths.authIndex.path, 'Auth'),
           route(paths.authIndex.path, AuthIndexRoute, { name: 'Auth', auth: true }, protect),
@@ -166,8 +174,8 @@ export const routes: RouteObject[] = [
           route(paths.accountAlert.path, AccountAlertRoute, { name: 'Account Alert' }, protect),
           route(paths.accountPersonal.path, AccountPersonalRoute, { name: 'Personal' }, protect),
           route(paths.accountPersonalEdit.path, AccountPersonalEditRoute, { name: 'Edit Personal', hideSidebar: true }, protect),
-          redirect(paths.familyMembers.path, paths.familyMembersMenu.path, 'Family Members'),
-          route(paths.familyMembersMenu.path, FamilyMembersMenuRoute, { name: 'Family Members' }, protect),
+          redirect(paths.familyMembers.path, paths.familyMembersMenu.path, 'accountFamilyMembers'),
+          route(paths.familyMembersMenu.path, FamilyMembersMenuRoute, { name: 'familyMembersMenu' }, protect),
           route(paths.familyMember.path, FamilyMemberRoute, { name: 'Family Member' }, protect),
           route(paths.familyMemberAdd.path, FamilyMemberAddRoute, { name: 'Add Family Member', hideSidebar: true }, protect),
           route(paths.familyMemberEdit.path, FamilyMemberEditRoute, { name: 'Edit Family Member', hideSidebar: true }, protect),

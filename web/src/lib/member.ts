@@ -193,11 +193,11 @@ export function accountStatus(status: string | null | undefined): StatusDisplay 
 }
 
 /**
- * The membership card: Pending (amber), Active (green), Inactive (red), 'Not enrolled' (gray)
- * while there is no membership (no provider chosen or eligibility not confirmed), else 'Error'.
+ * The membership card (spec 4): Pending (amber), Active (green), Inactive (red), anything else
+ * 'Error' (gray), a card without a membership status included; the card's provider line and the
+ * membership steps above it say what is still to do ("Needs a provider").
  */
 export function membershipCardStatus(status: string | null | undefined): StatusDisplay {
-  if (status === null || status === undefined) return { label: 'Not enrolled', tone: 'none' };
   if (status === 'pending') return { label: 'Pending', tone: 'pending' };
   if (status === 'active') return { label: 'Active', tone: 'active' };
   if (status === 'inactive') return { label: 'Inactive', tone: 'inactive' };

@@ -8,6 +8,8 @@ import {
   isoToUsDate,
   maskDate,
   memberIdError,
+  idRuleError,
+  formatIdRule,
   MESSAGES,
   normaliseEmail,
   PASSWORD_REQUIREMENTS,
@@ -107,6 +109,17 @@ describe('member ids', () => {
     expect(memberIdError('123-456789', { numeric: true })).toBeNull();
     expect(memberIdError('AB123', { numeric: true })).toBe('Special characters not allowed');
   });
+
+  it('follow the ID rule in the add-dependent form: nine digits, XXX-XXXXXX', () => {
+    const message = 'ID should contain 9 digits, Please enter your ID in XXX-XXXXXX format';
+    expect(idRuleError('123-456789')).toBeNull();
+    expect(idRuleError('123456789')).toBeNull();
+    expect(idRuleError('ABC-456789')).toBe(message);
+    expect(idRuleError('123-45678')).toBe(message);
+    expect(idRuleError('')).toBe('This field is required');
+    expect(formatIdRule(' 123456789 ')).toBe('123-456789');
+    expect(formatIdRule('123-456789')).toBe('123-456789');
+  });
 });
 
 describe('passwords', () => {
@@ -126,7 +139,7 @@ describe('passwords', () => {
   });
 
   it('need the confirmation to match', () => {
-    expect(passwordMatchError('Abcdefgh!', 'Abcdefgh?')).toBe('Passwords do not match.');
+    expect(passwordMatchError('Abcdefgh!', 'Abcdefgh?')).toBe('Password must match');
     expect(passwordMatchError('Abcdefgh!', 'Abcdefgh!')).toBeNull();
   });
 

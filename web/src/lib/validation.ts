@@ -11,10 +11,11 @@ export const MESSAGES = {
   emailRequired: 'E-mail is required',
   phone: 'Phone number must be in a valid format (XXX XXX XXXX)',
   specialCharacters: 'Special characters not allowed',
+  idFormat: 'ID should contain 9 digits, Please enter your ID in XXX-XXXXXX format',
   invalidDate: 'Invalid date format',
   passwordRequired: 'Password is required',
   passwordRules: 'Password does not meet the security requirements',
-  passwordMatch: 'Passwords do not match.',
+  passwordMatch: 'Password must match',
   passwordSameAsOld: 'For security reasons, your new password cannot be the same as your old one.',
   passwordInvalid: 'Invalid password',
   passwordsDoNotMatch: 'Passwords do not match.',
@@ -140,6 +141,21 @@ export function memberIdError(value: string, { required = true, numeric = false 
   const id = value.trim();
   if (!id) return required ? MESSAGES.required : null;
   return (numeric ? NUMERIC_ID_PATTERN : MEMBER_ID_PATTERN).test(id) ? null : MESSAGES.specialCharacters;
+}
+
+/** The ID rule of the add-dependent form: nine digits, written XXX-XXXXXX (a hyphen may be left out). */
+const ID_RULE_PATTERN = /^\d{3}-?\d{6}$/;
+
+export function idRuleError(value: string): string | null {
+  const id = value.trim();
+  if (!id) return MESSAGES.required;
+  return ID_RULE_PATTERN.test(id) ? null : MESSAGES.idFormat;
+}
+
+/** Nine digits as the roster writes them, XXX-XXXXXX; anything else unchanged (its message shows). */
+export function formatIdRule(value: string): string {
+  const id = value.trim();
+  return /^\d{9}$/.test(id) ? `${id.slice(0, 3)}-${id.slice(3)}` : id;
 }
 
 // ---- Passwords -----------------------------------------------------------------------------

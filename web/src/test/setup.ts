@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// findBy and waitFor wait this long before failing: on a busy machine a lazy chunk or a chain
+// of answers can take more than the default second, and a wait is not a timing assertion.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();

@@ -11,6 +11,7 @@ pub mod family;
 pub mod favourites;
 pub mod geo;
 pub mod health;
+pub mod legal;
 pub mod listing_codes;
 pub mod listings;
 pub mod login;

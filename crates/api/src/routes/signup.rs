@@ -18,6 +18,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::{Json, Query};
 use crate::forms::{EmailBody, optional_name, parse_email, parse_new_password};
+use crate::legal::Document;
 use crate::limits::Bucket;
 use crate::services::accounts::{login_answer, verification_sent};
 use crate::state::AppState;
@@ -44,6 +45,8 @@ pub struct SignupBody {
     confirm_password: Option<String>,
     #[serde(alias = "terms_and_conditions")]
     terms: Option<bool>,
+    /// The version of the Terms of Use the page showed (`GET /legal/terms`).
+    terms_version: Option<String>,
     #[serde(default, deserialize_with = "crate::extract::lenient_id")]
     provider_id: Option<i64>,
     #[serde(default, deserialize_with = "crate::extract::lenient_id")]
@@ -88,6 +91,16 @@ async fn signup(
     if body.terms == Some(false) {
         return Err(ApiError::invalid_field("terms", ValidationError::Required));
     }
+    let terms = state.legal.get(Document::Terms);
+    if body
+        .terms_version
+        .as_deref()
+        .is_some_and(|version| version != terms.version)
+    {
+        return Err(ApiError::known(codes::TERMS_CHANGED).with_details(json!({ "field": "termsVersion" })));
+    }
+    // A sign-up that ticked the box (or named the version) agreed to the text served now.
+    let agreed_terms = (body.terms == Some(true) || body.terms_version.is_some()).then(|| terms.version.clone());
     // The employer: the body's id, else an alias in the query, else the typed name (an
     // employer the catalogue does not know).
     let query_company = query.company.as_deref().map(str::trim).filter(|text| !text.is_empty());
@@ -160,6 +173,9 @@ async fn signup(
         Err(StoreError::AlreadyExists(_)) => return Ok(axum::Json(account_exists())),
         Err(error) => return Err(error.into()),
     };
+    if let Some(version) = &agreed_terms {
+        store::terms_agreements::record(&mut transaction, member.id, version).await?;
+    }
     state
         .mailer
         .send_link(&mut transaction, member.id, Purpose::VerifyEmail, email.as_str(), None)

@@ -19,6 +19,7 @@ mod favourites;
 mod fleet;
 mod geocoder;
 mod hardening;
+mod legal;
 mod listings;
 mod lockout;
 mod marketplace;

@@ -28,6 +28,8 @@ export interface SignupRequest {
   phone?: string;
   /** The terms checkbox (the server refuses false). */
   terms_and_conditions?: boolean;
+  /** The Terms of Use version the page showed (GET /legal/terms); kept with the account. */
+  termsVersion?: string;
   /** A waitlist registration for an employer that does not offer the benefit yet. */
   notify?: boolean;
   providerId?: number;

@@ -188,9 +188,9 @@ function PublicFooter() {
         Questions? Write to <a href={`mailto:${env.supportEmail}`}>{env.supportEmail}</a>
       </p>
       <nav aria-label="Legal" className={styles.footerLinks}>
-        <a href="/privacy">Privacy Policy</a>
-        <a href="/cookies">Cookie Policy</a>
-        <a href="/terms">Terms of Use</a>
+        <Link to={paths.privacy.path}>Privacy Policy</Link>
+        <Link to={paths.cookies.path}>Cookie Policy</Link>
+        <Link to={paths.terms.path}>Terms of Use</Link>
       </nav>
     </footer>
   );

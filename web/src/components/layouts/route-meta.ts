@@ -2,7 +2,7 @@ import { useMatches } from 'react-router';
 
 /** What a route tells the shell: its name (for the page title) and which chrome it hides. */
 export interface RouteMeta {
-  /** The route name; the page title is 'Member - ' plus this. */
+  /** The route name (the spec's, where it names the route: MemberLogin, FindCare...); the page title is 'Member - ' plus this. */
   name: string;
   /** Authentication routes (login, register, ...) hide the public header and the side bar. */
   auth?: boolean;

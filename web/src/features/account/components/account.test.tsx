@@ -134,7 +134,7 @@ describe('account details', () => {
     expect(passwordFormErrors({ current: '', password: 'x', confirmation: 'y' }, true)).toEqual({
       current: 'Password is required',
       password: 'Password does not meet the security requirements',
-      confirmation: 'Passwords do not match.',
+      confirmation: 'Password must match',
     });
   });
 });

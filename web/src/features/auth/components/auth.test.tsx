@@ -117,7 +117,7 @@ describe('reset password', () => {
     expect(within(list).getAllByRole('listitem').every((item) => item.getAttribute('data-met') === 'true')).toBe(true);
     fireEvent.change(screen.getByLabelText('Confirm New Password'), { target: { value: 'Abcdefgh?' } });
     fireEvent.blur(screen.getByLabelText('Confirm New Password'));
-    expect(screen.getByText('Passwords do not match.')).toBeTruthy();
+    expect(screen.getByText('Password must match')).toBeTruthy();
     expect(submit.disabled).toBe(true);
     fireEvent.change(screen.getByLabelText('Confirm New Password'), { target: { value: 'Abcdefgh!' } });
     expect(submit.disabled).toBe(false);

@@ -17,6 +17,8 @@ import { potentialEmployersQueryOptions } from '@/api/market/get-potential-emplo
 import { useSignup } from '@/api/auth/signup';
 import type { SignupResponse } from '@/api/auth/types';
 import { useValidateEmail } from '@/api/auth/validate-email';
+import { useLegalDocument } from '@/api/legal/get-legal-document';
+import { queryKeys } from '@/api/query-keys';
 import { matchEmployer, type ChosenEmployer } from '../utils/employer-match';
 import { registerMissing } from '../utils/register-missing';
 import { EmployerPicker } from './employer-picker';
@@ -56,6 +58,8 @@ export function RegisterPage() {
   const [emailTouched, setEmailTouched] = useState(false);
   const [serverEmailError, setServerEmailError] = useState<{ email: string; message: string } | null>(null);
   const [terms, setTerms] = useState(false);
+  const [termsChanged, setTermsChanged] = useState<string | null>(null);
+  const termsOfUse = useLegalDocument('terms');
   const missingId = useId();
   const [dialog, setDialog] = useState<RegisterDialog>(null);
   const [dialogMessage, setDialogMessage] = useState('');
@@ -125,6 +129,7 @@ export function RegisterPage() {
         employerId: employer.id,
         companyName: employer.companyName,
         terms_and_conditions: true,
+        termsVersion: termsOfUse.data?.version,
         providerId: provider?.providerId,
         locationId: provider?.locationId,
       });
@@ -139,6 +144,13 @@ export function RegisterPage() {
       setSignedUp(answer);
       setDialog('congratulations');
     } catch (failure) {
+      if (isApiError(failure, 409) && failure.code === 'terms_changed') {
+        // The operator published new terms while the page was open: agree to those instead.
+        setTerms(false);
+        setTermsChanged(failure.message);
+        void queryClient.invalidateQueries({ queryKey: queryKeys.legal.all });
+        return;
+      }
       if (isApiError(failure, 409)) {
         goToLogin();
         return;
@@ -208,15 +220,19 @@ export function RegisterPage() {
         </div>
         <CheckboxField
           checked={terms}
-          onChange={setTerms}
+          onChange={(checked) => {
+            setTerms(checked);
+            if (checked) setTermsChanged(null);
+          }}
+          error={termsChanged}
           label={
             <>
               I agree to the{' '}
-              <a href="/terms" target="_blank" rel="noreferrer">
+              <a href={paths.terms.path} target="_blank" rel="noreferrer">
                 Terms of Use
               </a>{' '}
               and the{' '}
-              <a href="/privacy" target="_blank" rel="noreferrer">
+              <a href={paths.privacy.path} target="_blank" rel="noreferrer">
                 Privacy Policy
               </a>
             </>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { clearAccessToken, getAccessToken } from '@/lib/session';
 import { redirectTarget, selectedDependent } from '@/lib/storage';
 import { memberFixture } from '@/test/fixtures';
 import { bodyOf, mockFetch, signIn, testQueryClient } from '@/test/render';
@@ -312,9 +313,9 @@ describe('the add-family form', () => {
     fireEvent.blur(phone);
     expect(screen.getByText('Phone number must be in a valid format (XXX XXX XXXX)')).toBeTruthy();
     const memberId = screen.getByLabelText('Member ID');
-    fireEvent.change(memberId, { target: { value: '123 456' } });
+    fireEvent.change(memberId, { target: { value: 'ABC-456790' } });
     fireEvent.blur(memberId);
-    expect(screen.getByText('Special characters not allowed')).toBeTruthy();
+    expect(screen.getByText('ID should contain 9 digits, Please enter your ID in XXX-XXXXXX format')).toBeTruthy();
     const dob = screen.getByLabelText('Date of birth');
     fireEvent.change(dob, { target: { value: '093084' } });
     fireEvent.blur(dob);
@@ -423,5 +424,22 @@ describe('revise mode (Confirm Eligibility from the family panel)', () => {
   it("shows 'No Dependent ID was found' when the stored member is gone", async () => {
     renderPage({ 'GET /member/app/family/member/99': { status: 404, body: { message: 'No Dependent ID was found', code: 'not_found' } } }, memberFixture(), { reviseId: 99 });
     expect(await screen.findByText('No Dependent ID was found')).toBeTruthy();
+  });
+
+  it('signs in with the ?token= of an email link and drops it from the address (spec 2.1)', async () => {
+    clearAccessToken();
+    const { calls } = mockFetch((url) => (url.pathname === '/member/app/member/info' ? { body: memberFixture() } : undefined));
+    const router = createMemoryRouter([{ path: '/add-family-member', element: <AddFamilyMemberPage /> }], {
+      initialEntries: ['/add-family-member?token=link.access.token'],
+    });
+    render(
+      <QueryClientProvider client={testQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByLabelText('Relationship')).toBeTruthy();
+    expect(getAccessToken()).toBe('link.access.token');
+    expect(router.state.location.search).toBe('');
+    expect(calls.some((call) => call.url.pathname === '/member/app/member/info')).toBe(true);
   });
 });

@@ -18,6 +18,7 @@ import { FamilyMemberFieldsets } from './family-member-fieldsets';
 import { useAddFamily } from './use-add-family';
 import { blankFamilyValues, useFamilyMemberForm } from './use-family-member-form';
 import styles from './eligibility.module.css';
+import { useTokenFromQuery } from './use-token-from-query';
 
 export const ADD_FAMILY_STEPS = ['Select Provider', 'Create account', 'Verify your eligibility', 'Add Family Member', 'Schedule your first visit'];
 
@@ -33,6 +34,8 @@ export interface AddFamilyState {
  * stored family member is prefilled and only confirmed again.
  */
 export function AddFamilyMemberPage() {
+  // A link from an email signs the subscriber in here, as on /confirm-plan-information (spec 2.1).
+  useTokenFromQuery();
   const member = useMemberInfo();
   const state = (useLocation().state ?? null) as AddFamilyState | null;
   const reviseId = typeof state?.reviseId === 'number' && state.reviseId > 0 ? state.reviseId : null;

@@ -1,7 +1,7 @@
 import type { PersonValues } from '@/components/forms/person-fields';
 import { useFormFields } from '@/components/forms/use-form-fields';
 import type { FamilyMember, Member, Relation } from '@/lib/member';
-import { dateError, displayPhone, emailError, isoToUsDate, memberIdError, MESSAGES, normaliseEmail, phoneError, requiredError, usDateToIso } from '@/lib/validation';
+import { dateError, displayPhone, emailError, formatIdRule, idRuleError, isoToUsDate, MESSAGES, normaliseEmail, phoneError, requiredError, usDateToIso } from '@/lib/validation';
 import type { FamilyMemberRequest } from '@/api/family/family-members';
 
 export interface FamilyValues extends PersonValues {
@@ -55,7 +55,7 @@ export function useFamilyMemberForm(member: Member | null, revise: FamilyMember 
         gender: requiredError(values.gender),
         email: emailError(email, { requiredMessage: MESSAGES.required }),
         phone: phoneError(phone),
-        memberId: memberIdError(values.memberId),
+        memberId: idRuleError(values.memberId),
         plan: planId ? null : MESSAGES.required,
       };
     },
@@ -77,7 +77,7 @@ export function useFamilyMemberForm(member: Member | null, revise: FamilyMember 
       lastName: values.lastName.trim(),
       dob: usDateToIso(values.dob)!,
       gender: values.gender,
-      memberId: values.memberId.trim(),
+      memberId: formatIdRule(values.memberId),
       planId,
       payerId: member?.payerId ?? '',
       groupId: member?.groupId ?? '',

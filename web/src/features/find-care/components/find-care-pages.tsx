@@ -19,11 +19,12 @@ import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { formatMiles } from '@/lib/format';
 import type { MarketItem } from '@/api/market/types';
-import { accountStatus, fullName, useMemberInfo, type Member, type Status } from '@/lib/member';
+import { accountStatus, fullName, GENDER_LABELS, useMemberInfo, type Member, type Status } from '@/lib/member';
 import { sessionValue } from '@/lib/storage';
 import { emailError, isoToUsDate, MESSAGES, requiredError } from '@/lib/validation';
 import { useSetProvider } from '@/api/enrolment/set-provider';
-import { CREDENTIALS, MAX_DISTANCE, readFilters, writeFilters } from '../utils/filters';
+import { CREDENTIALS, defaultFilters, MAX_DISTANCE, readFilters, writeFilters, zipError } from '../utils/filters';
+import { useOrganizationNames } from '@/api/market/get-organization-names';
 import { useProviderSearch } from '../utils/search-near-zip';
 import styles from './find-care.module.css';
 
@@ -116,9 +117,10 @@ type SwitchStep = 'confirm' | 'members' | 'done' | 'error' | null;
 /** /find-care/search: providers near a ZIP code; choosing one switches the selected members to it. */
 export function FindCareSearchPage() {
   const { member, selected, setSelected } = useMemberPage();
-  const [zipInput, setZipInput] = useState('');
-  const [zip, setZip] = useState('');
   const filters = readFilters();
+  // A ZIP code chosen on the filters screen wins over the member's home ZIP code.
+  const [zipInput, setZipInput] = useState(filters.zip.slice(0, 5));
+  const [zip, setZip] = useState(filters.zip.slice(0, 5));
   const search = useProviderSearch(zip, filters, member.data?.companyName ?? null);
   const save = useSetProvider();
   const [choice, setChoice] = useState<MarketItem | null>(null);
@@ -264,10 +266,17 @@ export function FindCareSearchPage() {
   );
 }
 
-/** /find-care/search/filters: distance (default 20 miles, at most 30) and credentials. */
+/**
+ * /find-care/search/filters (2.22): distance (default 20 miles, at most 30), zip, provider name,
+ * credentials, provider gender and organization.
+ */
 export function FindCareFiltersPage() {
   const navigate = useNavigate();
+  const member = useMemberInfo();
   const [filters, setFilters] = useState(readFilters);
+  const [zipTouched, setZipTouched] = useState(false);
+  const organizations = useOrganizationNames(member.data?.companyName ?? null, '');
+  const zipMessage = zipError(filters.zip);
   return (
     <div className={styles.page}>
       <Link to={paths.findCareSearch.path} className={styles.back}>
@@ -281,6 +290,17 @@ export function FindCareFiltersPage() {
           </span>
           <input type="range" min={10} max={MAX_DISTANCE} step={5} value={filters.distance} onChange={(event) => setFilters((current) => ({ ...current, distance: Number(event.target.value) }))} />
         </label>
+        <TextField
+          label="Zip code"
+          inputMode="numeric"
+          autoComplete="postal-code"
+          maxLength={10}
+          value={filters.zip}
+          onChange={(zip) => setFilters((current) => ({ ...current, zip: zip.replace(/[^\d-]/g, '') }))}
+          onBlur={() => setZipTouched(true)}
+          error={zipTouched ? zipMessage : null}
+        />
+        <TextField label="Provider name" maxLength={100} value={filters.providerName} onChange={(providerName) => setFilters((current) => ({ ...current, providerName }))} />
         <fieldset className={styles.fieldset}>
           <legend>Credentials</legend>
           {CREDENTIALS.map((credential) => (
@@ -294,13 +314,37 @@ export function FindCareFiltersPage() {
             />
           ))}
         </fieldset>
+        <fieldset className={styles.fieldset}>
+          <legend>Provider gender</legend>
+          {(['F', 'M'] as const).map((gender) => (
+            <CheckboxField
+              key={gender}
+              label={GENDER_LABELS[gender === 'F' ? 'f' : 'm']}
+              checked={filters.genders.includes(gender)}
+              onChange={(checked) =>
+                setFilters((current) => ({ ...current, genders: checked ? [...current.genders, gender] : current.genders.filter((value) => value !== gender) }))
+              }
+            />
+          ))}
+        </fieldset>
+        <SelectField
+          label="Organization"
+          value={filters.organization}
+          onChange={(organization) => setFilters((current) => ({ ...current, organization }))}
+          options={[
+            { value: '', label: organizations.isPending ? 'Loading organizations…' : 'Any organization' },
+            ...(filters.organization && !(organizations.data ?? []).includes(filters.organization) ? [{ value: filters.organization, label: filters.organization }] : []),
+            ...(organizations.data ?? []).map((name) => ({ value: name, label: name })),
+          ]}
+        />
         <div className={styles.actions}>
-          <Button variant="secondary" onClick={() => setFilters({ distance: 20, credentials: [] })}>
+          <Button variant="secondary" onClick={() => setFilters(defaultFilters())}>
             Clear All
           </Button>
           <Button
+            disabled={zipMessage !== null}
             onClick={() => {
-              writeFilters(filters);
+              writeFilters({ ...filters, zip: filters.zip.trim(), providerName: filters.providerName.trim() });
               navigate(paths.findCareSearch.path);
             }}
           >

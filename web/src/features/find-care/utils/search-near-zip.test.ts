@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyOf, mockFetch } from '@/test/render';
-import { CREDENTIALS, credentialCodes } from './filters';
+import { CREDENTIALS, credentialCodes, defaultFilters, zipError } from './filters';
 import { searchNearZip } from './search-near-zip';
 
 describe('find care search', () => {
@@ -10,11 +10,19 @@ describe('find care search', () => {
       if (url.pathname === '/member/app/market/search') return { body: { clinics: [], clinicians: [], totalPages: 0, currentPage: 1, totalResults: 0, origin: { lat: 39.75, lng: -104.99 }, radiusMiles: 20 } };
       return undefined;
     });
-    await searchNearZip('80202', { distance: 20, credentials: ['Doctor', 'Nurse Practitioner'] }, 'acme');
+    await searchNearZip(
+      '80202',
+      { ...defaultFilters(), credentials: ['Doctor', 'Nurse Practitioner'], providerName: ' Rivera ', genders: ['F'], organization: 'Front Range Health' },
+      'acme',
+    );
 
     const search = calls.find((call) => call.url.pathname === '/member/app/market/search')!;
-    const filters = (bodyOf(search) as { search: { filters: { selectedCredentials: string[]; searchDistance: number } } }).search.filters;
+    type Sent = { selectedCredentials: string[]; searchDistance: number; searchByName: string; selectedGenders: string[]; selectedGroupAndOrganizations: string[] };
+    const filters = (bodyOf(search) as { search: { filters: Sent } }).search.filters;
     expect(filters.selectedCredentials).toEqual(['MD', 'DO', 'NP', 'FNP', 'APRN']);
+    expect(filters.searchByName).toBe('Rivera');
+    expect(filters.selectedGenders).toEqual(['F']);
+    expect(filters.selectedGroupAndOrganizations).toEqual(['Front Range Health']);
     expect(filters.searchDistance).toBe(3);
     expect(Object.fromEntries(search.url.searchParams)).toMatchObject({ page: '1', limit: '6', lat: '39.75', lng: '-104.99', company: 'acme', userZipCode: '80202' });
   });
@@ -28,5 +36,12 @@ describe('find care search', () => {
       for (const code of credentialCodes([label])) expect(catalogue).toContain(code);
     }
     expect(credentialCodes(['Physician Assistant'])).toEqual(['PA']);
+  });
+
+  it('takes a ZIP code of 5 digits, optionally with 4 more', () => {
+    expect(zipError('')).toBeNull();
+    expect(zipError('80202')).toBeNull();
+    expect(zipError('80202-1234')).toBeNull();
+    expect(zipError('8020')).toBe('Enter a 5-digit ZIP code');
   });
 });
