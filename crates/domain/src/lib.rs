@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod catalogue;
+pub mod clinic_panel;
 pub mod enrolment;
 pub mod filters;
 pub mod geo;

@@ -4,9 +4,6 @@
 //! (its check constraints) and the API answers; with the `sqlx` feature the enums are read and
 //! written as PostgreSQL `text`.
 
-use std::fmt;
-use std::str::FromStr;
-
 use chrono::{Months, NaiveDate};
 
 /// A stored status that is none of the known strings.
@@ -45,13 +42,13 @@ macro_rules! text_enum {
             }
         }
 
-        impl FromStr for $name {
-            type Err = UnknownValue;
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::membership::UnknownValue;
 
             fn from_str(text: &str) -> Result<Self, Self::Err> {
                 match text {
                     $($text => Ok(Self::$variant),)*
-                    _ => Err(UnknownValue {
+                    _ => Err($crate::membership::UnknownValue {
                         kind: stringify!($name),
                         value: text.to_owned(),
                     }),
@@ -59,8 +56,8 @@ macro_rules! text_enum {
             }
         }
 
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.as_str())
             }
         }
@@ -94,6 +91,7 @@ macro_rules! text_enum {
         }
     };
 }
+pub(crate) use text_enum;
 
 text_enum! {
     /// What a member still has to do (the spec's nextStep).
