@@ -86,7 +86,8 @@ enum Command {
     /// Employers, whether they offer the benefit, and the requests to have it offered.
     #[command(subcommand)]
     Employers(employers_cli::EmployersCommand),
-    /// Member accounts: the addresses that agreed to news and updates.
+    /// Member accounts: the addresses that agreed to news and updates; the members who chose
+    /// an organisation's clinics: list them, activate one.
     #[command(subcommand)]
     Members(members_cli::MembersCommand),
     /// The directory's freshness: listings the clinics have not confirmed.

@@ -280,6 +280,7 @@ async fn seed_if_empty(pool: &PgPool, clinics: usize) -> Result<()> {
     };
     let catalogue = tokio::task::spawn_blocking(move || seed::generate(&config, &Gazetteer::embedded())).await?;
     store::catalogue::load(pool, &catalogue, false).await?;
+    seed_demo_members(pool).await?;
     let mut transaction = pool.begin().await?;
     match store::providers::invite(
         &mut transaction,
@@ -297,6 +298,55 @@ async fn seed_if_empty(pool: &PgPool, clinics: usize) -> Result<()> {
         // Already there from an earlier catalogue: nothing to do.
         Err(refusal) => tracing::info!(%refusal, "demo provider not invited"),
     }
+    Ok(())
+}
+
+/// Enrols the demo members (`seed::demo::DEMO_MEMBERS`) at the demo provider's organisation,
+/// before its provider account exists (so no "new member" emails go out for them).
+async fn seed_demo_members(pool: &PgPool) -> Result<()> {
+    use seed::demo::{DEMO_MEMBERS, DemoOutcome};
+    use store::memberships::{SeededMember, SeededOutcome};
+    let today = chrono::Utc::now().date_naive();
+    let days_ago = |days: u32| today - chrono::Days::new(u64::from(days));
+    let mut transaction = pool.begin().await?;
+    let mut ids: Vec<Option<i64>> = Vec::with_capacity(DEMO_MEMBERS.len());
+    for demo in &DEMO_MEMBERS {
+        let outcome = match demo.outcome {
+            DemoOutcome::Pending => SeededOutcome::Pending,
+            DemoOutcome::Active { first_visit_days_ago } => SeededOutcome::Active {
+                first_visit: days_ago(first_visit_days_ago),
+            },
+            DemoOutcome::Declined { days_ago: on, reason } => SeededOutcome::Declined {
+                on: days_ago(on),
+                reason: domain::clinic_panel::Reason::parse(reason)?,
+            },
+        };
+        let seeded = SeededMember {
+            first_name: demo.first_name,
+            last_name: demo.last_name,
+            dob: domain::accounts::parse_date(demo.date_of_birth)?,
+            member_id: demo.member_id,
+            relation: demo.relation,
+            subscriber_id: demo.subscriber.and_then(|index| ids.get(index).copied().flatten()),
+            email: demo.email,
+            phone: demo.phone,
+            employer_id: seed::demo::ACME_EMPLOYER_ID,
+            company_name: seed::demo::ACME_NAME,
+            payer_id: seed::demo::PAYER_ID,
+            plan_id: seed::demo::ACME_PLAN_ID,
+            group_id: seed::demo::ACME_GROUP_NUMBER,
+            location_id: demo.location_id,
+            enrolled_on: days_ago(demo.enrolled_days_ago),
+            outcome,
+        };
+        ids.push(store::memberships::seed_member(&mut transaction, &seeded).await?);
+    }
+    transaction.commit().await?;
+    tracing::info!(
+        members = ids.iter().flatten().count(),
+        organisation = seed::demo::DENVER_ORGANISATION_ID,
+        "demo members enrolled"
+    );
     Ok(())
 }
 

@@ -174,6 +174,11 @@ error_codes! {
     LISTING_NOTHING_TO_CHANGE = ("nothing_to_change", BAD_REQUEST, "Send at least one field to change");
     /// Accepting new patients asked for while the panel is full; the message gives the numbers.
     PANEL_FULL = ("panel_full", CONFLICT);
+    // ---- The clinic panel (docs/clinic-panel-contract.md) ----------------------------------
+    /// A member without a membership at the provider's organisation, whatever the reason.
+    PANEL_MEMBER_NOT_FOUND = ("not_found", NOT_FOUND, "This member is not enrolled with your organisation");
+    /// A decision the membership's state no longer allows; the message says what happened.
+    MEMBERSHIP_STATE = ("membership_state", CONFLICT);
 }
 
 impl ErrorCode {

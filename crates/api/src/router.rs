@@ -104,6 +104,7 @@ fn feature_routes() -> Router<AppState> {
         .merge(routes::listings::router())
         .merge(routes::listing_codes::router())
         .merge(routes::legal::router())
+        .merge(routes::clinic_panel::router())
         .merge(routes::analytics::router())
         .merge(routes::dev_mailbox::router())
 }

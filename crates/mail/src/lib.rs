@@ -55,6 +55,10 @@ pub const KINDS: &[&str] = &[
     "sales_lead",
     "benefit_offered",
     "attestation_reminder",
+    "clinic_member",
+    "membership_activated",
+    "membership_declined",
+    "membership_ended",
     "legacy",
 ];
 
@@ -100,6 +104,14 @@ const SOURCES: &[(&str, &str)] = templates![
     "benefit_offered.html",
     "attestation_reminder.txt",
     "attestation_reminder.html",
+    "clinic_member.txt",
+    "clinic_member.html",
+    "membership_activated.txt",
+    "membership_activated.html",
+    "membership_declined.txt",
+    "membership_declined.html",
+    "membership_ended.txt",
+    "membership_ended.html",
     "legacy.txt",
     "legacy.html",
 ];
@@ -470,6 +482,52 @@ mod tests {
             templates.render("nope", &context),
             Err(RenderError::UnknownKind(_))
         ));
+    }
+
+    #[test]
+    fn the_clinic_member_message_lists_the_member_and_names_the_event_in_its_subject() {
+        let templates = Templates::new();
+        let context = |event: &str| {
+            serde_json::json!({
+                "event": event, "link": "https://app.example/dpc-providers/members/41",
+                "member_name": "Maria <Garcia>", "at": "Nov 26, 2026 10:02 UTC",
+                "clinic": {"name": "Front Range", "location_name": "LoDo", "address": "1 Road, Denver, CO 80202",
+                           "organisation": "Front Range Direct Primary Care"},
+                "details": [{"label": "Date of birth", "value": "Feb 14, 1988"}, {"label": "Phone", "value": "+13035550101"}],
+            })
+        };
+        let subjects = [
+            ("enrolled", "New member: Maria <Garcia> chose LoDo"),
+            ("moved_in", "New member: Maria <Garcia> chose LoDo"),
+            (
+                "location_changed",
+                "Member changed location: Maria <Garcia> now at LoDo",
+            ),
+            ("moved_away", "Member left: Maria <Garcia> chose another clinic"),
+            (
+                "cancelled",
+                "Member left: Maria <Garcia> was removed from their family's account",
+            ),
+        ];
+        for (event, subject) in subjects {
+            let rendered = templates.render("clinic_member", &context(event)).unwrap();
+            assert_eq!(rendered.subject, subject);
+            assert!(
+                rendered
+                    .text
+                    .contains("Date of birth: Feb 14, 1988\nPhone: +13035550101\n"),
+                "{}",
+                rendered.text
+            );
+            assert!(rendered.html.contains("Maria &lt;Garcia&gt;"), "{}", rendered.html);
+            assert!(rendered.html.contains(">Feb 14, 1988</td>"), "{}", rendered.html);
+        }
+        let enrolled = templates.render("clinic_member", &context("enrolled")).unwrap();
+        assert!(
+            enrolled.text.contains("the clinic will reach out to schedule it"),
+            "{}",
+            enrolled.text
+        );
     }
 
     #[test]

@@ -186,3 +186,141 @@ pub const RESERVED_MEMBER_IDS: [&str; 7] = [
     GLOBEX_SUBSCRIBER_MEMBER_ID,
     INITECH_SUBSCRIBER_MEMBER_ID,
 ];
+
+// ---- The clinic panel's demo members ---------------------------------------------------------
+
+/// What became of a demo member's enrolment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DemoOutcome {
+    /// Waiting for the first visit (the panel's New tab).
+    Pending,
+    /// The first visit happened this many days ago (the Active tab).
+    Active { first_visit_days_ago: u32 },
+    /// The clinic declined the enrolment this many days ago, for this reason (the Past tab).
+    Declined { days_ago: u32, reason: &'static str },
+}
+
+/// A member enrolled at the demo provider's organisation (Front Range Direct Primary Care)
+/// when the server seeds an empty catalogue, so its members screen is not empty. Acme members
+/// on Acme's plan, eligibility confirmed, with member ids the roster does not hold; those with
+/// an email can sign in after Forgot password.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DemoMember {
+    pub first_name: &'static str,
+    pub last_name: &'static str,
+    pub date_of_birth: &'static str,
+    pub member_id: &'static str,
+    /// `Self`, `Spouse` or `Dependent`.
+    pub relation: &'static str,
+    /// The index in [`DEMO_MEMBERS`] of the subscriber of a family member.
+    pub subscriber: Option<usize>,
+    pub email: Option<&'static str>,
+    pub phone: Option<&'static str>,
+    pub location_id: i64,
+    pub enrolled_days_ago: u32,
+    pub outcome: DemoOutcome,
+}
+
+/// The demo members, subscribers before their family.
+pub const DEMO_MEMBERS: [DemoMember; 7] = [
+    DemoMember {
+        first_name: "Maria",
+        last_name: "Garcia",
+        date_of_birth: "1988-02-14",
+        member_id: "900-100001",
+        relation: "Self",
+        subscriber: None,
+        email: Some("maria.garcia@demo-member.example"),
+        phone: Some("+13035550141"),
+        location_id: DENVER_LOCATION_ID,
+        enrolled_days_ago: 2,
+        outcome: DemoOutcome::Pending,
+    },
+    DemoMember {
+        first_name: "Leo",
+        last_name: "Garcia",
+        date_of_birth: "2021-05-09",
+        member_id: "900-100002",
+        relation: "Dependent",
+        subscriber: Some(0),
+        email: None,
+        phone: None,
+        location_id: DENVER_LOCATION_ID,
+        enrolled_days_ago: 2,
+        outcome: DemoOutcome::Pending,
+    },
+    DemoMember {
+        first_name: "Daniel",
+        last_name: "Kim",
+        date_of_birth: "1979-07-30",
+        member_id: "900-100003",
+        relation: "Self",
+        subscriber: None,
+        email: Some("daniel.kim@demo-member.example"),
+        phone: Some("+17205550162"),
+        location_id: DENVER_HIGHLANDS_LOCATION_ID,
+        enrolled_days_ago: 1,
+        outcome: DemoOutcome::Pending,
+    },
+    DemoMember {
+        first_name: "Priya",
+        last_name: "Patel",
+        date_of_birth: "1992-11-03",
+        member_id: "900-100004",
+        relation: "Self",
+        subscriber: None,
+        email: Some("priya.patel@demo-member.example"),
+        phone: Some("+13035550177"),
+        location_id: DENVER_LOCATION_ID,
+        enrolled_days_ago: 40,
+        outcome: DemoOutcome::Active {
+            first_visit_days_ago: 35,
+        },
+    },
+    DemoMember {
+        first_name: "Samuel",
+        last_name: "Okafor",
+        date_of_birth: "1965-01-22",
+        member_id: "900-100005",
+        relation: "Self",
+        subscriber: None,
+        email: Some("samuel.okafor@demo-member.example"),
+        phone: Some("+13035550188"),
+        location_id: DENVER_WAITLIST_LOCATION_ID,
+        enrolled_days_ago: 20,
+        outcome: DemoOutcome::Active {
+            first_visit_days_ago: 14,
+        },
+    },
+    DemoMember {
+        first_name: "Tom",
+        last_name: "Becker",
+        date_of_birth: "1986-06-18",
+        member_id: "900-100006",
+        relation: "Self",
+        subscriber: None,
+        email: Some("tom.becker@demo-member.example"),
+        phone: Some("+17205550199"),
+        location_id: DENVER_LOCATION_ID,
+        enrolled_days_ago: 9,
+        outcome: DemoOutcome::Active {
+            first_visit_days_ago: 6,
+        },
+    },
+    DemoMember {
+        first_name: "Mia",
+        last_name: "Becker",
+        date_of_birth: "2025-09-01",
+        member_id: "900-100007",
+        relation: "Dependent",
+        subscriber: Some(5),
+        email: None,
+        phone: None,
+        location_id: DENVER_LOCATION_ID,
+        enrolled_days_ago: 9,
+        outcome: DemoOutcome::Declined {
+            days_ago: 7,
+            reason: "We cannot take new patients under 2 years old",
+        },
+    },
+];

@@ -1,7 +1,8 @@
 //! Choosing a provider. One transaction locks the member row, reads the employer and the
-//! location, applies `domain::enrolment::decide`, and writes the outcome with its audit row and
-//! the `member_clinic_selected` analytics event, so two concurrent choices for one member are
-//! decided one after the other.
+//! location, applies `domain::enrolment::decide`, and writes the outcome through
+//! [`crate::memberships::enrol`] (the membership, its audit row, the clinic's emails) with the
+//! `member_clinic_selected` analytics event, so two concurrent choices for one member, or a
+//! choice and a clinic's decision, are decided one after the other.
 
 use chrono::NaiveDate;
 use domain::EmployerStatus;
@@ -252,57 +253,15 @@ pub async fn choose_provider(pool: &PgPool, choice: &ProviderChoice) -> Result<C
         }
         Decision::NewEnrolment(membership) | Decision::ProviderChange(membership) => membership,
     };
-    let state = sqlx::query_as::<_, EnrolmentState>(
-        "update members set provider_id = $2, location_id = $3, next_step = $4, subscription_status = $5,
-                            subscription_expire = $6
-         where id = $1
-         returning provider_id, location_id, next_step, setup, subscription_status, subscription_expire",
+    let (state, _change) = crate::memberships::enrol(
+        &mut transaction,
+        &crate::memberships::Enrol {
+            member_id: choice.member_id,
+            actor: crate::memberships::Actor::Member(choice.acted_by),
+            clinic: &clinic,
+            chosen: membership,
+        },
     )
-    .bind(choice.member_id)
-    .bind(clinic.organisation_id)
-    .bind(membership.location_id)
-    .bind(membership.next_step)
-    .bind(membership.subscription)
-    .bind(membership.expire)
-    .fetch_one(&mut *transaction)
-    .await?;
-    record(&mut transaction, choice, &locked, &decision, &clinic).await?;
-    let left = locked.location_id.filter(|left| *left != clinic.id);
-    crate::capacity::after_change(&mut transaction, Some(clinic.id), left).await?;
-    transaction.commit().await?;
-    Ok(ChoiceOutcome::Decided {
-        decision,
-        state,
-        clinic: Box::new(clinic),
-    })
-}
-
-/// Writes the audit row and the analytics event of an applied choice.
-async fn record(
-    connection: &mut PgConnection,
-    choice: &ProviderChoice,
-    before: &LockedMember,
-    decision: &Decision,
-    clinic: &Clinic,
-) -> Result<()> {
-    let kind = if decision.changed() {
-        "provider_changed"
-    } else {
-        "enrolled"
-    };
-    sqlx::query(
-        "insert into enrolment_events (member_id, acted_by, kind, from_provider_id, from_location_id, provider_id,
-                                       location_id)
-         values ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(choice.member_id)
-    .bind(choice.acted_by)
-    .bind(kind)
-    .bind(before.provider_id)
-    .bind(before.location_id)
-    .bind(clinic.organisation_id)
-    .bind(clinic.id)
-    .execute(&mut *connection)
     .await?;
     let properties = json!({
         "providerId": clinic.organisation_id,
@@ -310,12 +269,18 @@ async fn record(
         "changed": decision.changed(),
     });
     record_event(
-        &mut *connection,
+        &mut transaction,
         "member_clinic_selected",
         Some(choice.member_id),
         &properties,
     )
-    .await
+    .await?;
+    transaction.commit().await?;
+    Ok(ChoiceOutcome::Decided {
+        decision,
+        state,
+        clinic: Box::new(clinic),
+    })
 }
 
 /// Appends one product analytics event.

@@ -225,34 +225,31 @@ pub async fn update(
 
 /// Takes a family member off the subscriber's account; their names, or `None` when they are
 /// not in this family. A family member added by the subscriber (no login) is deleted with
-/// their tokens (and, by their foreign keys, anything else that is theirs); one who has a
-/// login of their own keeps their account and is only detached from this family.
+/// their tokens (and, by their foreign keys, anything else that is theirs), and their membership
+/// at a clinic is cancelled; one who has a login of their own keeps their account (and their
+/// membership) and is only detached from this family.
 pub async fn remove(pool: &PgPool, subscriber_id: i64, id: i64) -> Result<Option<(String, String)>> {
     let mut transaction = pool.begin().await?;
-    let removed: Option<(String, String, bool, Option<i64>)> = sqlx::query_as(
-        "select first_name, last_name, email is not null,
-                case when subscription_status in ('pending', 'active') then location_id end
-         from members where id = $1 and subscriber_id = $2 for update",
+    let removed: Option<(String, String, bool)> = sqlx::query_as(
+        "select first_name, last_name, email is not null from members where id = $1 and subscriber_id = $2 for update",
     )
     .bind(id)
     .bind(subscriber_id)
     .fetch_optional(&mut *transaction)
     .await?;
-    let Some((first_name, last_name, has_login, panel_location)) = removed else {
+    let Some((first_name, last_name, has_login)) = removed else {
         return Ok(None);
     };
     let statement = if has_login {
         "update members set subscriber_id = null where id = $1"
     } else {
+        // The clinic loses a member: their membership is cancelled (and its facts kept) first,
+        // and a place may open at a full clinic (`crate::capacity`).
+        crate::memberships::cancel_for_removal(&mut transaction, id, subscriber_id, chrono::Utc::now().date_naive())
+            .await?;
         "delete from members where id = $1"
     };
-    // A deleted member leaves their clinic's panel: a place may open (`crate::capacity`).
-    let left = panel_location.filter(|_| !has_login);
-    if let Some(location) = left {
-        crate::capacity::lock(&mut transaction, &[location]).await?;
-    }
     sqlx::query(statement).bind(id).execute(&mut *transaction).await?;
-    crate::capacity::after_change(&mut transaction, None, left).await?;
     transaction.commit().await?;
     Ok(Some((first_name, last_name)))
 }

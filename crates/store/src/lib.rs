@@ -16,6 +16,7 @@ pub mod generations;
 pub mod jobs;
 pub mod listings;
 pub mod members;
+pub mod memberships;
 pub mod outbox;
 pub mod participations;
 pub mod providers;

@@ -480,12 +480,12 @@ pub struct ConfirmedEligibility {
     pub group_id: Option<String>,
     pub subscriber_id: Option<i64>,
     pub next_step: NextStep,
-    pub subscription_status: Option<MembershipStatus>,
-    pub subscription_expire: Option<NaiveDate>,
 }
 
 /// Marks eligibility active and setup complete and moves the member to their next step. A
-/// second account for the same insured person is [`StoreError::AlreadyExists`].
+/// second account for the same insured person is [`StoreError::AlreadyExists`]. The
+/// subscription is not touched: an enrolment the confirmation completes is
+/// [`crate::memberships::enrol`]'s.
 pub async fn confirm_eligibility(
     connection: &mut PgConnection,
     id: i64,
@@ -494,8 +494,7 @@ pub async fn confirm_eligibility(
     let statement = returning_member(
         "update members set eligibility_status = 'active', setup = 'complete', next_step = $2,
              employer_id = coalesce($3, employer_id), company_name = coalesce($4, company_name),
-             group_id = coalesce($5, group_id), subscriber_id = $6,
-             subscription_status = $7, subscription_expire = $8, payer_id = $9, member_id = $10, plan_id = $11
+             group_id = coalesce($5, group_id), subscriber_id = $6, payer_id = $7, member_id = $8, plan_id = $9
          where id = $1",
     );
     let query = sqlx::query_as::<_, Member>(sqlx::AssertSqlSafe(statement))
@@ -505,8 +504,6 @@ pub async fn confirm_eligibility(
         .bind(&confirmed.company_name)
         .bind(&confirmed.group_id)
         .bind(confirmed.subscriber_id)
-        .bind(confirmed.subscription_status)
-        .bind(confirmed.subscription_expire)
         .bind(&confirmed.payer_id)
         .bind(&confirmed.member_id)
         .bind(&confirmed.plan_id);
@@ -600,6 +597,26 @@ macro_rules! clinic_of {
     };
 }
 
+/// The newest membership of a member row `x` (docs/clinic-panel-contract.md), for a lateral
+/// join: its status, clinic, dates and the clinic's reason.
+macro_rules! membership_of {
+    ($x:literal) => {
+        concat!(
+            "select json_build_object('id', ms.id, 'status', ms.status,
+                    'clinic', json_build_object('id', ms.location_id, 'providerId', ms.organisation_id,
+                                                'name', coalesce(l.name, o.name), 'locationName', l.location_name),
+                    'enrolledAt', ms.enrolled_at, 'activeFrom', ms.active_from, 'activeUntil', ms.active_until,
+                    'closedAt', ms.closed_at, 'reason', ms.reason) as latest
+             from memberships ms
+             left join locations l on l.id = ms.location_id
+             left join organisations o on o.id = ms.organisation_id
+             where ms.member_id = ",
+            $x,
+            ".id order by ms.id desc limit 1"
+        )
+    };
+}
+
 const MEMBER_INFO_QUERY: &str = concat!(
     "select json_build_object(
         'id', m.id, 'type', 'dpc-member', 'email', m.email, 'firstName', m.first_name,
@@ -611,7 +628,7 @@ const MEMBER_INFO_QUERY: &str = concat!(
         'eligibility', json_build_object('status', m.eligibility_status),
         'subscription', json_build_object('status', m.subscription_status, 'expire', m.subscription_expire),
         'providerId', m.provider_id, 'locationId', m.location_id,
-        'location', clinic.card, 'providerPortal', clinic.portal,
+        'location', clinic.card, 'providerPortal', clinic.portal, 'membership', membership.latest,
         'password', m.password_hash is not null, 'emailVerified', m.email_verified_at is not null,
         'notify', m.notify, 'hasFamily', family.entries is not null,
         'family', coalesce(family.entries, '[]'),
@@ -627,6 +644,9 @@ const MEMBER_INFO_QUERY: &str = concat!(
      left join lateral (",
     clinic_of!("m"),
     ") clinic on true
+     left join lateral (",
+    membership_of!("m"),
+    ") membership on true
      left join lateral (
         select json_agg(json_build_object('groupId', g.group_number, 'planId', g.plan_id,
                                           'tpa', json_build_object('payerId', g.payer_id))
@@ -640,6 +660,7 @@ const MEMBER_INFO_QUERY: &str = concat!(
                  'subscriberRelation', f.subscriber_relation, 'nextStep', f.next_step,
                  'providerId', f.provider_id, 'locationId', f.location_id,
                  'provider', fc.provider, 'location', fc.card, 'providerPortal', fc.portal,
+                 'membership', fm.latest,
                  'eligibility', json_build_object('status', f.eligibility_status),
                  'subscription', json_build_object('status', f.subscription_status, 'expire', f.subscription_expire))
                order by f.id) as entries
@@ -647,6 +668,9 @@ const MEMBER_INFO_QUERY: &str = concat!(
         left join lateral (",
     clinic_of!("f"),
     ") fc on true
+        left join lateral (",
+    membership_of!("f"),
+    ") fm on true
         where f.subscriber_id = m.id
      ) family on true
      left join lateral (

@@ -9,6 +9,7 @@ use search::SearchRequest;
 use sqlx::Row;
 
 mod fleet;
+mod members;
 
 fn index_dir(name: &str) -> PathBuf {
     let directory = std::env::temp_dir().join(format!("nearcare-index-{name}-{}", std::process::id()));

@@ -130,6 +130,8 @@ async fn choose(state: &AppState, choice: &ProviderChoice, gone: ApiError) -> Ap
             clinic,
         } => (decision, state, clinic),
     };
+    // The clinics were emailed in the choice's transaction.
+    state.mailer.wake();
     tracing::info!(
         member = choice.member_id,
         acted_by = choice.acted_by,

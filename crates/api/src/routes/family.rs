@@ -321,6 +321,8 @@ async fn remove(
     let (first_name, last_name) = store::family::remove(&state.pool, subscriber.id, member_id)
         .await?
         .ok_or_else(|| ApiError::known(codes::NO_DEPENDENT))?;
+    // A removed member's clinic is told (store::memberships::cancel_for_removal).
+    state.mailer.wake();
     tracing::info!(subscriber = subscriber.id, member = member_id, "family member removed");
     Ok(axum::Json(json!({
         "message": format!("{first_name} {last_name} has been removed from your account."),

@@ -3,6 +3,7 @@
 
 pub mod analytics;
 pub mod catalogue;
+pub mod clinic_panel;
 pub mod contact;
 pub mod dev_mailbox;
 pub mod eligibility;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use chrono::{NaiveDate, Utc};
 use domain::Relation;
-use domain::membership::{EligibilityStatus, Enrolment, MembershipStatus};
+use domain::membership::{EligibilityStatus, Enrolment, Membership, MembershipStatus};
 use serde_json::{Value, json};
 use store::StoreError;
 use store::members::{ConfirmedEligibility, EmployerSummary, Identity, Member, PersonalInfo};
@@ -178,11 +178,26 @@ pub async fn confirm(
             employer: None,
         },
     };
-    let enrolment = Enrolment::after_confirmation(
-        applied.location_id.is_some(),
-        applied.subscription,
-        Utc::now().date_naive(),
-    );
+    let actor = match &applicant {
+        Applicant::Myself { member, .. } => store::memberships::Actor::Member(member.id),
+        Applicant::FamilyMember { subscriber, .. } => store::memberships::Actor::Member(subscriber.id),
+    };
+    let today = Utc::now().date_naive();
+    // The member row is locked and read again: the confirmation may complete an enrolment
+    // begun at sign-up, which must not race the member's own choice of clinic.
+    let mut transaction = state.pool.begin().await?;
+    let locked = store::memberships::lock_member(&mut transaction, applied.id)
+        .await?
+        .ok_or_else(|| StoreError::InvalidData(format!("member {} vanished", applied.id)))?;
+    let current = locked.subscription_status.zip(locked.subscription_expire);
+    // A clinic chosen before sign-up, with no membership yet: the confirmation enrols there,
+    // unless the location has left the catalogue (then the member chooses again).
+    let clinic_to_enrol = match (locked.location_id, current) {
+        (Some(location_id), None) => store::enrolment::clinic(&mut *transaction, location_id).await?,
+        _ => None,
+    };
+    let provider_chosen = locked.location_id.is_some() && (current.is_some() || clinic_to_enrol.is_some());
+    let enrolment = Enrolment::after_confirmation(provider_chosen, current, today);
     let confirmed = ConfirmedEligibility {
         payer_id: coverage.payer_id.clone(),
         member_id: coverage.member_id.clone(),
@@ -192,23 +207,35 @@ pub async fn confirm(
         company_name: sponsor.company_name,
         subscriber_id: sponsor.subscriber_id,
         next_step: enrolment.next_step,
-        subscription_status: enrolment.subscription.map(|(status, _)| status),
-        subscription_expire: enrolment.subscription.map(|(_, expire)| expire),
     };
-    let mut transaction = state.pool.begin().await?;
-    let member = match store::members::confirm_eligibility(&mut transaction, applied.id, &confirmed).await {
+    let mut member = match store::members::confirm_eligibility(&mut transaction, applied.id, &confirmed).await {
         Ok(member) => member,
         Err(StoreError::AlreadyExists(_)) => return Ok(Err(NotConfirmed::MemberExists)),
         Err(error) => return Err(error.into()),
     };
-    // A clinic chosen at sign-up counts the member from now on: its panel may be full.
-    if confirmed.subscription_status.is_some()
-        && let Some(location) = member.location_id
-    {
-        store::capacity::lock(&mut transaction, &[location]).await?;
-        store::capacity::after_change(&mut transaction, Some(location), None).await?;
+    if let (Some(clinic), None, Some((status, expire))) = (&clinic_to_enrol, current, enrolment.subscription) {
+        let (enrolled, _change) = store::memberships::enrol(
+            &mut transaction,
+            &store::memberships::Enrol {
+                member_id: applied.id,
+                actor,
+                clinic,
+                chosen: Membership {
+                    location_id: clinic.id,
+                    next_step: enrolment.next_step,
+                    subscription: status,
+                    expire,
+                },
+            },
+        )
+        .await?;
+        member.provider_id = enrolled.provider_id;
+        member.location_id = enrolled.location_id;
+        member.subscription_status = enrolled.subscription_status;
+        member.subscription_expire = enrolled.subscription_expire;
     }
     transaction.commit().await?;
+    state.mailer.wake();
     Ok(Ok(Confirmation {
         member,
         coverage,

@@ -198,6 +198,7 @@ async fn a_dependent_is_confirmed_and_linked_to_the_subscriber() {
             "lastName",
             "location",
             "locationId",
+            "membership",
             "nextStep",
             "phone",
             "provider",

@@ -5,6 +5,7 @@ mod helpers;
 mod account_notices;
 mod accounts;
 mod attestation;
+mod clinic_panel;
 mod contact;
 mod dev_mailbox;
 mod documented_answers;
