@@ -118,7 +118,7 @@ test('provider: invited, sets a password, favourites, participates; the facilita
     await page.getByText(EMPTY_FAVORITES, { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Sign Out' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    assert((await nav.getByRole('link').allInnerTexts()).join(',') === 'Solutions,Listings,Rates', 'the side bar has Solutions, Listings and Rates');
+    assert((await nav.getByRole('link').allInnerTexts()).join(',') === 'Members,Solutions,Listings,Rates', 'the side bar has Members, Solutions, Listings and Rates');
     await screenshot(page, 'provider-desktop-01-solutions-empty');
 
     // A member page is not for a provider.

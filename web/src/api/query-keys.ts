@@ -3,6 +3,7 @@
  * invalidates or patches through the same keys, so a change made on one screen (a favourite on a
  * profile, a saved family member) reaches every other screen that shows it.
  */
+import type { PanelParams } from './clinic-panel/types';
 import type { Bounds, LatLng, PinFilters, SearchKeyParams } from './market/types';
 
 const member = ['member'] as const;
@@ -84,6 +85,12 @@ export const queryKeys = {
     rates: (solutionId: number | null) => [...solutions, 'rates', solutionId] as const,
     calculation: (solutionId: number, rateId: string | number) => [...solutions, 'calculation', solutionId, rateId] as const,
     participations: () => [...solutions, 'participations'] as const,
+  },
+  clinicPanel: {
+    all: ['clinic-panel'] as const,
+    /** One tab of the organisation's members (GET /dpcproviders/members). */
+    members: (params: PanelParams) => ['clinic-panel', 'members', params] as const,
+    member: (memberId: number) => ['clinic-panel', 'member', memberId] as const,
   },
   providers: {
     all: ['providers'] as const,

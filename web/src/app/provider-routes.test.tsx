@@ -51,7 +51,7 @@ describe('routes by account kind', () => {
     expect(await screen.findByText('Mile High Health')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Sign Out' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Solutions', 'Listings', 'Rates']);
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Members', 'Solutions', 'Listings', 'Rates']);
     expect(document.title).toBe('Member - Solutions');
   });
 

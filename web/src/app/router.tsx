@@ -56,6 +56,10 @@ const TermsRoute = lazyNamed(legal, 'TermsRoute');
 const PrivacyRoute = lazyNamed(legal, 'PrivacyRoute');
 const CookiesRoute = lazyNamed(legal, 'CookiesRoute');
 
+const clinicPanel = () => import('./routes/clinic-panel');
+const ProviderMembersRoute = lazyNamed(clinicPanel, 'ProviderMembersRoute');
+const ProviderMemberRoute = lazyNamed(clinicPanel, 'ProviderMemberRoute');
+
 const HomeRoute = lazyNamed(() => import('./routes/home'), 'HomeRoute');
 const MembershipRoute = lazyNamed(() => import('./routes/membership'), 'MembershipRoute');
 
@@ -137,6 +141,8 @@ export const routes: RouteObject[] = [
           route(paths.providerSolutionDetails.path, ProviderSolutionDetailsRoute, { name: 'Solution Details' }, providerOnly),
           route(paths.providerRates.path, ProviderRatesRoute, { name: 'Rates' }, providerOnly),
           route(paths.providerListings.path, ProviderListingsRoute, { name: 'Listings' }, providerOnly),
+          route(paths.providerMembers.path, ProviderMembersRoute, { name: 'Members' }, providerOnly),
+          route(paths.providerMember.path, ProviderMemberRoute, { name: 'Member' }, providerOnly),
           route(paths.participationReview.path, ParticipationReviewRoute, { name: 'Participation Review', auth: true }),
 
           // Sign-in, sign-up and password links: public, without the headers.

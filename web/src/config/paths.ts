@@ -93,6 +93,12 @@ export const paths = {
   providerRates: { path: '/dpc-providers/rates' },
   /** The organisation's own listings, kept true by the clinic (issue 23, docs/listings-contract.md). */
   providerListings: { path: '/dpc-providers/listings' },
+  /** The clinic panel (issue 22, docs/clinic-panel-contract.md). */
+  providerMembers: { path: '/dpc-providers/members' },
+  providerMember: {
+    path: '/dpc-providers/members/:id',
+    getHref: (memberId: number | string) => `/dpc-providers/members/${memberId}`,
+  },
   /** The facilitator's emailed link: public, no login. */
   participationReview: {
     path: '/dpc-providers/participations/review',

@@ -39,48 +39,68 @@ export function buildUrl(path: string, query: Record<string, QueryValue> = {}): 
   return `${env.apiUrl}${path}${text ? `?${text}` : ''}`;
 }
 
-/**
- * Calls the API and parses JSON. Sends `x-access-token` when a token cookie exists, and turns
- * error answers into an {@link ApiError} carrying the server's message and code.
- */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+/** Sends a request with the session's token (and JSON body), as every call does. */
+function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
+  const headers: Record<string, string> = { accept };
   const token = getAccessToken();
   if (token) headers['x-access-token'] = token;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   Object.assign(headers, options.headers);
-
-  const response = await fetch(buildUrl(path, options.query), {
+  return fetch(buildUrl(path, options.query), {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,
   });
+}
 
-  const text = await response.text();
-  let payload: unknown = null;
-  if (text) {
-    try {
-      payload = JSON.parse(text);
-    } catch {
-      payload = text;
-    }
+/** The answer's text as JSON when it is JSON, else as it is (null when empty). */
+function parsePayload(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
-  if (!response.ok) {
-    const body = (payload ?? {}) as { message?: unknown; msg?: unknown; code?: unknown };
-    // Some answers name the text `msg` (password change), and a few are plain text.
-    const message =
-      typeof body.message === 'string' && body.message
-        ? body.message
-        : typeof body.msg === 'string' && body.msg
-          ? body.msg
-          : typeof payload === 'string' && payload
-            ? payload
-            : 'Oops. Something went wrong';
-    const code = typeof body.code === 'string' ? body.code : `http_${response.status}`;
-    throw new ApiError(response.status, message, code, payload);
-  }
+}
+
+/** The {@link ApiError} of an error answer, with the server's message and code. */
+function errorOf(status: number, payload: unknown): ApiError {
+  const body = (payload ?? {}) as { message?: unknown; msg?: unknown; code?: unknown };
+  // Some answers name the text `msg` (password change), and a few are plain text.
+  const message =
+    typeof body.message === 'string' && body.message
+      ? body.message
+      : typeof body.msg === 'string' && body.msg
+        ? body.msg
+        : typeof payload === 'string' && payload
+          ? payload
+          : 'Oops. Something went wrong';
+  const code = typeof body.code === 'string' ? body.code : `http_${status}`;
+  return new ApiError(status, message, code, payload);
+}
+
+/**
+ * Calls the API and parses JSON. Sends `x-access-token` when a token cookie exists, and turns
+ * error answers into an {@link ApiError} carrying the server's message and code.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options, 'application/json');
+  const payload = parsePayload(await response.text());
+  if (!response.ok) throw errorOf(response.status, payload);
   return payload as T;
+}
+
+/**
+ * Downloads a file the API writes (a CSV): its bytes and the name its Content-Disposition gives.
+ * Errors are the JSON {@link ApiError}s of {@link apiRequest}.
+ */
+export async function apiBlob(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
+  const response = await send(path, options, '*/*');
+  if (!response.ok) throw errorOf(response.status, parsePayload(await response.text()));
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
+  return { blob: await response.blob(), filename };
 }
 
 /** Tells whether an error is an API answer with the given status. */

@@ -47,6 +47,21 @@ export interface EmployerGroup {
   planId?: string;
 }
 
+/**
+ * The member's newest membership at a clinic (docs/clinic-panel-contract.md): pending the first
+ * visit, active since it, declined or ended by the clinic (with its reason), moved or cancelled.
+ */
+export interface MemberMembership {
+  id: number;
+  status: 'pending' | 'active' | 'declined' | 'ended' | 'moved' | 'cancelled';
+  clinic: { id: number; providerId: number; name: string | null; locationName?: string | null };
+  enrolledAt: string;
+  activeFrom: string | null;
+  activeUntil: string | null;
+  closedAt: string | null;
+  reason: string | null;
+}
+
 /** A family member as the member info lists it. */
 export interface FamilyMember {
   id: number;
@@ -75,6 +90,7 @@ export interface FamilyMember {
   eligibility?: { status: Status | null } | null;
   subscription?: { status: Status | null; expire?: string | null } | null;
   providerPortal?: ProviderPortal;
+  membership?: MemberMembership | null;
 }
 
 export interface Member {
@@ -112,6 +128,7 @@ export interface Member {
   locationId: number | null;
   location: MemberLocation | null;
   providerPortal: ProviderPortal;
+  membership?: MemberMembership | null;
   family?: FamilyMember[];
   associatedDependents?: FamilyMember[];
   hasFamily?: boolean;
@@ -205,3 +222,29 @@ export function membershipCardStatus(status: string | null | undefined): StatusD
 }
 
 export const GENDER_LABELS: Record<'f' | 'm', string> = { f: 'Female', m: 'Male' };
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A day or timestamp from the server as "Nov 3, 2026" (the UTC day, as the clinic recorded it). */
+export function longDate(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(date.getTime())) return null;
+  return `${MONTH_NAMES[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+}
+
+/**
+ * The dates of a live or ended membership as a label and a day: enrolled on (pending), active
+ * since the first visit (active), ended on its last day (ended). Null otherwise.
+ */
+export function membershipDate(membership: MemberMembership | null | undefined): { label: string; value: string } | null {
+  if (!membership) return null;
+  const day = (label: string, value: string | null) => {
+    const text = longDate(value);
+    return text ? { label, value: text } : null;
+  };
+  if (membership.status === 'pending') return day('Enrolled On', membership.enrolledAt);
+  if (membership.status === 'active') return day('Active Since', membership.activeFrom);
+  if (membership.status === 'ended') return day('Ended On', membership.activeUntil);
+  return null;
+}

@@ -20,6 +20,7 @@ const NAV_ITEMS = [
 
 /** A DPC provider's side bar and drawer. */
 const PROVIDER_NAV_ITEMS = [
+  { to: paths.providerMembers.path, label: 'Members' },
   { to: paths.providerSolutions.path, label: 'Solutions' },
   { to: paths.providerListings.path, label: 'Listings' },
   { to: paths.providerRates.path, label: 'Rates' },

@@ -1,4 +1,4 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import styles from './field.module.css';
 
 interface FieldFrameProps {
@@ -90,6 +90,34 @@ export function PasswordField(props: Omit<InputProps, 'type' | 'trailing'>) {
         </button>
       }
     />
+  );
+}
+
+type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value'> & {
+  label: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | null;
+  hint?: ReactNode;
+};
+
+/** A labelled multi-line text input (a reason someone will read). */
+export function TextAreaField({ label, value, onChange, error, hint, id, className, ...rest }: TextAreaProps) {
+  const generated = useId();
+  const areaId = id ?? generated;
+  const describedBy = [error ? `${areaId}-error` : '', hint && !error ? `${areaId}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <FieldFrame id={areaId} label={label} error={error} hint={hint}>
+      <textarea
+        id={areaId}
+        className={[styles.input, styles.textarea, error ? styles.invalid : '', className ?? ''].filter(Boolean).join(' ')}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(event) => onChange(event.target.value)}
+        {...rest}
+      />
+    </FieldFrame>
   );
 }
 

@@ -4,11 +4,12 @@ import { Button, LinkButton } from '@/components/ui/button';
 import { CannotEnrolDialog } from '@/components/ui/cannot-enrol-dialog';
 import { Card, DetailList } from '@/components/ui/card';
 import { InsuranceDetails } from '@/components/ui/insurance-details';
+import { MembershipNotice } from '@/components/ui/membership-notice';
 import { ProviderSummary } from '@/components/ui/provider-summary';
 import { Spinner } from '@/components/ui/spinner';
 import { StatusDot } from '@/components/ui/status-dot';
 import { paths } from '@/config/paths';
-import { accountStatus, fullName, portalLink, useMemberInfo, type Member } from '@/lib/member';
+import { accountStatus, fullName, membershipDate, portalLink, useMemberInfo, type Member } from '@/lib/member';
 import { redirectTarget } from '@/lib/storage';
 import { isoToUsDate } from '@/lib/validation';
 import { homeActions } from '../utils/home-actions';
@@ -56,6 +57,7 @@ function HomeContent({ member }: { member: Member }) {
   const actions = homeActions(member);
   const subscription = accountStatus(member.subscription?.status);
   const location = member.location;
+  const since = membershipDate(member.membership);
 
   function updateProvider() {
     if (member.subscription?.status === 'active') setCannotEnrol(true);
@@ -68,6 +70,8 @@ function HomeContent({ member }: { member: Member }) {
         <p className={styles.kicker}>Welcome</p>
         <h1>{fullName(member)}</h1>
       </header>
+
+      <MembershipNotice membership={member.membership} />
 
       <div className={styles.grid}>
         <Card title="My Advanced Primary Care" className={styles.provider}>
@@ -96,6 +100,7 @@ function HomeContent({ member }: { member: Member }) {
           <DetailList
             items={[
               { label: 'Membership Status', value: <StatusDot label={subscription.label} tone={subscription.tone} /> },
+              ...(since ? [since] : []),
               { label: 'Membership Valid Until', value: isoToUsDate(member.subscription?.expire) },
             ]}
           />

@@ -102,6 +102,8 @@ describe('cardAction', () => {
     expect(cardAction(accepting, { nextStep: 'confirmPlan', subscriptionStatus: null, locationId: 100 }).label).toBe('Confirm eligibility');
     expect(cardAction(accepting, { nextStep: 'complete', subscriptionStatus: 'pending', locationId: 100 }).label).toBe('Pending Membership');
     expect(cardAction(accepting, { nextStep: 'complete', subscriptionStatus: 'active', locationId: 100 }).label).toBe('Active Membership');
+    // The clinic activated the membership before the member confirmed eligibility.
+    expect(cardAction(accepting, { nextStep: 'confirmPlan', subscriptionStatus: 'active', locationId: 100 }).label).toBe('Active Membership');
     expect(cardAction(accepting, { nextStep: 'complete', subscriptionStatus: 'active', locationId: 999 }).label).toBe('Select');
     expect(cardAction(accepting, { nextStep: 'complete', subscriptionStatus: 'active', locationId: 100 }).disabled).toBe(true);
   });

@@ -31,8 +31,9 @@ export function cardAction(item: Pick<MarketItem, 'entity' | 'locationId' | 'new
   if (item.entity !== 'location') return ACTIONS.details;
   const isMemberLocation = member !== null && member.locationId === item.locationId;
   if (isMemberLocation) {
-    if (member.nextStep === 'confirmPlan' && item.newPatients) return ACTIONS['confirm-eligibility'];
+    // An active membership says so first: the clinic activated it, whatever is left to confirm.
     if (member.subscriptionStatus === 'active') return ACTIONS['active-membership'];
+    if (member.nextStep === 'confirmPlan' && item.newPatients) return ACTIONS['confirm-eligibility'];
     if (member.subscriptionStatus === 'pending') return ACTIONS['pending-membership'];
   }
   if (item.newPatients) return ACTIONS.select;

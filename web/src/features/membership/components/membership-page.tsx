@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { ChevronLeftIcon, ChevronRightIcon, PhoneIcon } from '@/components/icons/icons';
 import { Alert } from '@/components/ui/alert';
 import { Button, LinkButton } from '@/components/ui/button';
+import { MembershipNotice } from '@/components/ui/membership-notice';
 import { Notice, useNotice } from '@/components/ui/notice';
 import { ProviderSummary } from '@/components/ui/provider-summary';
 import { Spinner } from '@/components/ui/spinner';
@@ -11,7 +12,7 @@ import { Stepper } from '@/components/ui/stepper';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
-import { fullName, membershipCardStatus, useMemberInfo, type FamilyMember, type Member, type MemberLocation } from '@/lib/member';
+import { fullName, longDate, membershipCardStatus, membershipDate, useMemberInfo, type FamilyMember, type Member, type MemberLocation, type MemberMembership } from '@/lib/member';
 import { addFamilyChoice, redirectTarget, selectedProvider } from '@/lib/storage';
 import { MESSAGES } from '@/lib/validation';
 import { backTarget, membershipAction, membershipProgress, membershipSteps, swiperLayout } from '../utils/membership-rules';
@@ -19,6 +20,9 @@ import styles from './membership-page.module.css';
 
 export const MEMBERSHIP_TEXTS = {
   pendingTitle: 'YOUR MEMBERSHIP IS STILL PENDING',
+  activeTitle: 'YOUR MEMBERSHIP IS ACTIVE',
+  endedTitle: 'YOUR MEMBERSHIP HAS ENDED',
+  declinedTitle: 'PLEASE CHOOSE ANOTHER CLINIC',
   noLink: 'No custom link was found',
   noPhone: 'No phone number was found',
   clinicWillCall: 'The clinic will reach out to schedule your first appointment',
@@ -31,6 +35,7 @@ export interface MembershipCardData {
   status: string | null | undefined;
   employer: string | null | undefined;
   location: MemberLocation | null | undefined;
+  membership?: MemberMembership | null;
 }
 
 /** The subscriber (Self) sees cards for the whole family; others see their own. */
@@ -41,6 +46,7 @@ export function membershipCards(member: Member): MembershipCardData[] {
     status: member.subscription?.status,
     employer: member.companyName,
     location: member.location,
+    membership: member.membership,
   };
   if (member.subscriberRelation !== 'Self') return [own];
   const family = (member.family ?? []).filter((person) => person.id !== member.id);
@@ -50,6 +56,7 @@ export function membershipCards(member: Member): MembershipCardData[] {
     status: person.subscription?.status,
     employer: person.employer?.companyName ?? person.companyName ?? member.companyName,
     location: person.location,
+    membership: person.membership,
   }))];
 }
 
@@ -74,8 +81,18 @@ function MembershipContent({ member }: { member: Member }) {
   const steps = membershipSteps(providerChosenFirst, addFamilyChoice.get(), cards.length);
   const progress = membershipProgress(steps, member, cards.length);
   const active = member.subscription?.status === 'active';
+  const pending = member.subscription?.status === 'pending';
+  const ended = member.membership?.status === 'ended' && !member.location;
+  const declined = member.membership?.status === 'declined' && !member.location;
   const action = membershipAction(member);
   const back = backTarget(redirectTarget.get());
+  const since = longDate(member.membership?.activeFrom);
+  const title = active ? MEMBERSHIP_TEXTS.activeTitle : ended ? MEMBERSHIP_TEXTS.endedTitle : declined ? MEMBERSHIP_TEXTS.declinedTitle : MEMBERSHIP_TEXTS.pendingTitle;
+  const lead = active
+    ? `You have 24x7 access to your provider${since ? `: your membership is active since your first visit on ${since}` : ''}.`
+    : ended || declined
+      ? 'Choose another clinic in the marketplace to start a new membership.'
+      : 'Complete your intake visit with your provider, virtual or in person, to activate your membership and get 24x7 access to your provider.';
 
   return (
     <div className={styles.page}>
@@ -83,13 +100,10 @@ function MembershipContent({ member }: { member: Member }) {
         <ChevronLeftIcon size={18} /> Back
       </Link>
       <header className={styles.header}>
-        <h1>{active ? 'YOUR MEMBERSHIP IS ACTIVE' : MEMBERSHIP_TEXTS.pendingTitle}</h1>
-        <p className={styles.lead}>
-          {active
-            ? 'You have 24x7 access to your provider.'
-            : 'Complete your intake visit with your provider, virtual or in person, to activate your membership and get 24x7 access to your provider.'}
-        </p>
+        <h1>{title}</h1>
+        <p className={styles.lead}>{lead}</p>
       </header>
+      <MembershipNotice membership={member.membership} />
       <Stepper steps={steps} current={progress.current} done={progress.done} label="Membership steps" />
 
       {member.location ? (
@@ -131,7 +145,7 @@ function MembershipContent({ member }: { member: Member }) {
             <span className={styles.muted}>or dial {action.phone}</span>
           </div>
         ) : null}
-        {action.kind === 'wait' && member.location ? <p className={styles.note}>{MEMBERSHIP_TEXTS.clinicWillCall}</p> : null}
+        {action.kind === 'wait' && member.location && pending ? <p className={styles.note}>{MEMBERSHIP_TEXTS.clinicWillCall}</p> : null}
         {action.kind === 'wait' && !member.location ? <LinkButton to={paths.marketplace.path}>Find a provider</LinkButton> : null}
         <LinkButton variant="secondary" to={paths.accountDetails.path}>
           View my account
@@ -148,6 +162,7 @@ function MembershipContent({ member }: { member: Member }) {
 function MembershipCard({ card }: { card: MembershipCardData }) {
   const status = membershipCardStatus(card.status);
   const location = card.location;
+  const date = membershipDate(card.membership);
   return (
     <article className={styles.card} data-testid="membership-card" aria-label={`Membership card of ${card.name}`}>
       <div className={styles.cardTop}>
@@ -156,6 +171,11 @@ function MembershipCard({ card }: { card: MembershipCardData }) {
       </div>
       <p className={styles.cardName}>{card.name}</p>
       <p className={styles.cardEmployer}>{card.employer ?? '—'}</p>
+      {date ? (
+        <p className={styles.cardDate}>
+          {date.label}: {date.value}
+        </p>
+      ) : null}
       <div className={styles.cardProvider}>
         {location ? (
           <>
