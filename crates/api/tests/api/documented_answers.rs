@@ -36,6 +36,7 @@ async fn every_answer_to_a_provider_token_is_documented_with_its_code() {
             let concrete = path
                 .replace("{dependentId}", "1")
                 .replace("{id}", "1")
+                .replace("{memberId}", "1")
                 .replace("{planID}", "PLN-1001");
             let url = format!("{}{concrete}", app.address);
             let request = match method.as_str() {
