@@ -1,8 +1,9 @@
 //! The clinic panel (docs/clinic-panel-contract.md): a member's enrolment reaching the clinic
 //! (list, detail, the clinic's email), activate / decline / end with their audit rows and the
 //! member's side, every refusal, the authorization matrix, the race between a member's provider
-//! change and the old clinic's activation, a family member's removal, the operator's view and
-//! the monthly roster read back with Python's csv module.
+//! change and the old clinic's activation, a family member's removal, a full location reopened
+//! by a decline or an end, the operator's view and the monthly roster read back with Python's
+//! csv module.
 
 use std::process::Stdio;
 
@@ -12,6 +13,7 @@ use tokio::io::AsyncWriteExt;
 
 use crate::enrolment::{choice, denver, new_york, set_provider, signed_up};
 use crate::helpers::{Answer, TestApp, assert_error};
+use crate::listings::accepting;
 
 const DENVER: i64 = seed::demo::DENVER_ORGANISATION_ID;
 const NEW_YORK: i64 = seed::demo::NEW_YORK_ORGANISATION_ID;
@@ -510,6 +512,81 @@ async fn an_ended_membership_keeps_its_dates_and_lets_the_member_choose_again() 
         app.panel(Some(&provider), "").await.body["counts"],
         json!({ "pending": 1, "active": 0, "past": 1 })
     );
+}
+
+#[tokio::test]
+async fn a_clinics_decline_or_end_at_a_full_location_reopens_it_and_emails_the_waitlist() {
+    let app = TestApp::spawn(50).await;
+    let (_, provider) = app.provider_account(DENVER, "desk@frontrange.example").await;
+    let panel: i64 = sqlx::query_scalar(
+        "select count(*) from members where location_id = $1 and subscription_status in ('pending', 'active')",
+    )
+    .bind(LODO)
+    .fetch_one(&app.database.pool)
+    .await
+    .unwrap();
+    let capacity = panel + 2;
+    let limited = app
+        .edit_location(
+            &provider,
+            LODO,
+            &json!({ "panelCapacity": capacity, "acceptingNewPatients": true }),
+        )
+        .await;
+    assert_eq!(limited.status, 200, "{:?}", limited.body);
+    let (first, _) = enrolled(&app, "first@example.com", &denver()).await;
+    let (second, _) = enrolled(&app, "second@example.com", &denver()).await;
+    assert_eq!(accepting(&app, LODO).await, (false, true), "full: closed by itself");
+    let (_, late) = signed_up(&app, "late@example.com", Some(seed::demo::ACME_EMPLOYER_ID)).await;
+    assert_error(&set_provider(&app, &late, &denver()).await, 409, "not_accepting");
+    let waiting = app
+        .post(
+            "/member/app/join/wait/list",
+            &json!({ "email": "waiting@example.com", "location": LODO, "consent": true }),
+        )
+        .await;
+    assert_eq!(waiting.status, 201, "{:?}", waiting.body);
+
+    // The clinic declines the last member in: a place opens, the waitlist is told, and the
+    // member who was turned away may enrol.
+    let declined = app
+        .decide(
+            Some(&provider),
+            second,
+            "decline",
+            &json!({ "reason": "We cannot take new patients under 2 years old" }),
+        )
+        .await;
+    assert_eq!(declined.status, 200, "{:?}", declined.body);
+    assert_eq!(accepting(&app, LODO).await, (true, false), "a decline frees a place");
+    let audit = app.listing_audit("location", LODO).await;
+    let reopening = audit.last().unwrap();
+    assert_eq!(
+        (reopening.0.as_str(), reopening.1.as_str(), &reopening.3),
+        ("capacity", "acceptingNewPatients", &json!(true))
+    );
+    let told = app.outbox_of("waitlist_open").await;
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].0, "waiting@example.com");
+    assert_eq!(set_provider(&app, &late, &denver()).await.status, 200);
+    assert_eq!(accepting(&app, LODO).await, (false, true), "full again");
+
+    // Ending an active membership frees a place too.
+    app.enrolled_days_ago(first, 10).await;
+    assert_eq!(
+        app.activate_on(&provider, first, today() - Days::new(5)).await.status,
+        200
+    );
+    assert_eq!(
+        accepting(&app, LODO).await,
+        (false, true),
+        "an activation changes no head count"
+    );
+    let ended = app
+        .decide(Some(&provider), first, "end", &json!({ "reason": "Moved to Boston" }))
+        .await;
+    assert_eq!(ended.status, 200, "{:?}", ended.body);
+    assert_eq!(accepting(&app, LODO).await, (true, false), "an end frees a place");
 }
 
 #[tokio::test]

@@ -826,7 +826,8 @@ async fn enrol(app: &TestApp, email: &str, organisation: i64, location: i64) -> 
     set_provider(app, &token, &choice(organisation, location)).await
 }
 
-async fn accepting(app: &TestApp, location: i64) -> (bool, bool) {
+/// `(accepting new patients, closed by a full panel)` of a location.
+pub async fn accepting(app: &TestApp, location: i64) -> (bool, bool) {
     sqlx::query_as("select accepting_new_patients, panel_full from locations where id = $1")
         .bind(location)
         .fetch_one(&app.database.pool)
