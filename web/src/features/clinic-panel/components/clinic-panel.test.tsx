@@ -116,6 +116,8 @@ describe("a member's detail", () => {
     renderRoutes({ '/dpc-providers/members/:id': <MemberDetailPage memberId={41} /> }, '/dpc-providers/members/41');
     expect(await screen.findByRole('heading', { name: 'Maria Garcia', level: 1 })).toBeTruthy();
     expect(screen.getByText('Cascade Gold PPO')).toBeTruthy();
+    // The stored E.164 number is shown as every other screen shows a phone, and dialled as stored.
+    expect(screen.getByRole('link', { name: '303 555 0141' }).getAttribute('href')).toBe('tel:+13035550141');
     expect(screen.getByRole('link', { name: 'Leo Garcia' }).getAttribute('href')).toBe('/dpc-providers/members/42');
     expect(screen.getByText('Activated: first visit on Nov 22, 2026')).toBeTruthy();
     expect(screen.getByText(/Nov 22, 2026, 15:30 UTC · by Dana Demo \(your clinic\)/)).toBeTruthy();

@@ -8,6 +8,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { StatusDot } from '@/components/ui/status-dot';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
+import { displayPhone } from '@/lib/validation';
 import { allowedDecisions, formatDay, formatMoment, fullName, historyText, relationLabel, statusDisplay } from '../utils/panel';
 import { useDecisions, type DecisionKind } from './decision-dialog';
 import styles from './clinic-panel.module.css';
@@ -108,7 +109,7 @@ function Facts({ detail }: { detail: PanelMemberDetail }) {
   const { member } = detail;
   const rows: [string, string][] = [
     ['Date of birth', formatDay(member.dob)],
-    ['Phone', member.phone ?? '—'],
+    ['Phone', displayPhone(member.phone) || '—'],
     ['Email', member.email ?? '—'],
     ['Member ID', member.memberId ?? '—'],
     ['Employer', member.employer ?? '—'],
@@ -121,7 +122,7 @@ function Facts({ detail }: { detail: PanelMemberDetail }) {
       {rows.map(([label, value]) => (
         <div key={label}>
           <dt>{label}</dt>
-          <dd>{label === 'Phone' && value !== '—' ? <a href={`tel:${value}`}>{value}</a> : label === 'Email' && value !== '—' ? <a href={`mailto:${value}`}>{value}</a> : value}</dd>
+          <dd>{label === 'Phone' && value !== '—' ? <a href={`tel:${member.phone}`}>{value}</a> : label === 'Email' && value !== '—' ? <a href={`mailto:${value}`}>{value}</a> : value}</dd>
         </div>
       ))}
     </dl>
