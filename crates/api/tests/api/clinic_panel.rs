@@ -1320,7 +1320,8 @@ async fn panel_speed_at_twenty_thousand_members() {
         ids.push(format!("500-{index:06}"));
         locations.push([LODO, seed::demo::DENVER_WAITLIST_LOCATION_ID, HIGHLANDS][next(3)]);
         let enrolled_on = today - Days::new(1 + next(700) as u64);
-        let first_visit = enrolled_on + Days::new(next(10) as u64);
+        // Never in the future: an ended membership's first visit is before its last day.
+        let first_visit = (enrolled_on + Days::new(next(10) as u64)).min(today);
         let roll = next(10);
         let (status, from, until) = match roll {
             0 | 1 => ("pending", None, None),
@@ -1329,7 +1330,7 @@ async fn panel_speed_at_twenty_thousand_members() {
                 Some(first_visit),
                 Some((first_visit + Days::new(30 + next(200) as u64)).min(today)),
             ),
-            _ => ("active", Some(first_visit.min(today)), None),
+            _ => ("active", Some(first_visit), None),
         };
         statuses.push(status);
         enrolled.push(enrolled_on.and_hms_opt(10, 0, 0).unwrap().and_utc());
