@@ -2,8 +2,9 @@
 // (NEARCARE_URL): an operator invites a DPC provider with the indexer CLI, the provider sets a
 // password from the emailed link, signs in, favourites a solution and asks to participate (rate,
 // contract, agree); the facilitator approves from the emailed review link; the provider sees
-// Active with Participation Details, changes the rate (Pending Approval again, the facilitator
-// approves the new rate from a new emailed link), then stops participating. A second request, made on a phone,
+// Active with Participation Details, changes the rate (still Active at its rate, with the requested
+// one beside it and Stop Participating; the facilitator is asked about the change of rate and
+// approves it from a new emailed link), then stops participating. A second request, made on a phone,
 // is declined by the facilitator on a phone. Screenshots at 1280x800 and 390x844.
 //
 // Needs E2E_DATABASE_URL (the e2e server's database: the CLI writes the invitation there, and the
@@ -175,8 +176,9 @@ test('provider: invited, sets a password, favourites, participates; the facilita
     await page.getByRole('row', { name: /^Total/ }).waitFor();
     await screenshot(page, 'provider-desktop-08-detail-active');
 
-    // Change the rate of the active participation: back to Pending Approval until the facilitator
-    // approves the new rate from a new emailed link.
+    // Change the rate of the active participation: it stays Active at its rate (Stop
+    // Participating kept), the requested rate shown beside it, until the facilitator approves the
+    // change of rate from a new emailed link.
     const beforeChange = latestLink(facilitator);
     await page.getByRole('button', { name: 'Change Rate' }).click();
     const changeDialog = page.getByRole('dialog', { name: `Change rate for ${solutionName}` });
@@ -199,16 +201,28 @@ test('provider: invited, sets a password, favourites, participates; the facilita
     await rateSent.getByText(/was sent to the solution facilitator for approval/).waitFor();
     await screenshot(page, 'provider-desktop-08b-change-rate-sent');
     await rateSent.getByRole('button', { name: 'Okay' }).click();
-    await page.getByRole('button', { name: 'Pending Approval' }).waitFor();
-    assert((await page.getByText('Pending Approval', { exact: true }).count()) > 1, 'the chip and the button say Pending Approval');
+    await page.getByTestId('requested-rate').waitFor();
+    await page.getByRole('button', { name: 'Stop Participating' }).waitFor();
+    assert((await page.getByText('Active', { exact: true }).count()) > 0, 'still Active at the rate in force while the change waits');
+    assert((await page.getByRole('button', { name: 'Pending Approval' }).count()) === 0, 'no Pending Approval in place of Stop Participating');
+    await screenshot(page, 'provider-desktop-08c-change-rate-pending');
+    // The rates table shows both rates and fits the page at 1280 px.
+    await page.goto(`${BASE_URL}/dpc-providers/rates`);
+    await page.getByText(/change to \$[\d,.]+ pending/).waitFor();
+    const overflow = await page.locator('table').evaluate((table) => table.closest('div').scrollWidth - table.closest('div').clientWidth);
+    assert(overflow <= 0, `the rates table fits without a horizontal scroll (${overflow} px over)`);
+    await screenshot(page, 'provider-desktop-08d-rates-change-pending');
     const changeReview = await outboxLink(facilitator, beforeChange || null);
     assert(changeReview.includes('/dpc-providers/participations/review?token=') && changeReview !== review, `a new review link for the new rate, got ${changeReview}`);
     await facilitatorPage.goto(local(changeReview));
+    await facilitatorPage.getByText(/asks for a change of rate from .* to /).waitFor();
+    await screenshot(facilitatorPage, 'provider-desktop-08e-review-change-of-rate');
     await facilitatorPage.getByRole('button', { name: 'Approve' }).click();
     await facilitatorPage.getByText('Approved', { exact: true }).waitFor();
-    await page.reload();
+    await page.goto(detailUrl);
     await page.getByRole('button', { name: 'Stop Participating' }).waitFor();
-    assert((await page.getByText('Active', { exact: true }).count()) > 0, 'Active again once the new rate is approved');
+    assert((await page.getByTestId('requested-rate').count()) === 0, 'the approved rate is in force, nothing waits');
+    assert((await page.getByText('Active', { exact: true }).count()) > 0, 'Active at the new rate');
 
     await page.goto(`${BASE_URL}/dpc-providers/rates`);
     await page.getByRole('link', { name: solutionName }).first().waitFor();

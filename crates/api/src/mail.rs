@@ -137,7 +137,16 @@ impl Mailer {
             new_email,
         )
         .await?;
-        let link = self.link(purpose, &token.plain, to_email);
+        let mut link = self.link(purpose, &token.plain, to_email);
+        // A provider's link says so: the page it leads to (and /expired after it) offers no
+        // member registration.
+        let kind: Option<String> = sqlx::query_scalar("select account_kind from members where id = $1")
+            .bind(member_id)
+            .fetch_optional(&mut *connection)
+            .await?;
+        if kind.as_deref() == Some("provider") && link.contains("/auth/reset-password?") {
+            link.push_str("&account=provider");
+        }
         Ok((token, link))
     }
 

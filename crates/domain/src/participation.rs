@@ -239,25 +239,35 @@ impl ParticipationStatus {
 /// A change asked of a participation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transition {
-    /// The facilitator (or an operator) approves a pending participation.
+    /// The facilitator (or an operator) approves a pending participation, or an active one's
+    /// requested rate change.
     Approve,
-    /// The facilitator (or an operator) declines a pending participation.
+    /// The facilitator (or an operator) declines a pending participation, or an active one's
+    /// requested rate change (the participation stays active at its rate).
     Decline,
     /// The provider stops a pending or active participation.
     Stop,
-    /// The provider picks another rate: a pending participation stays pending; an active one
-    /// goes back to pending for the facilitator to approve the new rate.
+    /// The provider picks another rate: a pending participation stays pending at the new rate;
+    /// an active one stays active at its rate, the new one waiting for the facilitator.
     ChangeRate,
 }
 
 /// The status after `transition`, or `None` when it does not apply to `from`.
-pub fn next_status(from: ParticipationStatus, transition: Transition) -> Option<ParticipationStatus> {
+/// `change_requested`: an active participation has a rate change waiting for the facilitator,
+/// which is what approving or declining an active one decides.
+pub fn next_status(
+    from: ParticipationStatus,
+    transition: Transition,
+    change_requested: bool,
+) -> Option<ParticipationStatus> {
     use ParticipationStatus::{Active, Declined, Pending, Stopped};
     match (from, transition) {
         (Pending, Transition::Approve) => Some(Active),
         (Pending, Transition::Decline) => Some(Declined),
+        (Active, Transition::Approve | Transition::Decline) if change_requested => Some(Active),
         (Pending | Active, Transition::Stop) => Some(Stopped),
-        (Pending | Active, Transition::ChangeRate) => Some(Pending),
+        (Pending, Transition::ChangeRate) => Some(Pending),
+        (Active, Transition::ChangeRate) => Some(Active),
         _ => None,
     }
 }
@@ -329,13 +339,18 @@ mod tests {
     #[test]
     fn participations_move_only_along_the_spec_s_states() {
         use ParticipationStatus::{Active, Declined, Pending, Stopped};
-        assert_eq!(next_status(Pending, Transition::Approve), Some(Active));
-        assert_eq!(next_status(Pending, Transition::Decline), Some(Declined));
-        assert_eq!(next_status(Active, Transition::Stop), Some(Stopped));
-        assert_eq!(next_status(Active, Transition::ChangeRate), Some(Pending));
-        assert_eq!(next_status(Active, Transition::Approve), None);
-        assert_eq!(next_status(Declined, Transition::Stop), None);
-        assert_eq!(next_status(Stopped, Transition::Approve), None);
+        assert_eq!(next_status(Pending, Transition::Approve, false), Some(Active));
+        assert_eq!(next_status(Pending, Transition::Decline, false), Some(Declined));
+        assert_eq!(next_status(Active, Transition::Stop, true), Some(Stopped));
+        // A rate change keeps an active participation active: its rate stays in force meanwhile.
+        assert_eq!(next_status(Active, Transition::ChangeRate, false), Some(Active));
+        assert_eq!(next_status(Pending, Transition::ChangeRate, false), Some(Pending));
+        assert_eq!(next_status(Active, Transition::Approve, true), Some(Active));
+        assert_eq!(next_status(Active, Transition::Decline, true), Some(Active));
+        assert_eq!(next_status(Active, Transition::Approve, false), None);
+        assert_eq!(next_status(Active, Transition::Decline, false), None);
+        assert_eq!(next_status(Declined, Transition::Stop, false), None);
+        assert_eq!(next_status(Stopped, Transition::Approve, false), None);
         for status in [Pending, Active, Declined, Stopped] {
             assert_eq!(ParticipationStatus::parse(status.as_str()), Some(status));
         }

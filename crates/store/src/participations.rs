@@ -104,6 +104,11 @@ pub struct Participation {
     pub agreed_at: DateTime<Utc>,
     pub decided_at: Option<DateTime<Utc>>,
     pub stopped_at: Option<DateTime<Utc>>,
+    /// An active participation's rate change waiting for the facilitator (the rate above stays
+    /// in force until it is approved).
+    pub requested_rate_id: Option<i64>,
+    pub requested_rate_group: Option<String>,
+    pub requested_base_rate_cents: Option<i64>,
     /// The solution's name, when it still exists.
     pub solution_name: Option<String>,
     /// The organisation's name, when it still exists.
@@ -125,6 +130,7 @@ impl TryFrom<String> for Status {
 
 const PARTICIPATION_COLUMNS: &str = "p.id, p.organisation_id, p.solution_id, p.status, p.rate_id, p.rate_group, \
      p.base_rate_cents, p.tpa_basis_points, p.contract_sha256, p.agreed_by, p.agreed_at, p.decided_at, p.stopped_at, \
+     p.requested_rate_id, p.requested_rate_group, p.requested_base_rate_cents, \
      s.name as solution_name, o.name as organisation_name";
 const PARTICIPATION_FROM: &str = "participations p left join solutions s on s.id = p.solution_id left join organisations o on o.id = p.organisation_id";
 
@@ -295,16 +301,38 @@ async fn send_for_review(
             to_email: facilitator_email,
             kind: "participation_review",
             link: Some(&link),
-            facts: json!({
-                "solution": participation.solution_name,
-                "organisation": participation.organisation_name,
-                "rate_group": participation.rate_group,
-                "base_rate": domain::participation::Cents(participation.base_rate_cents).to_string(),
-            }),
+            facts: review_facts(participation),
         },
     )
     .await?;
     Ok(())
+}
+
+/// What the facilitator's email says: a request to participate at a rate, or an active
+/// participation's change of rate from the rate in force to the one requested.
+fn review_facts(participation: &Participation) -> serde_json::Value {
+    let cents = |cents: i64| domain::participation::Cents(cents).to_string();
+    match (
+        &participation.requested_rate_group,
+        participation.requested_base_rate_cents,
+    ) {
+        (Some(requested_group), Some(requested_cents)) => json!({
+            "solution": participation.solution_name,
+            "organisation": participation.organisation_name,
+            "rate_change": true,
+            "from_rate_group": participation.rate_group,
+            "from_base_rate": cents(participation.base_rate_cents),
+            "rate_group": requested_group,
+            "base_rate": cents(requested_cents),
+        }),
+        _ => json!({
+            "solution": participation.solution_name,
+            "organisation": participation.organisation_name,
+            "rate_change": false,
+            "rate_group": participation.rate_group,
+            "base_rate": cents(participation.base_rate_cents),
+        }),
+    }
 }
 
 async fn revoke_review_links(connection: &mut PgConnection, participation_id: i64) -> Result<()> {
@@ -336,23 +364,38 @@ pub async fn apply(
     actor: &Actor,
     new_rate: Option<&Rate>,
 ) -> Result<std::result::Result<Participation, Refusal>> {
-    let current: Option<String> = sqlx::query_scalar("select status from participations where id = $1 for update")
-        .bind(id)
-        .fetch_optional(&mut *connection)
-        .await?;
-    let Some(current) = current else {
+    let current: Option<(String, bool)> =
+        sqlx::query_as("select status, requested_rate_id is not null from participations where id = $1 for update")
+            .bind(id)
+            .fetch_optional(&mut *connection)
+            .await?;
+    let Some((current, change_requested)) = current else {
         return Ok(Err(Refusal::NotFound));
     };
     let from = Status::try_from(current)?.0;
-    let Some(to) = next_status(from, transition) else {
+    let Some(to) = next_status(from, transition, change_requested) else {
         return Ok(Err(Refusal::NotAllowed(from)));
+    };
+    // What each step does to the rate: an active participation's new rate waits (requested_*),
+    // a pending one's replaces the rate asked for; approving an active one's change puts the
+    // requested rate in force; declining it, or stopping, drops it.
+    let rate_change = match (from, transition) {
+        (ParticipationStatus::Active, Transition::ChangeRate) => "request",
+        (ParticipationStatus::Pending, Transition::ChangeRate) => "replace",
+        (ParticipationStatus::Active, Transition::Approve) => "accept",
+        _ => "drop",
     };
     sqlx::query(
         "update participations set status = $2,
                 decided_at = case when $3 then now() when $2 = 'pending' then null else decided_at end,
                 stopped_at = case when $2 = 'stopped' then now() else stopped_at end,
-                rate_id = coalesce($4, rate_id), rate_group = coalesce($5, rate_group),
-                base_rate_cents = coalesce($6, base_rate_cents)
+                rate_id = case $7 when 'replace' then $4 when 'accept' then requested_rate_id else rate_id end,
+                rate_group = case $7 when 'replace' then $5 when 'accept' then requested_rate_group else rate_group end,
+                base_rate_cents = case $7 when 'replace' then $6 when 'accept' then requested_base_rate_cents
+                                  else base_rate_cents end,
+                requested_rate_id = case $7 when 'request' then $4 else null end,
+                requested_rate_group = case $7 when 'request' then $5 else null end,
+                requested_base_rate_cents = case $7 when 'request' then $6 else null end
          where id = $1",
     )
     .bind(id)
@@ -361,6 +404,7 @@ pub async fn apply(
     .bind(new_rate.map(|rate| rate.id))
     .bind(new_rate.map(|rate| rate.rate_group.clone()))
     .bind(new_rate.map(|rate| rate.base_rate_cents))
+    .bind(rate_change)
     .execute(&mut *connection)
     .await?;
     let participation = find(connection, id)
@@ -370,7 +414,13 @@ pub async fn apply(
     match transition {
         Transition::Approve | Transition::Decline => {
             revoke_review_links(connection, id).await?;
-            email_outcome(connection, &participation).await?;
+            email_outcome(
+                connection,
+                &participation,
+                transition == Transition::Approve,
+                from == ParticipationStatus::Active,
+            )
+            .await?;
         }
         Transition::Stop => revoke_review_links(connection, id).await?,
         Transition::ChangeRate => {
@@ -387,8 +437,15 @@ pub async fn apply(
     Ok(Ok(participation))
 }
 
-/// Tells the provider who agreed how the facilitator decided.
-async fn email_outcome(connection: &mut PgConnection, participation: &Participation) -> Result<()> {
+/// Tells the provider who agreed how the facilitator decided (`rate_change`: on an active
+/// participation's change of rate, not on the participation itself, which stays active either
+/// way, so `approved` comes from the decision rather than the status).
+async fn email_outcome(
+    connection: &mut PgConnection,
+    participation: &Participation,
+    approved: bool,
+    rate_change: bool,
+) -> Result<()> {
     let email: Option<String> = sqlx::query_scalar("select email from members where id = $1")
         .bind(participation.agreed_by)
         .fetch_optional(&mut *connection)
@@ -407,7 +464,10 @@ async fn email_outcome(connection: &mut PgConnection, participation: &Participat
             facts: json!({
                 "solution": participation.solution_name,
                 "organisation": participation.organisation_name,
-                "approved": participation.status.0 == ParticipationStatus::Active,
+                "approved": approved,
+                "rate_change": rate_change,
+                "rate_group": participation.rate_group,
+                "base_rate": domain::participation::Cents(participation.base_rate_cents).to_string(),
             }),
         },
     )

@@ -100,7 +100,8 @@ pub async fn invite(
         None,
     )
     .await?;
-    let link = format!("/auth/reset-password?token={}", token.plain);
+    // `account=provider`: the pages this link leads to offer no member registration.
+    let link = format!("/auth/reset-password?token={}&account=provider", token.plain);
     crate::outbox::enqueue(
         connection,
         &crate::outbox::NewEmail {

@@ -4,7 +4,7 @@
 use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
-use domain::participation::{ParticipationStatus, Transition};
+use domain::participation::{Cents, ParticipationStatus, Transition, calculate};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use store::participations::Actor;
@@ -13,7 +13,7 @@ use crate::auth::LinkToken;
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::{Json, Query};
-use crate::services::participation_views::{participation_json, refusal_error};
+use crate::services::participation_views::{participation_json, period_json, refusal_error, tpa_of};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -55,6 +55,12 @@ async fn review(State(state): State<AppState>, Query(query): Query<ReviewQuery>)
         json!({ "firstName": requester.first_name, "lastName": requester.last_name, "email": requester.email })
     });
     answer["facilitator"] = json!({ "email": link.sent_to });
+    // A change of rate: the figures of the rate asked for, beside those of the rate in force.
+    if let Some(cents) = participation.requested_base_rate_cents {
+        let calculation = calculate(Cents(cents), tpa_of(participation.tpa_basis_points));
+        answer["requestedMonthly"] = period_json(&calculation.monthly);
+        answer["requestedYearly"] = period_json(&calculation.yearly);
+    }
     Ok(axum::Json(answer))
 }
 
@@ -84,6 +90,10 @@ async fn decide(State(state): State<AppState>, Json(body): Json<DecisionBody>) -
     let link = store::participations::consume_review_link(&mut transaction, &hash)
         .await?
         .ok_or_else(review_link_expired)?;
+    // An active participation's link decides its change of rate, not the participation.
+    let rate_change = store::participations::find(&mut transaction, link.participation_id)
+        .await?
+        .is_some_and(|before| before.status.0 == ParticipationStatus::Active && before.requested_rate_id.is_some());
     let decided = store::participations::apply(
         &mut transaction,
         link.participation_id,
@@ -97,7 +107,16 @@ async fn decide(State(state): State<AppState>, Json(body): Json<DecisionBody>) -
     state.mailer.wake();
     let solution = decided.solution_name.as_deref().unwrap_or("the solution");
     let organisation = decided.organisation_name.as_deref().unwrap_or("The organisation");
-    let message = if decided.status.0 == ParticipationStatus::Active {
+    let rate = format!(
+        "{} (${} per member per month)",
+        decided.rate_group,
+        Cents(decided.base_rate_cents)
+    );
+    let message = if rate_change && transition == Transition::Approve {
+        format!("Approved: {organisation}'s rate in {solution} is now {rate}. We emailed them.")
+    } else if rate_change {
+        format!("Declined: {organisation} stays at {rate} in {solution}. We emailed them.")
+    } else if decided.status.0 == ParticipationStatus::Active {
         format!("Approved: {organisation} now participates in {solution}. We emailed them.")
     } else {
         format!("Declined: {organisation} does not participate in {solution}. We emailed them.")

@@ -392,7 +392,7 @@ async fn change_participation(
     } else {
         let solution = terms_of(&state, id).await?;
         let rate = rate_of(&state, &solution, &body.rate).await?;
-        if rate.id == current.rate_id {
+        if rate.id == current.rate_id || Some(rate.id) == current.requested_rate_id {
             return Err(ApiError::known(codes::NOTHING_TO_CHANGE));
         }
         let changed = store::participations::apply(
@@ -404,10 +404,17 @@ async fn change_participation(
         )
         .await?
         .map_err(refusal_error)?;
-        let message = format!(
-            "Your new rate ({}) was sent to the solution facilitator for approval.",
-            rate.rate_group
-        );
+        let message = if changed.requested_rate_id.is_some() {
+            format!(
+                "Your change of rate to {} was sent to the solution facilitator for approval. Until they approve it, your rate stays {}.",
+                rate.rate_group, changed.rate_group
+            )
+        } else {
+            format!(
+                "Your new rate ({}) was sent to the solution facilitator for approval.",
+                rate.rate_group
+            )
+        };
         (changed, message)
     };
     transaction.commit().await?;

@@ -67,6 +67,11 @@ pub fn participation_json(participation: &Participation) -> Value {
             "group": participation.rate_group,
             "baseRate": Cents(participation.base_rate_cents).to_string(),
         },
+        // An active participation's change of rate waiting for the facilitator; `rate` stays in force.
+        "requestedRate": match (participation.requested_rate_id, &participation.requested_rate_group, participation.requested_base_rate_cents) {
+            (Some(id), Some(group), Some(cents)) => json!({ "_id": id, "group": group, "baseRate": Cents(cents).to_string() }),
+            _ => Value::Null,
+        },
         "monthly": period_json(&calculation.monthly),
         "yearly": period_json(&calculation.yearly),
         "contractVersion": participation.contract_sha256,

@@ -28,6 +28,8 @@ impl TestApp {
         .await
         .unwrap();
         assert!(link.starts_with("/auth/reset-password?token="), "{link}");
+        // The pages it leads to (and /expired after them) offer a provider no member registration.
+        assert!(link.ends_with("&account=provider"), "{link}");
         let token = self.link_token(email, "provider_invite").await;
         let validated = self.validate_token(&token).await;
         assert_eq!(validated.status, 200, "{:?}", validated.body);
@@ -155,6 +157,28 @@ async fn an_invited_provider_sets_a_password_and_signs_in_as_their_organisation(
             organisation: OTHER_ORGANISATION
         }
     );
+}
+
+#[tokio::test]
+async fn a_providers_reset_link_says_it_is_a_providers_and_a_members_does_not() {
+    let app = TestApp::spawn(50).await;
+    app.provider_account(ORGANISATION, "reset.provider@clinic.example")
+        .await;
+    app.registered_member("reset.member@example.com").await;
+    for (email, provider) in [
+        ("reset.provider@clinic.example", true),
+        ("reset.member@example.com", false),
+    ] {
+        assert_eq!(app.request_password_reset(email).await.status, 200);
+        let link: String = sqlx::query_scalar(
+            "select link from email_outbox where to_email = $1 and kind = 'password_reset' order by id desc limit 1",
+        )
+        .bind(email)
+        .fetch_one(&app.database.pool)
+        .await
+        .unwrap();
+        assert_eq!(link.ends_with("&account=provider"), provider, "{email}: {link}");
+    }
 }
 
 #[tokio::test]
@@ -518,7 +542,8 @@ async fn a_participation_goes_from_the_contract_to_pending_active_and_stopped() 
     assert_eq!(active["rate"]["_id"], rates[0]);
     assert!(active["rate"]["totalNet"].as_str().unwrap().contains('.'));
 
-    // A new rate goes back to the facilitator; declining it ends the participation.
+    // A change of rate keeps the participation active at its rate; the facilitator is asked
+    // about the change (from the rate in force to the new one), and declining it keeps the rate.
     assert_error(
         &app.post_as(
             &format!("/dpcproviders/solutions/{solution}"),
@@ -529,25 +554,113 @@ async fn a_participation_goes_from_the_contract_to_pending_active_and_stopped() 
         400,
         "nothing_to_change",
     );
-    let changed = app
-        .post_as(
-            &format!("/dpcproviders/solutions/{solution}"),
-            &json!({ "rate": rates[2] }),
-            Some(&provider),
-        )
-        .await;
+    let change_to = |rate: i64| {
+        let app = &app;
+        let provider = provider.clone();
+        async move {
+            app.post_as(
+                &format!("/dpcproviders/solutions/{solution}"),
+                &json!({ "rate": rate }),
+                Some(&provider),
+            )
+            .await
+        }
+    };
+    let changed = change_to(rates[2]).await;
     assert_eq!(changed.status, 200, "{:?}", changed.body);
-    assert_eq!(changed.body["participation"]["status"], "pending");
+    assert_eq!(changed.body["participation"]["status"], "active");
+    assert_eq!(
+        changed.body["participation"]["rate"]["_id"], rates[0],
+        "the rate in force stays"
+    );
+    assert_eq!(changed.body["participation"]["requestedRate"]["_id"], rates[2]);
+    let while_asked = app.solution(solution, Some(&provider)).await;
+    assert_eq!(
+        (while_asked["status"].as_str(), while_asked["rate"]["_id"].clone()),
+        (Some("active"), json!(rates[0]))
+    );
+    assert_error(&change_to(rates[2]).await, 400, "nothing_to_change");
+    let review_facts: Value = sqlx::query_scalar(
+        "select facts from email_outbox where kind = 'participation_review' order by id desc limit 1",
+    )
+    .fetch_one(&app.database.pool)
+    .await
+    .unwrap();
+    assert_eq!(review_facts["rate_change"], true, "{review_facts}");
+    assert_ne!(
+        review_facts["from_base_rate"], review_facts["base_rate"],
+        "{review_facts}"
+    );
     let second_review = app.review_token(&facilitator).await;
     assert_ne!(second_review, review_token);
+    let asked = app
+        .get_as(
+            &format!("/dpcproviders/participations/review?token={second_review}"),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (
+            asked.body["status"].as_str(),
+            asked.body["requestedRate"]["_id"].clone()
+        ),
+        (Some("active"), json!(rates[2]))
+    );
+    assert!(asked.body["requestedMonthly"]["total"].is_string(), "{:?}", asked.body);
     let declined = app
         .post(
             "/dpcproviders/participations/review",
             &json!({ "token": second_review, "decision": "decline" }),
         )
         .await;
-    assert_eq!(declined.body["status"], "declined", "{:?}", declined.body);
-    assert_eq!(app.solution(solution, Some(&provider)).await["status"], "inactive");
+    assert_eq!(declined.body["status"], "active", "{:?}", declined.body);
+    assert!(
+        declined.body["message"].as_str().unwrap().starts_with("Declined:"),
+        "{:?}",
+        declined.body
+    );
+    let kept = app.solution(solution, Some(&provider)).await;
+    assert_eq!(
+        (kept["status"].as_str(), kept["rate"]["_id"].clone()),
+        (Some("active"), json!(rates[0]))
+    );
+    assert_eq!(kept["participation"]["requestedRate"], Value::Null);
+    let outcome: Value = sqlx::query_scalar(
+        "select facts from email_outbox where kind = 'participation_outcome' order by id desc limit 1",
+    )
+    .fetch_one(&app.database.pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        (outcome["rate_change"].as_bool(), outcome["approved"].as_bool()),
+        (Some(true), Some(false))
+    );
+
+    // Asked again and approved: the new rate is in force.
+    assert_eq!(change_to(rates[2]).await.status, 200);
+    let third_review = app.review_token(&facilitator).await;
+    let approved_change = app
+        .post(
+            "/dpcproviders/participations/review",
+            &json!({ "token": third_review, "decision": "approve" }),
+        )
+        .await;
+    assert_eq!(approved_change.body["status"], "active", "{:?}", approved_change.body);
+    let moved = app.solution(solution, Some(&provider)).await;
+    assert_eq!(moved["rate"]["_id"], rates[2]);
+    assert_eq!(moved["participation"]["requestedRate"], Value::Null);
+    let stopped_first = app
+        .post_as(
+            &format!("/dpcproviders/solutions/{solution}"),
+            &json!({ "contracted": false }),
+            Some(&provider),
+        )
+        .await;
+    assert_eq!(
+        stopped_first.body["participation"]["status"], "stopped",
+        "{:?}",
+        stopped_first.body
+    );
 
     // Participating again starts a new participation, which the provider then stops.
     let renewed = app.participate(&provider, &body(rates[1])).await;
@@ -574,11 +687,11 @@ async fn a_participation_goes_from_the_contract_to_pending_active_and_stopped() 
         "not_participating",
     );
     // The review link of a stopped request no longer works.
-    let third_review = app.review_token(&facilitator).await;
+    let fourth_review = app.review_token(&facilitator).await;
     assert_error(
         &app.post(
             "/dpcproviders/participations/review",
-            &json!({ "token": third_review, "decision": "approve" }),
+            &json!({ "token": fourth_review, "decision": "approve" }),
         )
         .await,
         410,
@@ -602,7 +715,7 @@ async fn a_participation_goes_from_the_contract_to_pending_active_and_stopped() 
         .iter()
         .map(|p| p["status"].as_str().unwrap())
         .collect();
-    assert_eq!(statuses, ["stopped", "declined"]);
+    assert_eq!(statuses, ["stopped", "stopped"]);
 
     let provider_actor = format!("provider:{account}");
     let facilitator_actor = format!("facilitator:{facilitator}");
@@ -611,8 +724,11 @@ async fn a_participation_goes_from_the_contract_to_pending_active_and_stopped() 
         vec![
             (None, "pending".into(), provider_actor.clone()),
             (Some("pending".into()), "active".into(), facilitator_actor.clone()),
-            (Some("active".into()), "pending".into(), provider_actor.clone()),
-            (Some("pending".into()), "declined".into(), facilitator_actor),
+            (Some("active".into()), "active".into(), provider_actor.clone()),
+            (Some("active".into()), "active".into(), facilitator_actor.clone()),
+            (Some("active".into()), "active".into(), provider_actor.clone()),
+            (Some("active".into()), "active".into(), facilitator_actor),
+            (Some("active".into()), "stopped".into(), provider_actor.clone()),
         ]
     );
     assert_eq!(

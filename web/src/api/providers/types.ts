@@ -55,6 +55,8 @@ export interface Participation {
   status: string;
   solution: { id: number; name: string };
   rate: Rate;
+  /** An active participation's change of rate waiting for the facilitator (`rate` stays in force). */
+  requestedRate?: Rate | null;
   monthly: CalculationPeriod;
   yearly: CalculationPeriod;
   requestedAt: string | null;
@@ -69,6 +71,11 @@ export interface ParticipationReview {
   /** Null when the account that asked no longer exists. */
   requestedBy: { firstName?: string | null; lastName?: string | null; email: string } | null;
   rate: Rate;
+  /** Set when the request is an active participation's change of rate: from `rate` to this one. */
+  requestedRate?: Rate | null;
+  /** The requested rate's figures (a change of rate only). */
+  requestedMonthly?: CalculationPeriod;
+  requestedYearly?: CalculationPeriod;
   monthly: CalculationPeriod;
   yearly: CalculationPeriod;
   requestedAt: string | null;

@@ -59,6 +59,8 @@ export interface SolutionParticipation {
   decidedAt?: string | null;
   /** When the provider stopped it. */
   stoppedAt?: string | null;
+  /** An active participation's change of rate waiting for the facilitator; the rate in force stays meanwhile. */
+  requestedRate?: Rate | null;
 }
 
 export interface Solution {

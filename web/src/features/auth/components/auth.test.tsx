@@ -166,6 +166,21 @@ describe('forgot password and expired link', () => {
     expect(screen.getByRole('link', { name: 'Register' })).toBeTruthy();
   });
 
+  it("offers a provider's expired link (account=provider) no member registration", () => {
+    mockFetch(() => undefined);
+    renderRoutes({ '/expired': <ForgotPasswordPage variant="expired" /> }, '/expired?account=provider');
+    expect(screen.getByRole('heading', { name: 'Your link has expired' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send new link' })).toBeTruthy();
+    expect(screen.queryByText(/No account yet/)).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Register' })).toBeNull();
+  });
+
+  it("sends an expired provider link to /expired?account=provider", async () => {
+    mockFetch((url) => (url.pathname.includes('token') || url.pathname.includes('validate') ? { status: 401, body: { message: 'expired', code: 'unauthorized' } } : undefined));
+    const { router } = renderRoutes({ '/auth/reset-password': <ResetPasswordPage />, '/expired': <p>expired page</p> }, '/auth/reset-password?token=abc&account=provider');
+    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/expired?account=provider'));
+  });
+
   it("says 'This email is not reachable or does not exist' when the request fails", async () => {
     mockFetch((url) => (url.pathname === '/member/app/request/password/reset' ? { status: 500, body: { message: 'boom', code: 'internal' } } : undefined));
     renderRoutes({ '/forgot-password': <ForgotPasswordPage /> }, '/forgot-password?email=jane@acme.example');

@@ -50,7 +50,8 @@ export function ForgotPasswordPage({ variant = 'forgot' }: { variant?: 'forgot' 
       title={expired ? 'Your link has expired' : 'Forgot password'}
       subtitle={expired ? "Confirm your email address and we'll send you a link" : 'Enter your email and we will send you a link to reset your password.'}
       footer={
-        expired ? (
+        // Registration is a member's: a provider (whose link said so) is not offered it.
+        expired && params.get('account') !== 'provider' ? (
           <p>
             No account yet? <Link to={paths.register.path}>Register</Link>
           </p>

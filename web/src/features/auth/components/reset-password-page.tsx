@@ -37,6 +37,8 @@ export function ResetPasswordPage() {
   const routeParams = useParams();
   const [params] = useSearchParams();
   const linkToken = routeParams.token ?? params.get('token');
+  // A provider's link (`account=provider`) expires into a page without member registration.
+  const expiredPath = params.get('account') === 'provider' ? `${paths.expired.path}?account=provider` : paths.expired.path;
   const validation = useValidateToken(linkToken);
   const reset = useResetPassword();
 
@@ -49,13 +51,13 @@ export function ResetPasswordPage() {
 
   const expired = validation.isError && isApiError(validation.error, 401);
   useEffect(() => {
-    if (expired) navigate(paths.expired.path, { replace: true });
-  }, [expired, navigate]);
+    if (expired) navigate(expiredPath, { replace: true });
+  }, [expired, navigate, expiredPath]);
   useEffect(() => {
     if (validation.isError && !expired) setBanner(errorText(validation.error, RESET_TEXTS.linkExpired));
   }, [validation.isError, validation.error, expired]);
 
-  if (!linkToken) return <Navigate to={paths.expired.path} replace />;
+  if (!linkToken) return <Navigate to={expiredPath} replace />;
 
   const answer = validation.data;
   // A verification link for an account that already has a password only confirms the email.
@@ -75,7 +77,7 @@ export function ResetPasswordPage() {
         onSuccess: () => setOutcome('saved'),
         onError: (error) => {
           if (isApiError(error, 401)) {
-            navigate(paths.expired.path, { replace: true });
+            navigate(expiredPath, { replace: true });
             return;
           }
           if (isApiError(error, 403)) {
@@ -121,7 +123,7 @@ export function ResetPasswordPage() {
           <Button variant="secondary" onClick={() => navigate(paths.login.path)}>
             Back to Login
           </Button>
-          <Button onClick={() => navigate(paths.expired.path)}>Send new link</Button>
+          <Button onClick={() => navigate(expiredPath)}>Send new link</Button>
         </div>
       ) : null}
 

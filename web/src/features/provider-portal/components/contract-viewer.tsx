@@ -71,7 +71,8 @@ export function ContractViewer({ url, title, onVersion }: { url: string; title: 
   }, [url]);
 
   return (
-    <div className={styles.contractFrame} role="document" aria-label={title} aria-busy={state.kind === 'loading'}>
+    // Focusable, so the contract scrolls with the keyboard too (its pages hold no control of their own).
+    <div className={styles.contractFrame} role="document" aria-label={title} aria-busy={state.kind === 'loading'} tabIndex={0}>
       {state.kind === 'loading' ? <Spinner label="Loading the contract" /> : null}
       {state.kind === 'failed' ? <p className={styles.contractFailed}>The contract could not be shown here. Open it in a new tab with the link below.</p> : null}
       <div ref={pagesRef} className={styles.contractPages} />

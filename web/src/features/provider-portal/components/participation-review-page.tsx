@@ -59,10 +59,22 @@ export function ParticipationReviewPage() {
   const data = review.data;
   const requester = fullName(data.requestedBy);
   const choose = (decision: ReviewDecision) => decide.mutate({ token, decision });
+  // An active participation asking for a change of rate: from the rate in force to the one requested.
+  const change = data.status === 'active' && data.requestedRate ? data.requestedRate : null;
+  const waiting = data.status === 'pending' || change !== null;
+  const approved = decide.variables?.decision === 'approve';
   const decidedExpired = decide.isError && isApiError(decide.error, 410);
 
   return (
-    <AuthCard title={REVIEW_TEXTS.title} subtitle={`${data.organisation.name} asks to participate in ${data.solution.name}.`} wide>
+    <AuthCard
+      title={REVIEW_TEXTS.title}
+      subtitle={
+        change
+          ? `${data.organisation.name} participates in ${data.solution.name} and asks for a change of rate from ${data.rate.group} (${formatMoney(data.rate.baseRate)}) to ${change.group} (${formatMoney(change.baseRate)}).`
+          : `${data.organisation.name} asks to participate in ${data.solution.name}.`
+      }
+      wide
+    >
       <dl className={styles.facts}>
         <dt>Solution</dt>
         <dd>{data.solution.name}</dd>
@@ -72,14 +84,18 @@ export function ParticipationReviewPage() {
         <dd>{requester ? `${requester} (${data.requestedBy?.email ?? ''})` : (data.requestedBy?.email ?? '—')}</dd>
         <dt>Requested</dt>
         <dd>{formatDate(data.requestedAt)}</dd>
-        <dt>Rate group</dt>
-        <dd>{data.rate.group}</dd>
-        <dt>Base rate</dt>
-        <dd>{formatMoney(data.rate.baseRate)} per member per month</dd>
+        <dt>{change ? 'Rate in force' : 'Rate group'}</dt>
+        <dd>{change ? `${data.rate.group}, ${formatMoney(data.rate.baseRate)} per member per month` : data.rate.group}</dd>
+        <dt>{change ? 'Requested rate' : 'Base rate'}</dt>
+        <dd>{change ? `${change.group}, ${formatMoney(change.baseRate)} per member per month` : `${formatMoney(data.rate.baseRate)} per member per month`}</dd>
       </dl>
-      <CalculationTable monthly={data.monthly} yearly={data.yearly} caption="Fees and totals of the requested rate" />
+      <CalculationTable
+        monthly={change && data.requestedMonthly ? data.requestedMonthly : data.monthly}
+        yearly={change && data.requestedYearly ? data.requestedYearly : data.yearly}
+        caption="Fees and totals of the requested rate"
+      />
       {decide.isSuccess ? (
-        <Alert tone={decide.data.status === 'active' ? 'success' : 'info'} title={decide.data.status === 'active' ? 'Approved' : 'Declined'}>
+        <Alert tone={approved ? 'success' : 'info'} title={approved ? 'Approved' : 'Declined'}>
           {decide.data.message}
         </Alert>
       ) : null}
@@ -88,12 +104,12 @@ export function ParticipationReviewPage() {
           {decidedExpired ? REVIEW_TEXTS.expiredBody : errorText(decide.error, 'Please try again later.')}
         </Alert>
       ) : null}
-      {data.status !== 'pending' && !decide.isSuccess ? (
+      {!waiting && !decide.isSuccess ? (
         <Alert tone="info" title="Already decided">
           This request is no longer waiting for a decision.
         </Alert>
       ) : null}
-      {!decide.isSuccess && !decidedExpired && data.status === 'pending' ? (
+      {!decide.isSuccess && !decidedExpired && waiting ? (
         <div className={styles.reviewActions}>
           <Button variant="secondary" disabled={decide.isPending} onClick={() => choose('decline')}>
             Decline

@@ -70,11 +70,14 @@ export function ProviderRatesPage() {
                     <td>
                       <StatusChip status={row.status} />
                     </td>
-                    <td className={styles.num}>{formatMoney(row.rate.baseRate)}</td>
+                    <td className={styles.num}>
+                      {formatMoney(row.rate.baseRate)}
+                      {row.requestedRate ? <span className={styles.subline}>change to {formatMoney(row.requestedRate.baseRate)} pending</span> : null}
+                    </td>
                     <td className={styles.num}>{formatMoney(row.monthly.fees)}</td>
                     <td className={styles.num}>{formatMoney(row.monthly.total)}</td>
                     <td className={styles.num}>{formatMoney(row.yearly.total)}</td>
-                    <td className={`${styles.nowrap} ${styles.dates}`}>
+                    <td className={styles.dates}>
                       Requested {formatDate(row.requestedAt)}
                       <br />
                       Decided {formatDate(row.decidedAt)}
@@ -111,6 +114,14 @@ function ParticipationCard({ row }: { row: Participation }) {
         <dd>{row.rate.group}</dd>
         <dt>Base rate</dt>
         <dd>{formatMoney(row.rate.baseRate)} / member / month</dd>
+        {row.requestedRate ? (
+          <>
+            <dt>Requested change</dt>
+            <dd>
+              {row.requestedRate.group}, {formatMoney(row.requestedRate.baseRate)} / member / month (pending)
+            </dd>
+          </>
+        ) : null}
         <dt>Fees</dt>
         <dd>{formatMoney(row.monthly.fees)} / month</dd>
         <dt>Total</dt>

@@ -200,6 +200,16 @@ function ParticipationDetails({ solution }: { solution: Solution }) {
             <dd>{formatMoney(rate.totalNet)} per month</dd>
           </>
         ) : null}
+        {/* A change of rate waits for the facilitator; the rate above stays in force until then. */}
+        {participation?.requestedRate ? (
+          <>
+            <dt>Requested change</dt>
+            <dd data-testid="requested-rate">
+              {participation.requestedRate.group}, {formatMoney(participation.requestedRate.baseRate)} per member per month: awaiting the
+              facilitator&apos;s approval
+            </dd>
+          </>
+        ) : null}
         <dt>Requested</dt>
         <dd>{formatDate(participation?.requestedAt ?? participation?.date)}</dd>
         <dt>Decided</dt>
