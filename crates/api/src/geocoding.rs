@@ -44,6 +44,18 @@ impl Geocoder {
             Self::Remote(remote) => remote.reverse(position).await,
         }
     }
+
+    /// The place at a position, else (over open water, another country) the nearest ZIP at its
+    /// own centroid: what a search from the map's centre stands on.
+    pub async fn reverse_or_nearest(&self, position: LatLng) -> Option<Geocoded> {
+        if let Some(found) = self.reverse(position).await {
+            return Some(found);
+        }
+        match self {
+            Self::Offline(gazetteer) => gazetteer.nearest_place(position),
+            Self::Remote(remote) => remote.fallback.nearest_place(position),
+        }
+    }
 }
 
 /// A client of a Google-compatible geocoding API (`?address=` / `?latlng=`, `key`).

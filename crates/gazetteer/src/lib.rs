@@ -217,6 +217,12 @@ impl Gazetteer {
         })
     }
 
+    /// The nearest ZIP to a position however far it is, at that ZIP's own centroid: where a
+    /// search over open water (a map centred off the coast) can stand instead.
+    pub fn nearest_place(&self, position: LatLng) -> Option<Geocoded> {
+        self.nearest_zip(position).map(|place| self.geocoded_zip(place))
+    }
+
     fn geocoded_zip(&self, place: &ZipPlace) -> Geocoded {
         Geocoded {
             position: place.position,

@@ -169,6 +169,8 @@ pub struct Pin<'a> {
     pub id: i64,
     pub location_id: i64,
     pub name: &'a str,
+    /// The location's own name ("LoDo"), so pins of one organisation can be told apart.
+    pub location_name: &'a str,
     pub coordinates: Coordinates,
     pub new_patients: bool,
     /// Whether the signed-in caller marked the location as a favourite.

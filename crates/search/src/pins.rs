@@ -152,6 +152,7 @@ impl Snapshot {
                     id: self.organisation_of(ordinal).id,
                     location_id: location.id,
                     name: &location.name,
+                    location_name: &location.location_name,
                     coordinates: Coordinates {
                         lat: location.lat,
                         lng: location.lng,

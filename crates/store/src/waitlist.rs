@@ -26,13 +26,18 @@ pub struct NewEntry<'a> {
 pub enum Joined {
     /// A new entry.
     Added(i64),
-    /// The address was already waiting for this clinic: the existing entry, unchanged.
+    /// The address was already waiting for this clinic (the existing entry, unchanged), or for
+    /// an area within [`SAME_AREA_MILES`] (the existing entry, its search now the new one).
     AlreadyListed(i64),
     /// No location has that id.
     UnknownLocation,
 }
 
-/// Adds an entry. A clinic waitlist keeps one waiting entry per address.
+/// Two notify-me requests of one address whose searched points are closer than this are one
+/// request: the later search (its distance and filters) replaces the earlier.
+pub const SAME_AREA_MILES: f64 = 1.0;
+
+/// Adds an entry. A clinic waitlist keeps one waiting entry per address, and so does an area.
 ///
 /// The clinic's row is read `FOR SHARE`, which waits for (and is waited for by) an UPDATE that
 /// opens the clinic, so an entry is never written between the trigger's read of the waitlist
@@ -54,6 +59,12 @@ pub async fn join(pool: &PgPool, entry: &NewEntry<'_>) -> Result<Joined> {
         }
         None => false,
     };
+    if entry.location_id.is_none()
+        && let Some(existing) = same_area_entry(&mut transaction, entry).await?
+    {
+        transaction.commit().await?;
+        return Ok(Joined::AlreadyListed(existing));
+    }
     let inserted: Option<i64> = sqlx::query_scalar(
         "insert into waitlist_entries (location_id, member_id, email, consent, search)
          values ($1, $2, $3, $4, $5)
@@ -89,6 +100,49 @@ pub async fn join(pool: &PgPool, entry: &NewEntry<'_>) -> Result<Joined> {
     }
     transaction.commit().await?;
     Ok(joined)
+}
+
+/// The address's notify-me entry for (nearly) the same searched point, if any, given the new
+/// search. Requests of one address are taken one at a time (a transaction-scoped advisory lock
+/// on the address), so two sent together still leave one entry.
+async fn same_area_entry(
+    transaction: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    entry: &NewEntry<'_>,
+) -> Result<Option<i64>> {
+    sqlx::query("select pg_advisory_xact_lock(hashtextextended('waitlist area ' || $1, 0))")
+        .bind(entry.email)
+        .execute(&mut **transaction)
+        .await?;
+    let existing: Option<i64> = sqlx::query_scalar(
+        "select id from waitlist_entries e
+         where e.location_id is null and e.email = $1
+           and jsonb_typeof(e.search->'location'->'lat') = 'number'
+           and jsonb_typeof(e.search->'location'->'lng') = 'number'
+           and jsonb_typeof($2::jsonb->'location'->'lat') = 'number'
+           -- Great-circle miles (haversine, Earth radius 3958.8 miles), as notify_area measures.
+           and 2 * 3958.8 * asin(least(1, sqrt(
+                 power(sin(radians(($2::jsonb->'location'->>'lat')::double precision - (e.search->'location'->>'lat')::double precision) / 2), 2)
+                 + cos(radians((e.search->'location'->>'lat')::double precision))
+                   * cos(radians(($2::jsonb->'location'->>'lat')::double precision))
+                   * power(sin(radians(($2::jsonb->'location'->>'lng')::double precision - (e.search->'location'->>'lng')::double precision) / 2), 2)
+               ))) < $3
+         order by id
+         limit 1",
+    )
+    .bind(entry.email)
+    .bind(entry.search)
+    .bind(SAME_AREA_MILES)
+    .fetch_optional(&mut **transaction)
+    .await?;
+    if let Some(id) = existing {
+        sqlx::query("update waitlist_entries set search = $2, consent = consent or $3 where id = $1")
+            .bind(id)
+            .bind(entry.search)
+            .bind(entry.consent)
+            .execute(&mut **transaction)
+            .await?;
+    }
+    Ok(existing)
 }
 
 /// Who a signed-in member is for the waitlist: their name and the address to write to.

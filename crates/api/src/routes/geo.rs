@@ -23,6 +23,10 @@ pub struct GeocodeBody {
     address: Option<String>,
     lat: Option<f64>,
     lng: Option<f64>,
+    /// With lat and lng: a point with no place near it (open water) answers the nearest ZIP,
+    /// at that ZIP's centroid, instead of 404 (the map's Update Search).
+    #[serde(default)]
+    nearest: bool,
 }
 
 /// Answers in the shape of the maps geocoder the SPA was written for:
@@ -30,6 +34,7 @@ pub struct GeocodeBody {
 async fn geocode(State(state): State<AppState>, Json(body): Json<GeocodeBody>) -> ApiResult<axum::Json<Value>> {
     let found = match (&body.address, body.lat, body.lng) {
         (_, Some(lat), Some(lng)) => match crate::extract::optional_position(Some(lat), Some(lng))? {
+            Some(position) if body.nearest => state.geocoder.reverse_or_nearest(position).await,
             Some(position) => state.geocoder.reverse(position).await,
             None => None,
         },

@@ -255,11 +255,28 @@ async fn doctor(
                 "distance": distance,
                 "homeCare": location.home_care,
                 "isVirtualLocation": location.is_virtual,
+                "careModality": location.modalities.as_displayed(location.is_virtual),
                 "newPatients": location.accepting_new_patients,
                 "coordinates": { "lat": location.lat, "lng": location.lng },
             })
         })
         .collect();
+    // The ways the clinician sees members: those of the places they work, as each card shows them.
+    let ways_of_care = snapshot
+        .locations_of(ordinal)
+        .iter()
+        .map(|location_ordinal| {
+            let location = snapshot.location(*location_ordinal as usize);
+            location.modalities.as_displayed(location.is_virtual)
+        })
+        .reduce(|a, b| domain::catalogue::CareModalities {
+            at_clinic: a.at_clinic || b.at_clinic,
+            at_work: a.at_work || b.at_work,
+            in_home: a.in_home || b.in_home,
+            phone: a.phone || b.phone,
+            text_chat: a.text_chat || b.text_chat,
+            video: a.video || b.video,
+        });
     Ok(axum::Json(json!({
         "id": clinician.id,
         "providerName": clinician.display_name(),
@@ -274,6 +291,7 @@ async fn doctor(
         "languages": languages_json(languages.iter()),
         "telehealth": telehealth,
         "lastVerified": last_verified,
+        "careModality": ways_of_care,
         "clinics": clinics,
     })))
 }

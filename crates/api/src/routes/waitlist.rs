@@ -24,6 +24,11 @@ pub fn router() -> Router<AppState> {
 }
 
 pub const ADDED_TO_WAITLIST: &str = "You've been added to the waitlist";
+/// A signed-in member whose address was already waiting (for the clinic, or the same area).
+pub const ALREADY_ON_WAITLIST: &str = "You're already on this waitlist";
+/// A visitor's answer whether or not the address was already waiting: true either way, and it
+/// tells nobody typing someone else's email whether that address waits for the clinic.
+pub const ON_THE_WAITLIST: &str = "You're on the waitlist";
 /// The longest searched address kept.
 const MAX_ADDRESS_LENGTH: usize = 500;
 
@@ -60,9 +65,11 @@ pub struct Position {
     lng: f64,
 }
 
-/// Adds the caller to a clinic's waitlist (201), or answers 200 `alreadyListed` when their
-/// address already waits for it. Signed out, the email and the consent box are required, and
-/// the answer is 201 without an id whether or not the address was already waiting.
+/// Adds the caller to a clinic's waitlist or an area's notify-me (201), or answers 200
+/// `alreadyListed` ("You're already on this waitlist") when their address already waits for it
+/// (an area within a mile is the same area). Signed out, the email and the consent box are
+/// required, and the answer is 201 "You're on the waitlist" without an id whether or not the
+/// address was already waiting.
 async fn join_waitlist(
     State(state): State<AppState>,
     MaybeCaller(caller): MaybeCaller,
@@ -147,11 +154,15 @@ async fn join_waitlist(
         // address was already waiting, so it is the same either way (201, no entry id).
         return Ok((
             StatusCode::CREATED,
-            axum::Json(json!({ "message": ADDED_TO_WAITLIST, "alreadyListed": false })),
+            axum::Json(json!({ "message": ON_THE_WAITLIST, "alreadyListed": false })),
         ));
     }
     Ok((
         status,
-        axum::Json(json!({ "id": id, "message": ADDED_TO_WAITLIST, "alreadyListed": already_listed })),
+        axum::Json(json!({
+            "id": id,
+            "message": if already_listed { ALREADY_ON_WAITLIST } else { ADDED_TO_WAITLIST },
+            "alreadyListed": already_listed,
+        })),
     ))
 }

@@ -491,6 +491,35 @@ async fn a_point_far_from_every_place_has_no_reverse_geocode() {
 }
 
 #[tokio::test]
+async fn a_map_centre_over_open_water_stands_on_the_nearest_zip_when_asked() {
+    let app = TestApp::spawn(30).await;
+    // A hundred miles north of San Juan: no ZIP within 60 miles.
+    let at_sea = json!({ "lat": 20.0, "lng": -66.2 });
+    let plain = app.post("/member/app/market/locations/geocode", &at_sea).await;
+    assert_error(&plain, 404, "not_found");
+    let mut nearest = at_sea.clone();
+    nearest["nearest"] = json!(true);
+    let answer = app.post("/member/app/market/locations/geocode", &nearest).await;
+    assert_eq!(answer.status, 200, "{:?}", answer.body);
+    let result = &answer.body["results"][0];
+    assert_eq!(result["state"], "PR", "{result}");
+    let location = &result["geometry"]["location"];
+    let lat = location["lat"].as_f64().unwrap();
+    assert!(
+        (17.8..18.6).contains(&lat),
+        "the answer stands on Puerto Rico, not at sea: {location}"
+    );
+    // A point on land keeps its own position.
+    let denver = app
+        .post(
+            "/member/app/market/locations/geocode",
+            &json!({ "lat": 39.7392, "lng": -104.9903, "nearest": true }),
+        )
+        .await;
+    assert_eq!(denver.body["results"][0]["geometry"]["location"]["lat"], 39.7392);
+}
+
+#[tokio::test]
 async fn a_half_built_generation_is_removed_at_start() {
     let mut partial = None;
     let mut live = None;

@@ -105,3 +105,30 @@ async fn a_dependent_search_needs_a_signed_in_subscriber() {
     let forged = app.get_with_token("/member/app/market/provider/1", "not-a-token").await;
     assert_error(&forged, 401, "unauthorized");
 }
+
+#[tokio::test]
+async fn a_clinicians_profile_lists_the_ways_of_care_its_cards_show() {
+    let app = TestApp::spawn(200).await;
+    let found = app
+        .search("lat=39.7392&lng=-104.9903&page=1&limit=6", serde_json::json!({}))
+        .await;
+    let cards = found.body["clinicians"].as_array().unwrap().clone();
+    assert!(!cards.is_empty(), "{:?}", found.body);
+    for card in cards {
+        let profile = app.get(&format!("/member/app/market/doctor/{}", card["id"])).await;
+        assert_eq!(profile.status, 200, "{:?}", profile.body);
+        let ways = &profile.body["careModality"];
+        for (way, offered) in card["careModality"].as_object().unwrap() {
+            if offered == true {
+                assert_eq!(
+                    ways[way], true,
+                    "{way} is on the card of clinician {} but not on the profile: {ways}",
+                    card["id"]
+                );
+            }
+        }
+        if profile.body["clinics"].as_array().unwrap().len() == 1 {
+            assert_eq!(ways, &card["careModality"], "one place: the same ways as the card");
+        }
+    }
+}

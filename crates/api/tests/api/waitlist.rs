@@ -7,6 +7,9 @@ use crate::helpers::{Answer, TestApp, assert_error};
 
 const WAITLIST: &str = "/member/app/join/wait/list";
 const ADDED: &str = "You've been added to the waitlist";
+const ALREADY: &str = "You're already on this waitlist";
+/// A visitor's answer, the same whether or not the address was already waiting.
+const ON_THE_LIST: &str = "You're on the waitlist";
 
 impl TestApp {
     pub async fn join_waitlist(&self, body: &Value, token: Option<&str>) -> Answer {
@@ -191,7 +194,7 @@ async fn a_visitor_needs_a_valid_email_and_the_consent_box() {
         )
         .await;
     assert_eq!(joined.status, 201, "{:?}", joined.body);
-    assert_eq!(joined.body["message"], ADDED);
+    assert_eq!(joined.body["message"], ON_THE_LIST);
     assert_eq!(
         app.waitlist_rows().await,
         vec![(
@@ -274,7 +277,8 @@ async fn joining_the_same_clinic_twice_keeps_one_entry() {
     assert_eq!(second.status, 200, "{:?}", second.body);
     assert_eq!(second.body["alreadyListed"], true);
     assert_eq!(second.body["id"], first.body["id"]);
-    assert_eq!(second.body["message"], ADDED);
+    assert_eq!(first.body["message"], ADDED);
+    assert_eq!(second.body["message"], ALREADY, "the second join does not say 'added'");
     // The same address signed out is the same person on the list; the visitor is not told
     // that it was already waiting (anyone can type anyone's email).
     let as_visitor = app
@@ -285,6 +289,7 @@ async fn joining_the_same_clinic_twice_keeps_one_entry() {
         .await;
     assert_eq!(as_visitor.status, 201);
     assert_eq!(as_visitor.body["alreadyListed"], false);
+    assert_eq!(as_visitor.body["message"], ON_THE_LIST);
     assert!(as_visitor.body.get("id").is_none());
     assert_eq!(app.waitlist_rows().await.len(), 1);
 }
@@ -305,13 +310,48 @@ async fn notify_me_without_a_clinic_needs_the_searched_area() {
         .await;
     assert_eq!(first.status, 201, "{:?}", first.body);
     assert_eq!(first.body["alreadyListed"], false);
-    let again = app
+    assert_eq!(first.body["message"], ON_THE_LIST);
+}
+
+#[tokio::test]
+async fn notify_me_twice_for_the_same_area_keeps_one_entry_with_the_later_search() {
+    let app = TestApp::spawn(50).await;
+    let first = app
         .join_waitlist(&visitor_join("area@example.com", None, Some(true)), None)
         .await;
-    assert_eq!(again.status, 201, "each notify-me is its own request");
+    assert_eq!(first.status, 201, "{:?}", first.body);
+    // Half a mile away, with a wider distance: the same area, searched again.
+    let mut nearby = visitor_join("Area@Example.com", None, Some(true));
+    nearby["search"]["location"] = json!({ "lat": 39.727, "lng": -104.95 });
+    nearby["search"]["filters"] = json!({ "searchDistance": 9 });
+    let again = app.join_waitlist(&nearby, None).await;
+    assert_eq!(again.status, 201, "a visitor is answered the same either way");
+    assert_eq!(again.body["message"], ON_THE_LIST);
     let rows = app.waitlist_rows().await;
-    assert_eq!(rows.len(), 2);
-    assert!(rows.iter().all(|row| row.0.is_none() && !row.4));
+    assert_eq!(rows.len(), 1, "one entry for one area: {rows:?}");
+    let search: Value = sqlx::query_scalar("select search from waitlist_entries")
+        .fetch_one(&app.database.pool)
+        .await
+        .unwrap();
+    assert_eq!(search["filters"]["searchDistance"], 9, "the later search stands");
+
+    // A signed-in member is told, and another area is another entry.
+    let (_, token) = app.registered_member("area.member@example.com").await;
+    let mut member_area = visitor_join("ignored@example.com", None, None);
+    member_area["email"] = Value::Null;
+    let joined = app.join_waitlist(&member_area, Some(&token)).await;
+    assert_eq!((joined.status, joined.body["message"].as_str()), (201, Some(ADDED)));
+    let twice = app.join_waitlist(&member_area, Some(&token)).await;
+    assert_eq!(twice.status, 200, "{:?}", twice.body);
+    assert_eq!(
+        (twice.body["alreadyListed"].as_bool(), twice.body["message"].as_str()),
+        (Some(true), Some(ALREADY))
+    );
+    let mut elsewhere = member_area.clone();
+    elsewhere["search"]["location"] = json!({ "lat": 40.0, "lng": -105.27 });
+    let other_area = app.join_waitlist(&elsewhere, Some(&token)).await;
+    assert_eq!(other_area.status, 201, "{:?}", other_area.body);
+    assert_eq!(app.waitlist_rows().await.len(), 3);
 }
 
 #[tokio::test]
