@@ -2,14 +2,14 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { countyLines } from './build-plugins/county-lines.ts';
+import { basemapTiles } from './build-plugins/basemap-tiles.ts';
 
 // The API answers on the same origin in production; in development Vite forwards its paths.
 const apiTarget = process.env.NEARCARE_API ?? 'http://127.0.0.1:8080';
 const apiPrefixes = ['/member', '/market', '/dpcproviders', '/health', '/openapi.json'];
 
 export default defineConfig({
-  plugins: [react(), countyLines()],
+  plugins: [react(), basemapTiles()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -27,7 +27,7 @@ export default defineConfig({
     emptyOutDir: false,
     rolldownOptions: {
       output: {
-        // Named vendor chunks: React and the router load first; Leaflet and the basemap only with a map.
+        // Named vendor chunks: React and the router load first; Leaflet only with a map.
         advancedChunks: {
           groups: [
             { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
@@ -35,9 +35,7 @@ export default defineConfig({
             { name: 'vendor-tanstack', test: /node_modules[\\/]@tanstack[\\/](react-query|query-core)[\\/]/ },
             // The virtualised lists (the filter drawer's, the solution listings) only.
             { name: 'vendor-virtual', test: /node_modules[\\/]@tanstack[\\/](react-virtual|virtual-core)[\\/]/ },
-            { name: 'vendor-leaflet', test: /node_modules[\\/](leaflet|topojson-client)[\\/]/ },
-            // Only fetched when a map first reaches city zoom (components/map/basemap.ts).
-            { name: 'county-lines', test: /virtual:county-lines/ },
+            { name: 'vendor-leaflet', test: /node_modules[\\/]leaflet[\\/]/ },
           ],
         },
       },

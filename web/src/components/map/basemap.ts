@@ -1,93 +1,138 @@
 /**
- * The basemap, drawn as vector layers from us-atlas (no tile server, works offline): a light land
- * fill over the water-coloured background, county lines once the map is zoomed in to city level,
- * and state outlines on top. When VITE_TILE_URL is set, raster tiles are used instead.
- *
- * The state file (about 38 KB gzipped) loads with the map; the county lines (about 130 KB gzipped)
- * load only when a map first reaches COUNTY_MIN_ZOOM, and are then shared by every map on the page.
+ * The basemap: raster tiles from VITE_TILE_URL when it is set, else the offline vector basemap,
+ * drawn on canvases from the static vector tiles the build cuts from us-atlas
+ * (build-plugins/basemap-tiles.ts): a light land fill over the water-coloured background, county
+ * lines from city zoom, state outlines on top. Each canvas tile fetches only the data tile under
+ * it (the nearest data zoom at or below the map's), once per page for all maps, so a view costs
+ * a few small tiles and no JavaScript beyond this file.
  */
 import L from 'leaflet';
-import { feature, mesh } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
+import basemapTiles from 'virtual:basemap-tiles';
 import { env } from '@/config/env';
 import 'leaflet/dist/leaflet.css';
 import './map.css';
 
-/** County lines show (and their file first loads) from this zoom up: city level. */
-export const COUNTY_MIN_ZOOM = 7;
+/** County lines show from this zoom up: city level. */
+export const COUNTY_MIN_ZOOM = basemapTiles.countyMinZoom;
 
 /** Basemap colours; the water and outside colour is the container background in map.css. */
-const LAND_STYLE: L.PathOptions = { stroke: false, fillColor: '#f5f3ee', fillOpacity: 1 };
-const COUNTY_STYLE: L.PathOptions = { color: '#bcc4ce', weight: 1, opacity: 1, fill: false };
-const STATE_STYLE: L.PathOptions = { color: '#8e9aab', weight: 1.5, opacity: 1, fill: false };
+const LAND_COLOR = '#f5f3ee';
+const COUNTY_STYLE = { color: '#bcc4ce', width: 1 };
+const STATE_STYLE = { color: '#8e9aab', width: 1.5 };
 
-/** Panes under Leaflet's overlay pane (400), bottom to top, so pins and popups stay above. */
-const PANES = { land: ['ncLand', 200], counties: ['ncCounties', 210], states: ['ncStates', 220] } as const;
+/** Under Leaflet's overlay pane (400), so pins and popups stay above. */
+const BASEMAP_PANE = 'ncBasemap';
 
-interface StateShapes {
-  land: GeoJSON.FeatureCollection;
-  outlines: GeoJSON.MultiLineString;
+interface DataTile {
+  land: number[][];
+  states: number[][];
+  counties: number[][];
 }
 
-type StatesTopology = Topology<{ states: GeometryCollection }>;
-
-let statesPromise: Promise<StateShapes> | null = null;
-let countiesPromise: Promise<GeoJSON.FeatureCollection<GeoJSON.MultiLineString>> | null = null;
-
-/** Loads and converts the states once per page: polygons for the land, one mesh for the borders. */
-function loadStates(): Promise<StateShapes> {
-  statesPromise ??= import('us-atlas/states-10m.json').then((module) => {
-    const topology = (module.default ?? module) as unknown as StatesTopology;
-    return {
-      land: feature(topology, topology.objects.states) as GeoJSON.FeatureCollection,
-      // Every arc once (shared borders and coasts), so no border is drawn twice.
-      outlines: mesh(topology, topology.objects.states),
-    };
-  });
-  statesPromise.catch(() => {
-    statesPromise = null;
-  });
-  return statesPromise;
+/** Whether the set has a tile at z/x/y (the ocean has none, and is never asked for). */
+function tileExists(z: number, x: number, y: number): boolean {
+  const row = basemapTiles.present[z]?.find((entry) => entry[0] === y);
+  if (!row) return false;
+  for (let index = 1; index < row.length; index += 2) if (x >= row[index]! && x <= row[index + 1]!) return true;
+  return false;
 }
 
-/** Grid cell size (degrees) used to group county lines so Leaflet skips those out of view. */
-const COUNTY_CELL_DEGREES = 4;
+const dataTiles = new Map<string, Promise<DataTile>>();
 
-/**
- * Loads the county lines once per page: the borders between two counties of the same state (coasts
- * and state borders come from the state layer), cut from us-atlas counties-10m.json at build time
- * (build-plugins/county-lines.ts), grouped here into grid cells.
- */
-function loadCounties(): Promise<GeoJSON.FeatureCollection<GeoJSON.MultiLineString>> {
-  countiesPromise ??= import('virtual:county-lines').then(({ default: topology }) => {
-    const lines = feature(topology, topology.objects.lines).geometry as GeoJSON.MultiLineString;
-    const cells = new Map<string, GeoJSON.Position[][]>();
-    for (const line of lines.coordinates) {
-      const [lng, lat] = line[0]!;
-      const key = `${Math.floor(lng! / COUNTY_CELL_DEGREES)}:${Math.floor(lat! / COUNTY_CELL_DEGREES)}`;
-      let cell = cells.get(key);
-      if (!cell) cells.set(key, (cell = []));
-      cell.push(line);
-    }
-    return {
-      type: 'FeatureCollection',
-      features: [...cells.values()].map((coordinates) => ({ type: 'Feature', properties: {}, geometry: { type: 'MultiLineString', coordinates } })),
-    };
-  });
-  countiesPromise.catch(() => {
-    countiesPromise = null;
-  });
-  return countiesPromise;
-}
-
-function pane(map: L.Map, [name, zIndex]: readonly [string, number]): string {
-  if (!map.getPane(name)) {
-    const element = map.createPane(name);
-    element.style.zIndex = String(zIndex);
-    element.style.pointerEvents = 'none';
+/** Fetches a data tile once per page; a failed fetch is forgotten so a later view asks again. */
+function loadDataTile(z: number, x: number, y: number): Promise<DataTile> {
+  const key = `${z}/${x}/${y}`;
+  let tile = dataTiles.get(key);
+  if (!tile) {
+    tile = fetch(`${basemapTiles.url}/${key}.json`).then((response) => {
+      if (!response.ok) throw new Error(`basemap tile ${key}: ${response.status}`);
+      return response.json() as Promise<DataTile>;
+    });
+    tile.catch(() => dataTiles.delete(key));
+    dataTiles.set(key, tile);
   }
-  return name;
+  return tile;
 }
+
+/** The data zoom a map zoom draws: the deepest cut at or below it (the shallowest when above all). */
+function dataZoomFor(zoom: number): number {
+  let chosen = basemapTiles.zooms[0]!;
+  for (const z of basemapTiles.zooms) if (z <= zoom) chosen = z;
+  return chosen;
+}
+
+/** Traces a data tile's flat, delta-encoded rings into the path, mapped to canvas pixels. */
+function trace(context: CanvasRenderingContext2D, rings: number[][], scale: number, offsetX: number, offsetY: number, close: boolean) {
+  for (const ring of rings) {
+    let x = 0;
+    let y = 0;
+    for (let index = 0; index < ring.length; index += 2) {
+      x += ring[index]!;
+      y += ring[index + 1]!;
+      const px = x * scale - offsetX;
+      const py = y * scale - offsetY;
+      if (index === 0) context.moveTo(px, py);
+      else context.lineTo(px, py);
+    }
+    if (close) context.closePath();
+  }
+}
+
+/** Draws the part of a data tile that falls on a canvas tile at `coords`. */
+function drawTile(canvas: HTMLCanvasElement, coords: L.Coords, dataZoom: number, tile: DataTile, tileSize: number) {
+  const ratio = window.devicePixelRatio || 1;
+  const context = canvas.getContext('2d');
+  if (!context) return;
+  context.scale(ratio, ratio);
+  // The data tile spans 2^(z - dataZoom) canvas tiles; its units are 1/extent of its width.
+  const span = 2 ** (coords.z - dataZoom);
+  const scale = (tileSize * span) / basemapTiles.extent;
+  const offsetX = (coords.x - Math.floor(coords.x / span) * span) * tileSize;
+  const offsetY = (coords.y - Math.floor(coords.y / span) * span) * tileSize;
+  context.beginPath();
+  trace(context, tile.land, scale, offsetX, offsetY, true);
+  context.fillStyle = LAND_COLOR;
+  context.fill('nonzero');
+  context.lineJoin = 'round';
+  for (const [rings, style] of [
+    [coords.z >= COUNTY_MIN_ZOOM ? tile.counties : [], COUNTY_STYLE],
+    [tile.states, STATE_STYLE],
+  ] as const) {
+    if (rings.length === 0) continue;
+    context.beginPath();
+    trace(context, rings, scale, offsetX, offsetY, false);
+    context.strokeStyle = style.color;
+    context.lineWidth = style.width;
+    context.stroke();
+  }
+}
+
+/** The vector basemap as a grid of canvases, each drawn from the data tile under it. */
+const OutlineLayer = L.GridLayer.extend({
+  createTile(this: L.GridLayer, coords: L.Coords, done: L.DoneCallback) {
+    const size = this.getTileSize();
+    const canvas = document.createElement('canvas');
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = size.x * ratio;
+    canvas.height = size.y * ratio;
+    const dataZoom = dataZoomFor(coords.z);
+    const span = 2 ** (coords.z - dataZoom);
+    const [x, y] = [Math.floor(coords.x / span), Math.floor(coords.y / span)];
+    if (!tileExists(dataZoom, x, y)) {
+      // Leaflet wants the tile first; the callback after it.
+      queueMicrotask(() => done(undefined, canvas));
+      return canvas;
+    }
+    loadDataTile(dataZoom, x, y).then(
+      (tile) => {
+        drawTile(canvas, coords, dataZoom, tile, size.x);
+        done(undefined, canvas);
+      },
+      (error: Error) => done(error, canvas),
+    );
+    return canvas;
+  },
+}) as unknown as new (options?: L.GridLayerOptions) => L.GridLayer;
 
 /** Adds the basemap to a map; returns a function that removes it. */
 export function addBasemap(map: L.Map): () => void {
@@ -96,55 +141,13 @@ export function addBasemap(map: L.Map): () => void {
     return () => tiles.remove();
   }
   map.getContainer().classList.add('nc-vector-basemap');
-  map.attributionControl?.addAttribution('Boundaries: US Census Bureau');
-  const layers: L.Layer[] = [];
-  let counties: L.GeoJSON | null = null;
-  let countiesRequested = false;
-  let removed = false;
-
-  void loadStates().then(
-    (states) => {
-      if (removed) return;
-      layers.push(
-        L.geoJSON(states.land, { interactive: false, pane: pane(map, PANES.land), style: LAND_STYLE }).addTo(map),
-        L.geoJSON(states.outlines, { interactive: false, pane: pane(map, PANES.states), style: STATE_STYLE }).addTo(map),
-      );
-    },
-    (error: unknown) => console.warn('the state outlines did not load', error),
-  );
-
-  // County lines: fetched the first time this map reaches city zoom, shown only at that zoom.
-  const showCounties = () => {
-    const zoomedIn = map.getZoom() >= COUNTY_MIN_ZOOM;
-    if (counties) {
-      if (zoomedIn && !map.hasLayer(counties)) counties.addTo(map);
-      else if (!zoomedIn && map.hasLayer(counties)) counties.remove();
-      return;
-    }
-    if (!zoomedIn || countiesRequested) return;
-    countiesRequested = true;
-    void loadCounties().then(
-      (lines) => {
-        if (removed) return;
-        counties = L.geoJSON(lines, { interactive: false, pane: pane(map, PANES.counties), style: COUNTY_STYLE });
-        layers.push(counties);
-        showCounties();
-      },
-      (error: unknown) => {
-        countiesRequested = false;
-        console.warn('the county outlines did not load', error);
-      },
-    );
-  };
-  map.on('zoomend', showCounties);
-  // The map may get its first view after this call (whenReady runs at once if it already has one).
-  map.whenReady(showCounties);
-
-  return () => {
-    removed = true;
-    map.off('zoomend', showCounties);
-    for (const layer of layers) layer.remove();
-  };
+  if (!map.getPane(BASEMAP_PANE)) {
+    const pane = map.createPane(BASEMAP_PANE);
+    pane.style.zIndex = '200';
+    pane.style.pointerEvents = 'none';
+  }
+  const outlines = new OutlineLayer({ pane: BASEMAP_PANE, attribution: 'Boundaries: US Census Bureau', className: 'nc-basemap-tiles' }).addTo(map);
+  return () => outlines.remove();
 }
 
 /** Options shared by every map: no fade (screenshots and tests see the final frame). */
