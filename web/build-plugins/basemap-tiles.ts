@@ -143,19 +143,23 @@ export function basemapTiles(): Plugin {
   let set: TileSet | null = null;
   let base = '/';
   let outDir = 'dist';
+  let testing = false;
   const tileSet = () => (set ??= buildTileSet());
   return {
     name: 'nearcare-basemap-tiles',
     configResolved(config) {
       base = config.base;
       outDir = path.resolve(config.root, config.build.outDir);
+      testing = config.mode === 'test';
     },
     resolveId(id) {
       return id === ID ? RESOLVED : undefined;
     },
     load(id) {
       if (id !== RESOLVED) return undefined;
-      const { folder, present } = tileSet();
+      // Component tests (jsdom) draw no canvas: an empty set spares every test worker that loads
+      // the map the cutting of the whole country (seconds of CPU each).
+      const { folder, present } = testing ? { folder: 'basemap/none', present: {} } : tileSet();
       const info = { url: `${base}${folder}`, zooms: DATA_ZOOMS, countyMinZoom: COUNTY_MIN_ZOOM, extent: EXTENT, present };
       return `export default ${JSON.stringify(info)};\n`;
     },

@@ -102,7 +102,7 @@ test('accounts: register, set the password from the email, log in, confirm eligi
     await page.getByRole('heading', { name: 'My Account' }).waitFor();
     await screenshot(page, 'accounts-desktop-08-account');
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menu').waitFor();
+    await page.getByRole('group', { name: 'Account' }).waitFor();
     await screenshot(page, 'accounts-desktop-09-avatar-menu');
     account.ready = true;
   } finally {

@@ -219,7 +219,7 @@ test('enrolment: joining the waitlist of a full clinic, signed out with consent 
     await page.waitForFunction((expected) => document.querySelector('dialog[open] input[type="email"]')?.value === expected, visitor);
     await screenshot(page, 'enrolment-mobile-01-waitlist-form');
     await notify.click();
-    await page.getByRole('dialog', { name: "You've been added to the waitlist" }).waitFor();
+    await page.getByRole('dialog', { name: "You're on the waitlist" }).waitFor();
     await screenshot(page, 'enrolment-mobile-02-waitlist-added');
     const entry = sql(`select location_id || ',' || consent || ',' || (search ? 'filters') from waitlist_entries where email = ${quote(visitor)}`);
     assert(entry === `${FRONT_RANGE.cherryCreek},true,true`, `waitlist row, got ${entry}`);
@@ -265,7 +265,7 @@ test('enrolment: favourites from a card, the Favorites filter and the heart on t
     await screenshot(page, 'enrolment-mobile-06-change-provider');
     await confirm.getByRole('button', { name: 'No, go back' }).click();
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menu').waitFor();
+    await page.getByRole('group', { name: 'Account' }).waitFor();
     await screenshot(page, 'enrolment-mobile-07-avatar-menu');
     await page.keyboard.press('Escape');
 
@@ -319,7 +319,7 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
     await homeShows(page, 'Jane Doe', FRONT_RANGE.name);
 
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menu').getByRole('menuitem', { name: 'Add a family member' }).click();
+    await page.getByRole('group', { name: 'Account' }).getByRole('link', { name: 'Add a family member' }).click();
     await page.waitForURL(/\/add-family-member/);
     // 'Use my contact information' is offered for a dependent, hidden for a spouse.
     const useMyContact = page.getByLabel('Use my contact information');
@@ -338,11 +338,12 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
     await page.getByLabel('Member ID').fill(JOHN.memberId);
     await screenshot(page, 'enrolment-desktop-08-add-family');
     await page.getByRole('button', { name: 'Confirm Eligibility' }).click();
-    const added = page.getByRole('dialog', { name: "Success! You've added a dependent" });
+    // John is a spouse: the dialogs call him so, not a dependent.
+    const added = page.getByRole('dialog', { name: "Success! You've added your spouse" });
     await added.waitFor();
     await screenshot(page, 'enrolment-desktop-09-dependent-added');
     await added.getByRole('button', { name: 'Enroll in the same DPC as main account' }).click();
-    const enrolled = page.getByRole('dialog', { name: 'Dependent Enrolled Successfully' });
+    const enrolled = page.getByRole('dialog', { name: 'Spouse Enrolled Successfully' });
     await enrolled.waitFor();
     await screenshot(page, 'enrolment-desktop-10-dependent-enrolled');
     await enrolled.getByRole('button', { name: 'Okay' }).click();
@@ -350,7 +351,7 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
 
     // The menu lists John with his clinic; the membership cards cover the family.
     await page.getByRole('button', { name: 'Account menu' }).click();
-    const menu = page.getByRole('menu');
+    const menu = page.getByRole('group', { name: 'Account' });
     const johnRow = menu.getByTestId('menu-person').filter({ hasText: 'John Doe' });
     await johnRow.getByText(FRONT_RANGE.name).waitFor();
     await screenshot(page, 'enrolment-desktop-11-family-menu');
@@ -396,7 +397,7 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
 
     // Switch to John, then back.
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menu').getByRole('menuitem', { name: 'Switch to John Doe' }).click();
+    await page.getByRole('group', { name: 'Account' }).getByRole('button', { name: 'Switch to John Doe' }).click();
     await page.waitForURL(/\/home/);
     await page.getByRole('heading', { name: 'John Doe' }).waitFor();
     await page.getByText(HUDSON.name).first().waitFor();
@@ -409,7 +410,7 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
     await page.setViewportSize(DESKTOP);
     await page.getByRole('heading', { name: 'John Doe' }).waitFor();
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menu').getByRole('menuitem', { name: 'Switch back to my account' }).click();
+    await page.getByRole('group', { name: 'Account' }).getByRole('button', { name: 'Switch back to my account' }).click();
     await page.getByRole('heading', { name: 'Jane Doe' }).waitFor();
 
     // Remove John from the Family Members panel.

@@ -42,7 +42,8 @@ export async function launchBrowser() {
  * axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) on the screen a page shows: every screenshot a test
  * takes, and a page's last screen when its browser or context closes. Any violation fails the
  * test, with each rule, its impact and the elements it names, when `E2E_AXE=fail`; until every
- * screen passes, the default (`report`) prints them. Injected with page.evaluate, which the app's CSP
+ * screen passes, the default (`report`) prints them (journeys-a's zoomed NYC cluster still leaves a
+ * pin half under the zoom buttons). Injected with page.evaluate, which the app's CSP
  * does not govern, so the pages keep their real policy.
  */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -67,7 +67,7 @@ test("journeys-a: switching into a family member's account and back lands on Hom
       // Switch from the family panel (its family list is on screen and must not be asked again as Robin).
       await page.goto(`${BASE_URL}/account/details?panel=family`);
       await page.getByRole('button', { name: 'Account menu' }).click();
-      await page.getByRole('menu').getByRole('menuitem', { name: 'Switch to Robin Journey' }).click();
+      await page.getByRole('group', { name: 'Account' }).getByRole('button', { name: 'Switch to Robin Journey' }).click();
       await page.waitForURL(/\/home$/);
       await page.getByRole('heading', { name: 'Robin Journey' }).waitFor();
       await page.getByTestId('acting-as').waitFor();
@@ -75,7 +75,7 @@ test("journeys-a: switching into a family member's account and back lands on Hom
       // Home gives up after 3 seconds of loading; a member who reads Home longer still switches back.
       await page.waitForTimeout(3500);
       await page.getByRole('button', { name: 'Account menu' }).click();
-      await page.getByRole('menu').getByRole('menuitem', { name: 'Switch back to my account' }).click();
+      await page.getByRole('group', { name: 'Account' }).getByRole('button', { name: 'Switch back to my account' }).click();
       await page.getByRole('heading', { name: 'Casey Journey' }).waitFor();
       await page.waitForTimeout(3500);
       assert(new URL(page.url()).pathname === '/home', `back on Home as the subscriber, got ${page.url()}`);

@@ -1,15 +1,5 @@
 // Browser tests of the marketplace against the real server (NEARCARE_URL).
-import { assert, assertClearOfBottomBar, BASE_URL, fillBox, launchBrowser, screenshot, test } from './harness.mjs';
-
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-
-async function newPage(browser, viewport) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.log(`  page error: ${error.message}`));
-  return { context, page };
-}
+import { assert, assertClearOfBottomBar, BASE_URL, DESKTOP, fillBox, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
 
 async function chooseEmployer(page, name) {
   await page.getByRole('button', { name: /Select your employer/ }).first().click();
@@ -66,9 +56,15 @@ async function waitForIdle(page) {
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 15_000 });
 }
 
-/** Whether the county lines (loaded lazily at city zoom) have been requested. */
-async function countyLinesRequested(page) {
-  return page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('county-lines')));
+/** The zooms of the basemap tiles the page has fetched (county lines are in the tiles from zoom 7). */
+async function basemapTileZooms(page) {
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => /\/basemap\/[^/]+\/(\d+)\/\d+\/\d+\.json$/.exec(new URL(entry.name).pathname)?.[1])
+      .filter(Boolean)
+      .map(Number),
+  );
 }
 
 async function clinicAvailabilities(page) {
@@ -86,9 +82,11 @@ async function run(viewport, label) {
     if (viewport.width >= 600) {
       // The welcome map shows area pins for the whole country.
       await page.locator('.nc-area').first().waitFor({ timeout: 15_000 });
-      // The country view has land and state outlines but does not load the county lines.
-      await page.locator('.leaflet-ncLand-pane path').first().waitFor({ state: 'attached' });
-      assert(!(await countyLinesRequested(page)), 'no county lines at country zoom');
+      // The country view draws land and state outlines from a few country-wide tiles, without county lines.
+      await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/basemap/')), null, { timeout: 15_000 });
+      await page.waitForLoadState('networkidle');
+      const zooms = await basemapTileZooms(page);
+      assert(zooms.length > 0 && zooms.every((zoom) => zoom < 7), `only country tiles (no county lines) at country zoom, got zooms ${zooms.join(', ')}`);
     }
     await screenshot(page, `${label}-01-welcome`);
 
@@ -100,8 +98,8 @@ async function run(viewport, label) {
     }
     await waitForIdle(page);
     if (viewport.width >= 600) {
-      // A search zooms to city level, where the county lines load and draw under the state outlines.
-      await page.locator('.leaflet-ncCounties-pane path').first().waitFor({ state: 'attached', timeout: 15_000 });
+      // A search zooms to city level, where the tiles under the view carry county lines.
+      await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => /\/basemap\/[^/]+\/(7|8)\//.test(entry.name)), null, { timeout: 15_000 });
     }
     await screenshot(page, `${label}-02-results`);
     if (viewport.width < 600) {

@@ -12,6 +12,7 @@ import './phone-keyboard.e2e.mjs';
 import './promises.e2e.mjs';
 import './listings.e2e.mjs';
 import './clinic-panel.e2e.mjs';
+import './walk.e2e.mjs';
 
 const health = await fetch(`${BASE_URL}/health`).catch((error) => error);
 if (health instanceof Error || !health.ok) {

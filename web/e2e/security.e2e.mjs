@@ -42,7 +42,8 @@ test('security: no Content-Security-Policy violation on the marketplace map, a p
         async (page) => {
           await page.getByRole('heading', { name: 'Advanced Primary Care powered by the provider' }).waitFor();
           await page.locator('.nc-area').first().waitFor({ timeout: 15_000 });
-          await page.locator('.leaflet-ncLand-pane path').first().waitFor({ state: 'attached' });
+          // The basemap's vector tiles, fetched and drawn on canvases.
+          await page.locator('.nc-basemap-tiles canvas.leaflet-tile-loaded').first().waitFor({ state: 'attached' });
         },
       ],
       [

@@ -56,7 +56,7 @@ describe('family panel: Confirm Eligibility', () => {
     expect(screen.queryByRole('button', { name: 'Confirm eligibility for John Doe' })).toBeNull();
   });
 
-  it("opens the add-family page in revise mode: prefilled, only confirm/info, then 'Dependent Plan Information Confirmed' and back", async () => {
+  it("opens the add-family page in revise mode: prefilled, only confirm/info, then 'Spouse Plan Information Confirmed' and back", async () => {
     const { calls, router } = renderPanel({
       'GET /member/app/family/members': { body: [john] },
       'GET /member/app/family/member/21': { body: john },
@@ -69,7 +69,7 @@ describe('family panel: Confirm Eligibility', () => {
     await waitFor(() => expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('John'));
     expect(screen.getByRole('heading', { name: 'Confirm eligibility' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Dependent Plan Information Confirmed' });
+    const dialog = await screen.findByRole('dialog', { name: 'Spouse Plan Information Confirmed' });
     expect(calls.some((call) => call.init?.method === 'POST' && call.url.pathname === '/member/app/family/member')).toBe(false);
     expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/family/member/21/confirm/info')!)).toMatchObject({ firstName: 'John', lastName: 'Doe', memberId: '123-456790', subscriberRelation: 'Spouse' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Okay' }));

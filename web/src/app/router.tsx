@@ -4,6 +4,7 @@ import { AppShell } from '@/components/layouts/app-shell';
 import type { RouteMeta } from '@/components/layouts/route-meta';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
+import { lazyNamed } from '@/lib/lazy';
 import { MarketplaceRoute } from './routes/marketplace';
 import { NotFoundRoute } from './routes/not-found';
 import { RouteErrorScreen } from './routes/route-error';
@@ -16,11 +17,6 @@ const ClinicianProfileRoute = lazy(() => import('./routes/clinician-profile'));
 const VendorProfileRoute = lazy(() => import('./routes/vendor-profile'));
 const SolutionDetailsRoute = lazy(() => import('./routes/solution-details'));
 const CategoryListingRoute = lazy(() => import('./routes/category-listing'));
-
-/** Lazy-loads a named export, so every accounts screen is its own small download. */
-function lazyNamed<M extends Record<string, unknown>>(loader: () => Promise<M>, name: keyof M): ComponentType {
-  return lazy(() => loader().then((module) => ({ default: module[name] as ComponentType })));
-}
 
 // The avatar menu (and the account code behind it) only downloads once a member header shows.
 const MemberMenuSlot = lazyNamed(() => import('./routes/member-menu'), 'MemberMenuSlot');

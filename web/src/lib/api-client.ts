@@ -17,6 +17,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A refusal that names the field it is about (a 400 whose body has `field`, the server's
+ * `invalid_field` errors): forms show its message at that field instead of in a dialog.
+ */
+export function fieldError(failure: unknown): { field: string; message: string } | null {
+  if (!(failure instanceof ApiError) || failure.status !== 400) return null;
+  const field = (failure.body as { field?: unknown } | null)?.field;
+  return typeof field === 'string' && field && failure.message ? { field, message: failure.message } : null;
+}
+
 export type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {

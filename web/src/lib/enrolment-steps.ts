@@ -5,7 +5,7 @@
 export interface StepFacts {
   /** 'Personalize your search': an employer is chosen. */
   employerChosen: boolean;
-  /** 'Create account': signed in with a verified account. */
+  /** 'Create account': the account exists (signed in; its email may still wait for the link). */
   accountCreated: boolean;
   /** 'Select Provider': a clinic is chosen (on the account, or before signing up). */
   providerChosen: boolean;

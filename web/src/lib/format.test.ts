@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { directionsUrl, formatDate, formatMiles, formatMoney, genderLabel, initials, isValidEmail, truncate, withProtocol } from './format';
+import emailCases from '../../../crates/domain/src/email_cases.json';
 
 describe('format', () => {
   it('truncates only text longer than the limit', () => {
@@ -61,4 +62,10 @@ describe('format', () => {
     expect(formatDate('2026-11-24T23:30:00Z')).toBe('11/24/2026');
     expect(formatDate(null)).toBe('—');
   });
+});
+
+describe('isValidEmail', () => {
+  // The server's own cases: one rule on both sides.
+  it.each(emailCases.valid)('takes %s', (email) => expect(isValidEmail(email)).toBe(true));
+  it.each(emailCases.invalid)('refuses %s', (email) => expect(isValidEmail(email)).toBe(false));
 });

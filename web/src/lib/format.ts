@@ -35,10 +35,24 @@ export function genderLabel(gender: string | null | undefined): string | null {
   return gender.toUpperCase() === 'F' ? 'Female' : 'Male';
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A dot-separated run of the local part: ASCII letters, digits and the RFC 5322 atom signs. */
+const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const EMAIL_LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
+/**
+ * The one email rule, the server's (crates/domain Email::parse; both test
+ * crates/domain/src/email_cases.json): a local part of ASCII letters, digits and
+ * !#$%&'*+/=?^_`{|}~- in dot-separated runs (64 at most), a domain of two or more labels of
+ * letters, digits and inner hyphens whose last has a letter and two or more characters, 254 in all.
+ */
 export function isValidEmail(email: string): boolean {
-  return EMAIL_PATTERN.test(email);
+  if (email.length > 254) return false;
+  const at = email.indexOf('@');
+  if (at < 0 || at !== email.lastIndexOf('@')) return false;
+  const local = email.slice(0, at);
+  const labels = email.slice(at + 1).split('.');
+  const top = labels[labels.length - 1] ?? '';
+  return local.length <= 64 && EMAIL_LOCAL.test(local) && labels.length >= 2 && labels.every((label) => EMAIL_LABEL.test(label)) && top.length >= 2 && /[A-Za-z]/.test(top);
 }
 
 /** An external maps route to a destination, from the user's position when it is known. */

@@ -24,6 +24,8 @@ export interface MemberState {
   locationId: number | null;
   /** That location's name (the cannot-enrol and change-provider dialogs name it). */
   clinicName: string | null;
+  /** The chosen location's own name ("LoDo"), which tells an organisation's clinics apart. */
+  clinicLocationName: string | null;
   /**
    * The subscriber has family (the roster lists others under them, or family members are on the
    * account): after Connect me now they are asked to add family. Always false for a family member.
@@ -69,6 +71,7 @@ export function memberStateFrom(member: Member | null | undefined, selectedDepen
     subscriptionStatus: person.subscription?.status ?? null,
     locationId: person.locationId ?? null,
     clinicName: person.location?.name ?? ('provider' in person ? person.provider?.companyName : null) ?? null,
+    clinicLocationName: person.location?.locationName ?? null,
     hasFamily: dependentId === null && member.subscriberRelation === 'Self' && (Boolean(member.hasFamily) || (member.family ?? []).some((other) => other.id !== member.id)),
   };
 }

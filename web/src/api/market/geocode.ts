@@ -2,7 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import type { GeocodeResponse, LatLng } from './types';
 
-export type GeocodeRequest = { address: string } | LatLng;
+/** An address, or a point; `nearest` lets a point over open water stand on the nearest ZIP instead of a 404. */
+export type GeocodeRequest = { address: string } | LatLng | (LatLng & { nearest: true });
 
 /** POST /member/app/market/locations/geocode: an address to coordinates, or coordinates to an address. */
 export function geocode(request: GeocodeRequest, signal?: AbortSignal): Promise<GeocodeResponse> {

@@ -30,6 +30,8 @@ export interface ClinicProfile {
   credentials: string;
   newPatients: boolean;
   isVirtualLocation: boolean;
+  /** The states a virtual network serves (USPS codes). */
+  virtualStates?: string[];
   homeCare: boolean;
   careModality: CareModality;
   details: { description: string };
@@ -71,6 +73,7 @@ export interface ClinicianClinic {
   zip: string;
   distance: number | null;
   homeCare: boolean;
+  careModality?: CareModality;
   coordinates: LatLng;
   locationId: number;
 }
@@ -89,5 +92,7 @@ export interface Clinician {
   telehealth?: boolean;
   /** When the clinic last confirmed this listing (RFC 3339), or null when never. */
   lastVerified?: string | null;
+  /** The ways of care of the places the clinician works, joined (what their cards show). */
+  careModality?: CareModality | null;
   clinics: ClinicianClinic[];
 }

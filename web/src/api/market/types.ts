@@ -90,6 +90,8 @@ export interface LocationPin {
   id: number;
   locationId: number;
   name: string;
+  /** The location's own name ("LoDo"). */
+  locationName?: string;
   coordinates: LatLng;
   newPatients: boolean;
   /** The signed-in member's favourite. */
@@ -124,7 +126,8 @@ export interface Prediction {
 }
 
 export interface GeocodeResponse {
-  results: { geometry: { location: LatLng }; formatted_address: string }[];
+  /** `zipCode` and `state`: the place's ZIP code (when it has one) and USPS state. */
+  results: { geometry: { location: LatLng }; formatted_address: string; zipCode?: string | null; state?: string }[];
 }
 
 /** What one search page is asked with; the page's query key. */

@@ -11,12 +11,24 @@ type EmailMessages = Parameters<typeof emailError>[1];
 export function useEmailInput(initial: string | (() => string), messages: EmailMessages, fallback = '') {
   const [email, setEmail] = useState(initial);
   const [touched, setTouched] = useState(false);
+  // The server's word on the address after a submit, shown until it is changed.
+  const [serverError, setServerError] = useState<string | null>(null);
   const value = email || fallback;
   const message = emailError(value, messages);
   return {
     value,
     message,
-    field: { value, onChange: setEmail, onBlur: () => setTouched(true), error: touched ? message : null },
+    field: {
+      value,
+      onChange: (next: string) => {
+        setEmail(next);
+        setServerError(null);
+      },
+      onBlur: () => setTouched(true),
+      error: (touched ? message : null) ?? serverError,
+    },
+    /** Shows the server's refusal of the address at the field. */
+    showServerError: setServerError,
     submit(): string | null {
       setTouched(true);
       const normalised = normaliseEmail(value);

@@ -32,6 +32,9 @@ export function useFormFields<V extends object, K extends string = Extract<keyof
   const [allTouched, setAllTouched] = useState(false);
   // Set by the member's own changes (not by `setValues`), for the leave-page guard.
   const [dirty, setDirty] = useState(false);
+  // The server's word on a field after a submit (a date in the future, too long a name): shown at
+  // the field until the field changes.
+  const [serverErrors, setServerErrors] = useState<Partial<Record<K, string>>>({});
   const errors = validate(values);
   const valid = Object.values(errors).every((message) => !message);
 
@@ -43,6 +46,17 @@ export function useFormFields<V extends object, K extends string = Extract<keyof
 
   function set<F extends keyof V>(key: F, value: V[F]) {
     change((current) => ({ ...current, [key]: value }));
+    setServerErrors((current) => (key in current ? { ...current, [key]: undefined } : current));
+  }
+
+  /**
+   * Shows a refusal of the server (`lib/api-client` fieldError) at its field; false when the form
+   * has no such field (the caller shows it elsewhere).
+   */
+  function showServerError(failure: { field: string; message: string } | null): boolean {
+    if (!failure || !(failure.field in (values as Record<string, unknown>))) return false;
+    setServerErrors((current) => ({ ...current, [failure.field]: failure.message }));
+    return true;
   }
 
   function touch(key: K) {
@@ -51,7 +65,8 @@ export function useFormFields<V extends object, K extends string = Extract<keyof
 
   /** The message of `key` once it may show. */
   function shown(key: K): string | undefined {
-    return allTouched || touched[key] ? (errors[key] ?? undefined) : undefined;
+    const own = allTouched || touched[key] ? (errors[key] ?? undefined) : undefined;
+    return own || serverErrors[key] || undefined;
   }
 
   /** The binding a field component spreads: value, onChange, onBlur and the shown message. */
@@ -66,5 +81,5 @@ export function useFormFields<V extends object, K extends string = Extract<keyof
     setAllTouched(false);
   }
 
-  return { values, setValues, change, set, errors, valid, dirty, touch, touchAll: () => setAllTouched(true), shown, field, reset };
+  return { values, setValues, change, set, errors, valid, dirty, touch, touchAll: () => setAllTouched(true), shown, field, reset, showServerError };
 }

@@ -10,6 +10,7 @@ import { signOut, useAccountKind } from '@/lib/session';
 import { selectedDependent } from '@/lib/storage';
 import { MOBILE_QUERY, useIsMobile } from '@/lib/use-media-query';
 import { pageTitle, useRouteMeta } from './route-meta';
+import { SkipLinksProvider, skipTo, useSkipLinkSlot } from './skip-links';
 import styles from './app-shell.module.css';
 
 const NAV_ITEMS = [
@@ -63,6 +64,7 @@ export function AppShell({ memberMenu }: { memberMenu?: ReactNode }) {
   const navItems = account === 'provider' ? PROVIDER_NAV_ITEMS : NAV_ITEMS;
   const isMobile = useIsMobile();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [skipLink, setSkipLink] = useSkipLinkSlot();
   useReloadOnBreakpointCross();
   useScrollToTopOnNewPage();
 
@@ -80,6 +82,18 @@ export function AppShell({ memberMenu }: { memberMenu?: ReactNode }) {
       <a className={styles.skip} href="#main">
         Skip to content
       </a>
+      {skipLink ? (
+        <a
+          className={styles.skip}
+          href={`#${skipLink.targetId}`}
+          onClick={(event) => {
+            event.preventDefault();
+            skipTo(skipLink.targetId);
+          }}
+        >
+          {skipLink.label}
+        </a>
+      ) : null}
       {showPublicHeader ? (
         <header className={styles.header}>
           <Brand />
@@ -119,7 +133,9 @@ export function AppShell({ memberMenu }: { memberMenu?: ReactNode }) {
           </nav>
         ) : null}
         <main id="main" className={styles.main} tabIndex={-1}>
-          <Outlet />
+          <SkipLinksProvider set={setSkipLink}>
+            <Outlet />
+          </SkipLinksProvider>
         </main>
       </div>
       {showPublicHeader ? <PublicFooter /> : null}
@@ -161,18 +177,19 @@ function MemberMenu() {
   const [open, setOpen] = useState(false);
   return (
     <div className={styles.memberMenu}>
-      <button type="button" className={styles.avatar} aria-haspopup="menu" aria-expanded={open} aria-label="Account menu" onClick={() => setOpen((v) => !v)}>
+      <button type="button" className={styles.avatar} aria-expanded={open} onClick={() => setOpen((v) => !v)}>
         <UserIcon />
+        <span className="visually-hidden">Account menu</span>
       </button>
       {open ? (
-        <ul className={styles.menu} role="menu">
-          <li role="none">
-            <Link role="menuitem" to={paths.addFamilyMember.path} className={styles.menuItem} onClick={() => setOpen(false)}>
+        <ul className={styles.menu} aria-label="Account">
+          <li>
+            <Link to={paths.addFamilyMember.path} className={styles.menuItem} onClick={() => setOpen(false)}>
               Add a family member
             </Link>
           </li>
-          <li role="none">
-            <button role="menuitem" type="button" className={styles.menuItem} onClick={signOut}>
+          <li>
+            <button type="button" className={styles.menuItem} onClick={signOut}>
               Sign Out
             </button>
           </li>

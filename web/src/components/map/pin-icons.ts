@@ -32,12 +32,17 @@ export function clinicPinIcon(accepting: boolean, favorite = false): L.DivIcon {
   return icon;
 }
 
+/** A cluster bubble's diameter for its count. */
+export function areaIconSize(count: number): number {
+  return count >= 1000 ? 60 : count >= 100 ? 52 : count >= 10 ? 44 : 36;
+}
+
 /**
  * A cluster bubble with the number of clinics in an area, centred on its point; `onTip` sets it on
  * the point the way a pin stands (clusters drawn among pins).
  */
 export function areaIcon(count: number, accepting: boolean, onTip = false): L.DivIcon {
-  const size = count >= 1000 ? 60 : count >= 100 ? 52 : count >= 10 ? 44 : 36;
+  const size = areaIconSize(count);
   const text = count >= 10_000 ? `${Math.round(count / 1000)}k` : String(count);
   return L.divIcon({
     className: `nc-area ${accepting ? 'nc-area-accepting' : 'nc-area-closed'}`,
@@ -47,9 +52,9 @@ export function areaIcon(count: number, accepting: boolean, onTip = false): L.Di
   });
 }
 
-/** The 'You are here' dot. */
+/** The 'You are here' dot: a picture only (its visible label, a tooltip, is what is read). */
 export function hereIcon(): L.DivIcon {
-  return L.divIcon({ className: 'nc-here', html: '<span></span>', iconSize: [22, 22], iconAnchor: [11, 11] });
+  return L.divIcon({ className: 'nc-here', html: '<span aria-hidden="true"></span>', iconSize: [22, 22], iconAnchor: [11, 11] });
 }
 
 /** Gives a marker's element an accessible name (Leaflet already makes it a focusable button). */

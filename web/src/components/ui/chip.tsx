@@ -11,7 +11,9 @@ interface ChipProps {
 export function Chip({ label, onRemove, tone = 'primary' }: ChipProps) {
   return (
     <span className={`${styles.chip} ${styles[tone]}`}>
-      <span>{label}</span>
+      <span className={styles.label} title={label}>
+        {label}
+      </span>
       {onRemove ? (
         <button type="button" className={styles.remove} onClick={onRemove} aria-label={`Remove ${label}`}>
           <CloseIcon size={14} />

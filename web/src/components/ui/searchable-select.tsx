@@ -25,6 +25,8 @@ interface SearchableSelectProps {
   autoFocus?: boolean;
   /** Shows the list in the page flow instead of floating (inside dialogs, which clip). */
   inline?: boolean;
+  /** The choice is being worked out elsewhere: the trigger waits, disabled, saying so. */
+  busy?: boolean;
 }
 
 /** A select whose options are searched as you type: a trigger button and a filtered listbox. */
@@ -41,6 +43,7 @@ export function SearchableSelect({
   loading = false,
   autoFocus = false,
   inline = false,
+  busy = false,
 }: SearchableSelectProps) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
@@ -105,6 +108,8 @@ export function SearchableSelect({
         aria-haspopup="listbox"
         aria-expanded={open}
         aria-labelledby={`${labelId} ${labelId}-value`}
+        aria-busy={busy || undefined}
+        disabled={busy}
         onClick={() => setOpen((value) => !value)}
       >
         <span id={`${labelId}-value`} className={styles.value}>

@@ -4,7 +4,8 @@ import styles from './tabs.module.css';
 export interface TabItem<K extends string> {
   key: K;
   label: string;
-  count?: number;
+  /** Shown beside the label; null keeps its room while it is not known yet. */
+  count?: number | null;
 }
 
 interface TabsProps<K extends string> {
@@ -52,7 +53,13 @@ export function Tabs<K extends string>({ tabs, active, onChange, label, idPrefix
             onClick={() => onChange(tab.key)}
           >
             {tab.label}
-            {tab.count !== undefined ? <span className={styles.count}>{tab.count}</span> : null}
+            {tab.count === null ? (
+              <span className={`${styles.count} ${styles.countPending}`} aria-hidden="true">
+                00
+              </span>
+            ) : tab.count !== undefined ? (
+              <span className={styles.count}>{tab.count}</span>
+            ) : null}
           </button>
         );
       })}

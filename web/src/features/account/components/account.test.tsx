@@ -235,14 +235,14 @@ describe('avatar menu', () => {
       url.pathname === '/member/app/member/info' ? { body: memberFixture({ family: [{ id: 21, firstName: 'Emma', lastName: 'Doe', location: null }] }) } : undefined,
     );
     renderRoutes({ '/': <MemberMenu /> }, '/');
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toBe('JD'));
-    fireEvent.click(screen.getByRole('button', { name: 'Account menu' }));
-    const menu = screen.getByRole('menu');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'JD, account menu' }).getAttribute('aria-expanded')).toBe('false'));
+    fireEvent.click(screen.getByRole('button', { name: 'JD, account menu' }));
+    const menu = screen.getByRole('group', { name: 'Account' });
     expect(within(menu).getByText('Front Range Direct Primary Care')).toBeTruthy();
     expect(within(menu).getByText('Emma Doe')).toBeTruthy();
-    expect(within(menu).getByRole('menuitem', { name: 'Select Provider for Emma Doe' }).textContent).toBe('Select Provider');
-    expect(within(menu).getByRole('menuitem', { name: 'Add a family member' })).toBeTruthy();
-    expect(within(menu).getByRole('menuitem', { name: 'Sign Out' })).toBeTruthy();
+    expect(within(menu).getByRole('link', { name: 'Select Provider for Emma Doe' }).textContent).toBe('Select Provider');
+    expect(within(menu).getByRole('link', { name: 'Add a family member' })).toBeTruthy();
+    expect(within(menu).getByRole('button', { name: 'Sign Out' })).toBeTruthy();
   });
 });
 
@@ -265,9 +265,9 @@ describe('family', () => {
       return undefined;
     });
     renderRoutes({ '/': <MemberMenu />, '/home': <p>home page</p> }, '/');
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toBe('JD'));
-    fireEvent.click(screen.getByRole('button', { name: 'Account menu' }));
-    fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Switch to John Doe' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'JD, account menu' }).getAttribute('aria-expanded')).toBe('false'));
+    fireEvent.click(screen.getByRole('button', { name: 'JD, account menu' }));
+    fireEvent.click(within(screen.getByRole('group', { name: 'Account' })).getByRole('button', { name: 'Switch to John Doe' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/home'));
     expect(getAccessToken()).toBe(dependentToken);
     expect(calls.some((call) => call.url.pathname === '/member/app/token/dependent/21')).toBe(true);
@@ -286,12 +286,12 @@ describe('family', () => {
       return undefined;
     });
     renderRoutes({ '/': <MemberMenu />, '/home': <p>home page</p> }, '/');
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toBe('JD'));
-    fireEvent.click(screen.getByRole('button', { name: 'Account menu' }));
-    const menu = screen.getByRole('menu');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'JD, account menu' }).getAttribute('aria-expanded')).toBe('false'));
+    fireEvent.click(screen.getByRole('button', { name: 'JD, account menu' }));
+    const menu = screen.getByRole('group', { name: 'Account' });
     expect(within(menu).getByText('Acting as')).toBeTruthy();
-    expect(within(menu).queryByRole('menuitem', { name: 'Add a family member' })).toBeNull();
-    fireEvent.click(within(menu).getByRole('menuitem', { name: 'Switch back to my account' }));
+    expect(within(menu).queryByRole('link', { name: 'Add a family member' })).toBeNull();
+    fireEvent.click(within(menu).getByRole('button', { name: 'Switch back to my account' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/home'));
     expect(getAccessToken()).toBe(ownToken);
     assign.mockRestore();

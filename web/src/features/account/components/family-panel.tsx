@@ -111,7 +111,7 @@ export function FamilyPanel({ member }: { member: Member }) {
                           className={styles.iconLink}
                           onClick={() => memberSwitch.switchTo(person.id)}
                           disabled={memberSwitch.pending}
-                          aria-label={`Switch to ${fullName(person)}`}
+                          aria-label={`Switch to account of ${fullName(person)}`}
                         >
                           Switch to account
                         </button>

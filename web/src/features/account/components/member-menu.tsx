@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { UserIcon } from '@/components/icons/icons';
 import { paths } from '@/config/paths';
@@ -65,6 +65,8 @@ export function MemberMenu() {
   const member = useMemberInfo();
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
   const people = menuPeople(member.data);
   const memberSwitch = useMemberSwitch();
   // Signed in as a family member by the subscriber: the way back.
@@ -79,7 +81,9 @@ export function MemberMenu() {
       if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
     };
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      buttonRef.current?.focus();
     };
     document.addEventListener('pointerdown', onPointerDown);
     document.addEventListener('keydown', onKeyDown);
@@ -90,6 +94,7 @@ export function MemberMenu() {
   }, [open]);
 
   const close = () => setOpen(false);
+  const initials = member.data ? `${member.data.firstName?.[0] ?? ''}${member.data.lastName?.[0] ?? ''}`.toUpperCase() : '';
 
   return (
     <div className={styles.root} ref={rootRef}>
@@ -101,27 +106,30 @@ export function MemberMenu() {
           </span>
         </span>
       ) : null}
-      <button type="button" className={styles.avatar} aria-haspopup="menu" aria-expanded={open} aria-label="Account menu" onClick={() => setOpen((value) => !value)}>
-        {member.data ? <span aria-hidden="true">{`${member.data.firstName?.[0] ?? ''}${member.data.lastName?.[0] ?? ''}`.toUpperCase() || <UserIcon />}</span> : <UserIcon />}
+      {/* A disclosure, not an ARIA menu: the panel holds text (who is signed in, each person's
+          provider) besides links and buttons, and is walked with Tab. Its name starts with the
+          initials it shows, so a person who says what they see reaches it. */}
+      <button ref={buttonRef} type="button" className={styles.avatar} aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen((value) => !value)}>
+        {initials ? <span>{initials}</span> : <UserIcon />}
+        <span className="visually-hidden">{initials ? ', account menu' : 'Account menu'}</span>
       </button>
       {open ? (
-        <div className={styles.menu} role="menu" aria-label="Account">
+        <div className={styles.menu} id={panelId} role="group" aria-label="Account">
           {member.data ? (
-            <div className={styles.identity} role="none">
+            <div className={styles.identity}>
               <span>{subscriberId !== null ? 'Acting as' : 'Signed in as'}</span>
               <strong>{subscriberId !== null ? fullName(member.data) : member.data.email}</strong>
             </div>
           ) : null}
           {people.length > 0 ? (
-            <ul className={styles.people} role="none" aria-label="Family members">
+            <ul className={styles.people} aria-label="Family members">
               {people.map((person) => (
-                <li key={person.id} role="none" className={styles.person} data-testid="menu-person">
+                <li key={person.id} className={styles.person} data-testid="menu-person">
                   <span className={styles.personRow}>
                     <span className={styles.personName}>{person.name || 'Member'}</span>
                     {person.dependentId !== null && isSubscriber ? (
                       <button
                         type="button"
-                        role="menuitem"
                         className={styles.switch}
                         aria-label={`Switch to ${person.name}`}
                         disabled={memberSwitch.pending}
@@ -138,7 +146,6 @@ export function MemberMenu() {
                     <span className={styles.provider}>{person.provider}</span>
                   ) : (
                     <Link
-                      role="menuitem"
                       to={paths.marketplace.getHref({ selectProvider: 'true' })}
                       className={styles.selectProvider}
                       aria-label={`Select Provider for ${person.name}`}
@@ -161,7 +168,6 @@ export function MemberMenu() {
           ) : null}
           {subscriberId !== null ? (
             <button
-              role="menuitem"
               type="button"
               className={styles.item}
               disabled={memberSwitch.pending}
@@ -175,7 +181,6 @@ export function MemberMenu() {
           ) : null}
           {canAddFamily ? (
             <Link
-              role="menuitem"
               to={paths.addFamilyMember.path}
               className={styles.item}
               onClick={() => {
@@ -188,7 +193,6 @@ export function MemberMenu() {
             </Link>
           ) : null}
           <Link
-            role="menuitem"
             to={paths.accountDetails.path}
             className={styles.item}
             onClick={() => {
@@ -198,7 +202,7 @@ export function MemberMenu() {
           >
             My Account
           </Link>
-          <button role="menuitem" type="button" className={styles.item} onClick={signOut}>
+          <button type="button" className={styles.item} onClick={signOut}>
             Sign Out
           </button>
         </div>

@@ -9,7 +9,7 @@ import { Card } from '@/components/ui/card';
 import { Dialog } from '@/components/ui/dialog';
 import { PasswordField } from '@/components/ui/field';
 import { PasswordChecklist } from '@/components/ui/password-checklist';
-import { errorText, isApiError } from '@/lib/api-client';
+import { errorText, fieldError, isApiError } from '@/lib/api-client';
 import { hasPassword, type Member } from '@/lib/member';
 import { signOut } from '@/lib/session';
 import { MESSAGES, passwordError, passwordMatchError } from '@/lib/validation';
@@ -203,7 +203,10 @@ function ChangeEmailForm({
       await change.mutateAsync(normalised);
       onSent();
     } catch (failure) {
+      const onField = fieldError(failure);
       if (isApiError(failure) && (failure.code === 'email_taken' || failure.status === 409)) onRegistered();
+      // The server's word on the new address shows at the field, not in the error dialog.
+      else if (onField?.field === 'email' || onField?.field === 'newEmail') email.showServerError(onField.message);
       else onError(errorText(failure, MESSAGES.somethingWrong));
     }
   }

@@ -24,6 +24,23 @@ export const FAMILY_TEXTS = {
   providerNotFound: 'Provider not found',
 } as const;
 
+/**
+ * The texts that name the family member's relation: the spec's say "dependent", and a spouse is
+ * told "spouse" instead.
+ */
+export function familyTexts(relation: string | null | undefined) {
+  if (relation !== 'Spouse') {
+    return { notConfirmed: FAMILY_TEXTS.notConfirmed, added: FAMILY_TEXTS.added, enrolled: FAMILY_TEXTS.enrolled, planConfirmed: FAMILY_TEXTS.planConfirmed, addAnother: 'Add another dependent' };
+  }
+  return {
+    notConfirmed: "Oops. We were not able to confirm your spouse's eligibility.",
+    added: "Success! You've added your spouse",
+    enrolled: 'Spouse Enrolled Successfully',
+    planConfirmed: 'Spouse Plan Information Confirmed',
+    addAnother: 'Add another family member',
+  };
+}
+
 export type FamilyDialog =
   | 'checking'
   | 'exists'
@@ -47,6 +64,8 @@ interface AddFamilyDialogsProps {
   message: string;
   /** The family member's first name, or null before one is typed. */
   firstName: string | null;
+  /** Spouse or Dependent, as the form says (the dialogs name the relation). */
+  relation: string | null;
   /** The subscriber's clinic. */
   providerName: string;
   /** The flow started on /confirm-plan-information: 'I'm all set' and 'Add another'. */
@@ -64,7 +83,8 @@ interface AddFamilyDialogsProps {
 export function AddFamilyDialogs(props: AddFamilyDialogsProps) {
   const { dialog, onClose, message, existsTitle, firstName, startedFromEligibility, onAddAnother, onFinish, onFindProvider } = props;
   const okay = { label: 'Okay', onClick: onClose };
-  const addAnotherDependent = { label: 'Add another dependent', onClick: onAddAnother };
+  const texts = familyTexts(props.relation);
+  const addAnotherDependent = { label: texts.addAnother, onClick: onAddAnother };
   const finishWithOkay = { label: 'Okay', onClick: onFinish };
   const selectProvider = { label: 'Select a provider', onClick: onFindProvider };
   const name = firstName ?? 'your family member';
@@ -78,7 +98,7 @@ export function AddFamilyDialogs(props: AddFamilyDialogsProps) {
       <ActionDialog open={dialog === 'exists'} title={existsTitle} onClose={onClose} secondary={addAnotherDependent} primary={okay}>
         {message && message !== existsTitle ? <p>{message}</p> : null}
       </ActionDialog>
-      <ActionDialog open={dialog === 'not-confirmed'} title={FAMILY_TEXTS.notConfirmed} onClose={onClose} secondary={{ label: 'Fix later', onClick: onFinish }} primary={{ label: 'Revise Information', onClick: onClose }}>
+      <ActionDialog open={dialog === 'not-confirmed'} title={texts.notConfirmed} onClose={onClose} secondary={{ label: 'Fix later', onClick: onFinish }} primary={{ label: 'Revise Information', onClick: onClose }}>
         {message ? <p>{message}</p> : null}
         <p>{FAMILY_TEXTS.reviewPrompt}</p>
       </ActionDialog>
@@ -90,14 +110,14 @@ export function AddFamilyDialogs(props: AddFamilyDialogsProps) {
       </ActionDialog>
       <ActionDialog
         open={dialog === 'added'}
-        title={FAMILY_TEXTS.added}
+        title={texts.added}
         onClose={onFinish}
         secondary={{ label: 'Find another Provider', onClick: onFindProvider }}
         primary={{ label: 'Enroll in the same DPC as main account', onClick: props.onEnrolSameProvider, disabled: props.enrolling }}
       >
         <p>Choose the provider for {name}.</p>
       </ActionDialog>
-      <ActionDialog open={dialog === 'added-no-provider'} title={FAMILY_TEXTS.added} onClose={onFinish} primary={selectProvider}>
+      <ActionDialog open={dialog === 'added-no-provider'} title={texts.added} onClose={onFinish} primary={selectProvider}>
         <p>Now select a provider for {name}.</p>
       </ActionDialog>
       <ActionDialog open={dialog === 'pediatric'} title="Pediatric provider needed" onClose={onFinish} primary={selectProvider}>
@@ -107,16 +127,16 @@ export function AddFamilyDialogs(props: AddFamilyDialogsProps) {
       </ActionDialog>
       <ActionDialog
         open={dialog === 'enrolled'}
-        title={startedFromEligibility ? FAMILY_TEXTS.familyEnrolled : FAMILY_TEXTS.enrolled}
+        title={startedFromEligibility ? FAMILY_TEXTS.familyEnrolled : texts.enrolled}
         onClose={onFinish}
-        secondary={{ label: startedFromEligibility ? 'Add another' : 'Add another dependent', onClick: onAddAnother }}
+        secondary={{ label: startedFromEligibility ? 'Add another' : texts.addAnother, onClick: onAddAnother }}
         primary={{ label: startedFromEligibility ? "I'm all set" : 'Okay', onClick: onFinish }}
       >
         <p>
           {nameAtStart} is enrolled with {props.providerName}.
         </p>
       </ActionDialog>
-      <ActionDialog open={dialog === 'plan-confirmed'} title={FAMILY_TEXTS.planConfirmed} onClose={onFinish} secondary={addAnotherDependent} primary={finishWithOkay}>
+      <ActionDialog open={dialog === 'plan-confirmed'} title={texts.planConfirmed} onClose={onFinish} secondary={addAnotherDependent} primary={finishWithOkay}>
         <p>
           {nameAtStart}&apos;s eligibility is confirmed.
           {props.withoutProvider ? ' You can select a provider for them from Family Members.' : ''}

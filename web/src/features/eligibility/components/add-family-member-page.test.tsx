@@ -69,7 +69,7 @@ const buttonsOf = (dialog: HTMLElement) =>
     .filter(Boolean);
 
 describe('add a family member', () => {
-  it('creates, confirms, enrols in the same DPC and ends on Dependent Enrolled Successfully', async () => {
+  it('creates, confirms, enrols in the same DPC and ends on Spouse Enrolled Successfully (a spouse is not called a dependent)', async () => {
     redirectTarget.set('/account/details');
     const { calls, router } = renderPage({
       'POST /member/app/family/member': created,
@@ -78,7 +78,7 @@ describe('add a family member', () => {
     });
     await fillJohn();
     submit();
-    const added = await screen.findByRole('dialog', { name: "Success! You've added a dependent" });
+    const added = await screen.findByRole('dialog', { name: "Success! You've added your spouse" });
     expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/family/member')!)).toMatchObject({
       subscriberRelation: 'Spouse',
       firstName: 'John',
@@ -92,9 +92,9 @@ describe('add a family member', () => {
       useMyContact: false,
     });
     fireEvent.click(within(added).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
-    const enrolled = await screen.findByRole('dialog', { name: 'Dependent Enrolled Successfully' });
+    const enrolled = await screen.findByRole('dialog', { name: 'Spouse Enrolled Successfully' });
     expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/family/member/21/set/provider')!)).toEqual({ providerId: 1, locationId: 1 });
-    expect(buttonsOf(enrolled)).toEqual(['Add another dependent', 'Okay']);
+    expect(buttonsOf(enrolled)).toEqual(['Add another family member', 'Okay']);
     fireEvent.click(within(enrolled).getByRole('button', { name: 'Okay' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
     expect(selectedDependent.get()).toBeNull();
@@ -112,7 +112,7 @@ describe('add a family member', () => {
     );
     await fillJohn();
     submit();
-    fireEvent.click(within(await screen.findByRole('dialog', { name: "Success! You've added a dependent" })).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "Success! You've added your spouse" })).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
     const enrolled = await screen.findByRole('dialog', { name: 'Family member enrolled' });
     expect(buttonsOf(enrolled)).toEqual(['Add another', "I'm all set"]);
     fireEvent.click(within(enrolled).getByRole('button', { name: "I'm all set" }));
@@ -131,7 +131,7 @@ describe('add a family member', () => {
     );
     await fillJohn();
     submit();
-    fireEvent.click(within(await screen.findByRole('dialog', { name: "Success! You've added a dependent" })).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "Success! You've added your spouse" })).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
     fireEvent.click(within(await screen.findByRole('dialog', { name: 'Family member enrolled' })).getByRole('button', { name: 'Add another' }));
     await waitFor(() => expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe(''));
     expect(selectedDependent.get()).toBeNull();
@@ -148,12 +148,12 @@ describe('add a family member', () => {
     });
     await fillJohn();
     submit();
-    const failed = await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your dependent's eligibility." });
+    const failed = await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your spouse's eligibility." });
     expect(within(failed).getByText('Please review and update the information, or contact support.')).toBeTruthy();
     expect(buttonsOf(failed)).toEqual(['Fix later', 'Revise Information']);
     fireEvent.click(within(failed).getByRole('button', { name: 'Revise Information' }));
     submit();
-    expect(await screen.findByRole('dialog', { name: "Success! You've added a dependent" })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: "Success! You've added your spouse" })).toBeTruthy();
     expect(calls.filter((call) => call.url.pathname === '/member/app/family/member')).toHaveLength(1);
     expect(calls.filter((call) => call.url.pathname === '/member/app/family/member/21/confirm/info')).toHaveLength(2);
   });
@@ -166,7 +166,7 @@ describe('add a family member', () => {
     });
     await fillJohn();
     submit();
-    fireEvent.click(within(await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your dependent's eligibility." })).getByRole('button', { name: 'Fix later' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your spouse's eligibility." })).getByRole('button', { name: 'Fix later' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/account/details'));
   });
 
@@ -177,11 +177,11 @@ describe('add a family member', () => {
     });
     await fillJohn();
     submit();
-    const failed = await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your dependent's eligibility." });
+    const failed = await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your spouse's eligibility." });
     expect(within(failed).getByText('Oops! It seems that you are not eligible on this plan.')).toBeTruthy();
   });
 
-  it('member_exists from the confirmation opens the exists dialog with Add another dependent and Okay', async () => {
+  it('member_exists from the confirmation opens the exists dialog with Add another family member (for a spouse) and Okay', async () => {
     renderPage({
       'POST /member/app/family/member': created,
       'POST /member/app/family/member/21/confirm/info': notConfirmed('member_exists', 'Member already exists', 400),
@@ -190,7 +190,7 @@ describe('add a family member', () => {
     submit();
     const exists = await screen.findByRole('dialog', { name: 'Oops, it seems an account already exists with this information.' });
     expect(within(exists).getByText('Member already exists')).toBeTruthy();
-    expect(buttonsOf(exists)).toEqual(['Add another dependent', 'Okay']);
+    expect(buttonsOf(exists)).toEqual(['Add another family member', 'Okay']);
   });
 
   it('eligibility_unavailable (chcDown) opens the retry text', async () => {
@@ -227,7 +227,7 @@ describe('add a family member', () => {
     );
     await fillJohn();
     submit();
-    const dialog = await screen.findByRole('dialog', { name: "Success! You've added a dependent" });
+    const dialog = await screen.findByRole('dialog', { name: "Success! You've added your spouse" });
     expect(buttonsOf(dialog)).toEqual(['Select a provider']);
   });
 
@@ -253,7 +253,7 @@ describe('add a family member', () => {
     submit();
     const dialog = await screen.findByRole('dialog', { name: 'Oops, it seems an account already exists with this information.' });
     expect(within(dialog).getByText('This family member already exists in your account.')).toBeTruthy();
-    expect(buttonsOf(dialog)).toEqual(['Add another dependent', 'Okay']);
+    expect(buttonsOf(dialog)).toEqual(['Add another family member', 'Okay']);
   });
 
   it("any other create failure shows the server's message in the error dialog", async () => {
@@ -272,7 +272,7 @@ describe('add a family member', () => {
     });
     await fillJohn();
     submit();
-    fireEvent.click(within(await screen.findByRole('dialog', { name: "Success! You've added a dependent" })).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "Success! You've added your spouse" })).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
     const dialog = await screen.findByRole('dialog', { name: "Something went wrong while selecting for John's provider." });
     expect(within(dialog).getByText('This location is not accepting new patients at the moment')).toBeTruthy();
     expect(selectedDependent.get()).toBeNull();
@@ -285,7 +285,7 @@ describe('add a family member', () => {
     });
     await fillJohn();
     submit();
-    const added = await screen.findByRole('dialog', { name: "Success! You've added a dependent" });
+    const added = await screen.findByRole('dialog', { name: "Success! You've added your spouse" });
     selectedDependent.set(null);
     fireEvent.click(within(added).getByRole('button', { name: 'Enroll in the same DPC as main account' }));
     const dialog = await screen.findByRole('dialog', { name: "Something went wrong while selecting for John's provider." });
@@ -376,7 +376,7 @@ describe('revise mode (Confirm Eligibility from the family panel)', () => {
     locationId: null,
   };
 
-  it("prefills the stored member, sends only confirm/info and shows 'Dependent Plan Information Confirmed'", async () => {
+  it("prefills the stored member, sends only confirm/info and shows 'Spouse Plan Information Confirmed'", async () => {
     redirectTarget.set('/account/details');
     const { calls, router } = renderPage(
       {
@@ -393,8 +393,8 @@ describe('revise mode (Confirm Eligibility from the family panel)', () => {
     expect((screen.getByLabelText('Member ID') as HTMLInputElement).value).toBe('123-456790');
     fireEvent.change(screen.getByLabelText('Member ID'), { target: { value: '123-456799' } });
     submit();
-    const confirmed = await screen.findByRole('dialog', { name: 'Dependent Plan Information Confirmed' });
-    expect(buttonsOf(confirmed)).toEqual(['Add another dependent', 'Okay']);
+    const confirmed = await screen.findByRole('dialog', { name: 'Spouse Plan Information Confirmed' });
+    expect(buttonsOf(confirmed)).toEqual(['Add another family member', 'Okay']);
     expect(calls.some((call) => call.init?.method === 'POST' && call.url.pathname === '/member/app/family/member')).toBe(false);
     const sent = calls.filter((call) => call.url.pathname === '/member/app/family/member/21/confirm/info');
     expect(sent).toHaveLength(1);
@@ -414,9 +414,9 @@ describe('revise mode (Confirm Eligibility from the family panel)', () => {
     );
     await waitFor(() => expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('John'));
     submit();
-    fireEvent.click(within(await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your dependent's eligibility." })).getByRole('button', { name: 'Revise Information' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: "Oops. We were not able to confirm your spouse's eligibility." })).getByRole('button', { name: 'Revise Information' }));
     submit();
-    expect(await screen.findByRole('dialog', { name: 'Dependent Plan Information Confirmed' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Spouse Plan Information Confirmed' })).toBeTruthy();
     expect(calls.filter((call) => call.url.pathname === '/member/app/family/member/21/confirm/info')).toHaveLength(2);
     expect(calls.some((call) => call.init?.method === 'POST' && call.url.pathname === '/member/app/family/member')).toBe(false);
   });

@@ -61,7 +61,7 @@ function AddFamilyForm({ member, revise, reviseError, from }: { member: Member |
   const plan = payers.flatMap((payer) => payer.plans).find((item) => item.planId === planId);
   const family = useFamilyMemberForm(member, revise, planId);
   const { form } = family;
-  const flow = useAddFamily(member, revise);
+  const flow = useAddFamily(member, revise, form.showServerError);
   // The eligibility flow (started from /confirm-plan-information) ends with 'I'm all set' / 'Add another'.
   const startedFromEligibility = from === paths.confirmPlanInformation.path;
   // Finishing goes back to the account details (started there, or from the eligibility page), else to the marketplace.
@@ -123,6 +123,7 @@ function AddFamilyForm({ member, revise, reviseError, from }: { member: Member |
         existsTitle={flow.existsTitle}
         message={flow.message}
         firstName={form.values.firstName.trim() || null}
+        relation={form.values.relation || null}
         providerName={member?.location?.name ?? 'your provider'}
         startedFromEligibility={startedFromEligibility}
         withoutProvider={revise !== null && !revise.providerId}

@@ -84,6 +84,14 @@ describe('eligibility confirmation', () => {
     expect(screen.getByText('1600 Champa St')).toBeTruthy();
   });
 
+  it('ticks Create account for a member whose email still waits for its link, whom the verify-email dialog asks', async () => {
+    setup(newMember({ emailVerified: false, email: 'a.rather.long.company.address.for.a.phone@subsidiary.acme-corporation.example' }));
+    await screen.findByRole('dialog', { name: 'Verify your email' });
+    const steps = screen.getByRole('list', { name: 'Enrolment steps' });
+    const createAccount = within(steps).getAllByRole('listitem')[1]!;
+    expect(createAccount.textContent).toContain('(done)');
+  });
+
   it('preselects a sole payer (no payer field) and auto-selects its sole plan', async () => {
     setup(newMember());
     await screen.findByLabelText('First name');
@@ -166,6 +174,20 @@ describe('eligibility confirmation', () => {
     expect(getAccessToken()).toBe('fresh.access.token');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Okay' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/membership'));
+  });
+
+  it("shows the server's refusal of one field (a date of birth in the future) at that field, not in the error dialog", async () => {
+    setup(newMember(), { status: 400, body: { message: 'Date of birth cannot be in the future', code: 'invalid_date', field: 'dob' } });
+    await fillJane();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
+    const field = screen.getByLabelText('Date of birth');
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    const described = (field.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '');
+    expect(described.join(' ')).toContain('Date of birth cannot be in the future');
+    expect(screen.queryByRole('dialog', { name: 'Oops. Something went wrong' })).toBeNull();
+    // Changing the field takes the server's word away.
+    type('Date of birth', '04121986');
+    await waitFor(() => expect(screen.queryByText('Date of birth cannot be in the future')).toBeNull());
   });
 
   it('asks a Self subscriber with family whether to add them', async () => {

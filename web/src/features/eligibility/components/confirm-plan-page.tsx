@@ -32,7 +32,8 @@ export function EnrolmentStepper({ member, hasProvider, current }: { member: Mem
   const steps = hasProvider ? STEPS_WITH_PROVIDER : STEPS_WITHOUT_PROVIDER;
   const done = stepsDone(steps, {
     employerChosen: Boolean(member?.companyName ?? member?.employerId ?? storedEmployer.get()),
-    accountCreated: member !== null && member.emailVerified !== false,
+    // The account exists once signed in; confirming its email is the verify-email dialog's job.
+    accountCreated: member !== null,
     providerChosen: hasProvider,
     eligibilityConfirmed: member?.eligibility?.status === 'active',
     membershipActive: member?.subscription?.status === 'active',
@@ -64,7 +65,7 @@ function ConfirmPlanForm({ member, loadError }: { member: Member | null; loadErr
     if (member === null && !loadError) setDialog('no-data');
   }, [member, loadError]);
 
-  const confirmation = useConfirmEligibility({ member, values, valid: form.valid, payers, providerId, openDialog: setDialog });
+  const confirmation = useConfirmEligibility({ member, values, valid: form.valid, payers, providerId, openDialog: setDialog, showFieldError: form.showServerError });
   const openCancel = useCallback(() => setDialog('cancel'), []);
   const guard = useLeaveGuard(form.dirty && confirmation.confirmed === null, openCancel);
   const planPrompt = usePlanPrompt({ dialog, openDialog: setDialog, planId: values.planId, payerId: values.payerId, planCount: planChoices.length });

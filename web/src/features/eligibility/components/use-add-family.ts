@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { errorText } from '@/lib/api-client';
+import { errorText, fieldError } from '@/lib/api-client';
 import { queryKeys } from '@/api/query-keys';
 import { type FamilyMember, type Member } from '@/lib/member';
 import { selectedDependent } from '@/lib/storage';
@@ -21,7 +21,7 @@ export function notConfirmedDialog(answer: FamilyConfirmResponse): 'exists' | 'r
  * retry after a failed confirmation only confirms again), confirm their eligibility, then enrol
  * them with the subscriber's provider on request. In revise mode only the confirmation is sent.
  */
-export function useAddFamily(member: Member | null, revise: FamilyMember | null) {
+export function useAddFamily(member: Member | null, revise: FamilyMember | null, showFieldError: (failure: { field: string; message: string }) => boolean = () => false) {
   const queryClient = useQueryClient();
   const create = useCreateFamilyMember();
   const confirm = useConfirmFamilyMember();
@@ -37,11 +37,22 @@ export function useAddFamily(member: Member | null, revise: FamilyMember | null)
   const busy = create.isPending || confirm.isPending || enrol.isPending;
 
   function showFailure(next: 'enrol-error' | 'confirm-error', failure: unknown) {
+    // A refusal about one field (a date of birth in the future) shows at that field.
+    const onField = fieldError(failure);
+    if (next === 'confirm-error' && onField && showFieldError(onField)) {
+      setDialog(null);
+      return;
+    }
     setMessage(errorText(failure, MESSAGES.somethingWrong));
     setDialog(next);
   }
 
   function showCreateFailure(failure: unknown) {
+    const onField = fieldError(failure);
+    if (onField && showFieldError(onField)) {
+      setDialog(null);
+      return;
+    }
     const code = (failure as { code?: unknown } | null)?.code;
     setExistsTitle(code === 'member_exists' ? FAMILY_TEXTS.accountExists : MESSAGES.somethingWrong);
     setMessage(errorText(failure, MESSAGES.somethingWrong));

@@ -19,7 +19,9 @@ interface ConfirmEligibilityInput {
   payers: Payer[];
   /** The provider chosen before signing up (or stored on the account). */
   providerId: number | null;
-  openDialog: (dialog: ConfirmPlanDialogName) => void;
+  openDialog: (dialog: ConfirmPlanDialogName | null) => void;
+  /** Shows a refusal about one field at that field; false when the form has no such field. */
+  showFieldError: (failure: { field: string; message: string }) => boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ interface ConfirmEligibilityInput {
  * opens the dialog its answer calls for; a confirmed answer stores the new token and looks up the
  * provider's own portal (post-enrolment).
  */
-export function useConfirmEligibility({ member, values, valid, payers, providerId, openDialog }: ConfirmEligibilityInput) {
+export function useConfirmEligibility({ member, values, valid, payers, providerId, openDialog, showFieldError }: ConfirmEligibilityInput) {
   const queryClient = useQueryClient();
   const confirm = useConfirmInfo();
   const [message, setMessage] = useState('');
@@ -55,6 +57,10 @@ export function useConfirmEligibility({ member, values, valid, payers, providerI
       case 'system-down':
       case 'no-data':
         openDialog(outcome.kind);
+        return;
+      case 'field':
+        if (showFieldError(outcome)) openDialog(null);
+        else showError(outcome.message);
         return;
       case 'error':
         showError(outcome.message);

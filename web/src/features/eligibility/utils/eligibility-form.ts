@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/api-client';
+import { ApiError, fieldError } from '@/lib/api-client';
 import { ELIGIBILITY_TEXTS } from '@/lib/eligibility-texts';
 import type { Payer, Plan, Relation } from '@/lib/member';
 import { dateError, memberIdError, MESSAGES, phoneError, requiredError } from '@/lib/validation';
@@ -91,6 +91,8 @@ export type EligibilityOutcome =
   | { kind: 'retry' }
   | { kind: 'system-down' }
   | { kind: 'no-data' }
+  /** A refusal about one field (a date of birth in the future, too long a name): shown there. */
+  | { kind: 'field'; field: string; message: string }
   | { kind: 'error'; message: string };
 
 /**
@@ -112,6 +114,8 @@ export function eligibilityOutcome(result: { answer?: ConfirmInfoResponse | null
     if (error.message === ELIGIBILITY_TEXTS.wrongData || error.code === 'eligibility_not_verified') {
       return context.relation === 'Self' || context.subscriberSent ? { kind: 'could-not-confirm' } : { kind: 'subscriber-info' };
     }
+    const onField = fieldError(error);
+    if (onField) return { kind: 'field', ...onField };
     return { kind: 'error', message: error.message || ELIGIBILITY_TEXTS.confirmError };
   }
   if (error.status === 401) {

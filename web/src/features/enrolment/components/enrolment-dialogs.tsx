@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button';
 import { CannotEnrolDialog } from '@/components/ui/cannot-enrol-dialog';
 import { Dialog } from '@/components/ui/dialog';
 import type { MemberState } from '@/lib/member-state';
-import { ENROLMENT_TEXTS, pendingMembershipText, type ClinicTarget, type EnrolledDialog, type RefusalDialog } from '../utils/select-provider';
+import { clinicWithLocation, ENROLMENT_TEXTS, pendingMembershipText, type ClinicTarget, type EnrolledDialog, type RefusalDialog } from '../utils/select-provider';
 import styles from './enrolment.module.css';
 
 /** The change-provider confirmation remembers what to send once the member says yes. */
@@ -112,7 +112,7 @@ export default function EnrolmentDialogs({ dialog, busy, onClose, onConfirmChang
         >
           <p>
             {dialog.actedOn.dependentId !== null ? `${dialog.actedOn.firstName || dialog.actedOn.name} has` : 'You have'} a pending membership with{' '}
-            <strong>{dialog.currentClinic}</strong>. Do you want to change to <strong>{dialog.target.name}</strong>?
+            <strong>{dialog.currentClinic}</strong>. Do you want to change to <strong>{clinicWithLocation(dialog.target.name, dialog.target.locationName)}</strong>?
           </p>
         </Dialog>
       );

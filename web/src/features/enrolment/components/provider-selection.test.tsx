@@ -366,3 +366,14 @@ describe('selecting a clinic', () => {
     expect(calls.filter((path) => path === '/member/app/set/provider')).toHaveLength(1);
   });
 });
+
+describe('the change-provider confirmation', () => {
+  it('names both locations, not the organisation twice', async () => {
+    const member = memberFixture({ subscription: { status: 'pending', expire: '2027-01-01' } });
+    member.location = { ...member.location!, locationName: 'LoDo' };
+    renderFlow(member);
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Change provider?' });
+    expect(confirm.textContent).toContain('You have a pending membership with Front Range Direct Primary Care — LoDo. Do you want to change to Front Range Direct Primary Care — Highlands?');
+  });
+});

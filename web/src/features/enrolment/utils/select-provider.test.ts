@@ -30,6 +30,7 @@ function self(overrides: Partial<MemberState> = {}): MemberState {
     subscriptionStatus: null,
     locationId: null,
     clinicName: null,
+    clinicLocationName: null,
     hasFamily: false,
     ...overrides,
   };
@@ -70,6 +71,11 @@ describe('startSelection', () => {
 
   it('confirms a change of a pending provider first', () => {
     expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: 'pending', nextStep: 'complete', clinicName: 'LoDo Clinic' }) })).toEqual({ kind: 'confirm-change', currentClinic: 'LoDo Clinic' });
+    // Two locations of one organisation are told apart by their location names.
+    expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: 'pending', nextStep: 'complete', clinicName: 'Front Range Direct Primary Care', clinicLocationName: 'LoDo' }) })).toEqual({
+      kind: 'confirm-change',
+      currentClinic: 'Front Range Direct Primary Care — LoDo',
+    });
     expect(startSelection({ ...signedIn, member: self({ subscriptionStatus: 'pending', nextStep: 'confirmPlan' }) })).toEqual({ kind: 'confirm-change', currentClinic: 'your provider' });
     // The same rule on a family member's own state.
     expect(startSelection({ ...signedIn, member: dependent({ subscriptionStatus: 'pending', nextStep: 'complete', clinicName: 'Chelsea' }) })).toEqual({ kind: 'confirm-change', currentClinic: 'Chelsea' });

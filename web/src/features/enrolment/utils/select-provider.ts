@@ -62,6 +62,12 @@ export interface ClinicTarget {
   locationName?: string;
 }
 
+/** A clinic named with its location ('Front Range Direct Primary Care — LoDo') when it has one of its own. */
+export function clinicWithLocation(name: string, locationName: string | null | undefined): string {
+  const place = locationName?.trim();
+  return place && place !== name.trim() ? `${name} — ${place}` : name;
+}
+
 export type SelectionStart =
   /** No employer yet: the employer prompt first. */
   | { kind: 'employer-needed' }
@@ -101,7 +107,8 @@ export function startSelection({
   if (!member) return { kind: 'wait' };
   const currentClinic = member.clinicName ?? 'your provider';
   if (member.subscriptionStatus === 'active') return { kind: 'cannot-enrol', title: membershipStatusText('active', currentClinic) };
-  if (member.subscriptionStatus === 'pending' && member.nextStep !== 'selectDPC') return { kind: 'confirm-change', currentClinic };
+  // The change is between two locations, often of one organisation: each is named with its location.
+  if (member.subscriptionStatus === 'pending' && member.nextStep !== 'selectDPC') return { kind: 'confirm-change', currentClinic: member.clinicName ? clinicWithLocation(member.clinicName, member.clinicLocationName) : currentClinic };
   if (member.dependentId === null && member.setup === 'complete' && member.nextStep === 'complete') {
     const status = member.subscriptionStatus;
     return { kind: 'cannot-enrol', title: status ? membershipStatusText(status, currentClinic) : ENROLMENT_TEXTS.alreadyEnrolled };

@@ -23,6 +23,13 @@ interface AddressSearchProps {
   error?: string | null;
 }
 
+/** The server geocodes 1 to 300 characters. */
+export const ADDRESS_MAX_CHARS = 300;
+export const ADDRESS_TEXTS = {
+  empty: 'Enter an address, city or ZIP code to search.',
+  tooLong: `Addresses are ${ADDRESS_MAX_CHARS} characters at most.`,
+} as const;
+
 /** The address box with autocomplete (ZIP codes, cities and clinics). */
 export function AddressSearch({
   initialValue = '',
@@ -38,7 +45,10 @@ export function AddressSearch({
   const [value, setValue] = useState(initialValue);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  // A problem with the text itself (empty, too long), shown where the geocoding error shows.
+  const [problem, setProblem] = useState<string | null>(null);
   const rootRef = useRef<HTMLFormElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
   const listId = useId();
   const inputId = useId();
   const errorId = useId();
@@ -50,9 +60,10 @@ export function AddressSearch({
   const predictions = open && current && debounced.trim().length >= 2 ? (suggestions.data?.predictions ?? []) : [];
 
   // The current search's address shows in the box, except while the member is typing there: a
-  // search restored or linked a moment after the page opened must not wipe what they typed.
+  // search restored or linked a moment after the page opened must not wipe what they typed. A
+  // search from the locate button (focus on the button, not the box) does replace the text.
   useEffect(() => {
-    if (!rootRef.current?.contains(document.activeElement)) setValue(initialValue);
+    if (document.activeElement !== inputRef.current) setValue(initialValue);
   }, [initialValue]);
   useEffect(() => setActive(-1), [debounced]);
 
@@ -66,6 +77,7 @@ export function AddressSearch({
 
   function choose(prediction: Prediction) {
     setOpen(false);
+    setProblem(null);
     if (prediction.kind === 'clinic' && onClinic) {
       onClinic(prediction);
       return;
@@ -83,7 +95,11 @@ export function AddressSearch({
       return;
     }
     const text = value.trim();
-    if (!text) return;
+    if (!text) {
+      setProblem(ADDRESS_TEXTS.empty);
+      inputRef.current?.focus();
+      return;
+    }
     setOpen(false);
     onText(text);
   }
@@ -102,6 +118,7 @@ export function AddressSearch({
   }
 
   const expanded = open && predictions.length > 0;
+  const shownError = problem ?? error;
   return (
     <form ref={rootRef} className={styles.form} role="search" onSubmit={submit}>
       <label htmlFor={inputId} className="visually-hidden">
@@ -110,6 +127,7 @@ export function AddressSearch({
       <div className={styles.field}>
         <SearchIcon size={18} />
         <input
+          ref={inputRef}
           id={inputId}
           type="text"
           role="combobox"
@@ -118,20 +136,31 @@ export function AddressSearch({
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
+          aria-invalid={shownError ? true : undefined}
+          aria-describedby={shownError ? errorId : undefined}
           className={styles.input}
           placeholder={placeholder}
           value={value}
+          maxLength={ADDRESS_MAX_CHARS}
           onChange={(event) => {
             setValue(event.target.value);
+            setProblem(event.target.value.length >= ADDRESS_MAX_CHARS ? ADDRESS_TEXTS.tooLong : null);
             setOpen(true);
           }}
           onFocus={() => setOpen(true)}
           onKeyDown={onKeyDown}
         />
         {onMyLocation ? (
-          <button type="button" className={styles.locate} onClick={onMyLocation} aria-label="Use my current location" title="Use my current location">
+          <button
+            type="button"
+            className={styles.locate}
+            onClick={() => {
+              setProblem(null);
+              onMyLocation();
+            }}
+            aria-label="Use my current location"
+            title="Use my current location"
+          >
             <CrosshairIcon size={18} />
           </button>
         ) : null}
@@ -156,9 +185,9 @@ export function AddressSearch({
       <Button type="submit" disabled={busy} className={styles.submit}>
         Search
       </Button>
-      {error ? (
+      {shownError ? (
         <p id={errorId} className={styles.error} role="alert">
-          {error}
+          {shownError}
         </p>
       ) : null}
     </form>

@@ -27,3 +27,18 @@ export function EmployerBanner({ employer }: { employer: Employer }) {
     </div>
   );
 }
+
+/**
+ * The banner's room while the employer (from a company link, or the member's account) is worked
+ * out: as tall as the participating banner, so the list does not move when it comes.
+ */
+export function EmployerBannerPlaceholder() {
+  return (
+    <div className={`${styles.banner} ${styles.placeholder}`} aria-hidden="true" data-testid="employer-banner-placeholder">
+      <CheckIcon size={20} />
+      <p>
+        <strong>Your employer</strong> is participating and will pay up to 100% of the benefit.
+      </p>
+    </div>
+  );
+}

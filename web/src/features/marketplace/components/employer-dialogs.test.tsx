@@ -82,7 +82,8 @@ describe('the marketplace and a signed-in member without an employer', () => {
 
   it('asks for the Employer Confirmation, then Perfect!, and the marketplace takes the employer', async () => {
     renderMarketplace(memberFixture({ employer: null, employerId: null, companyName: 'Acme Corp' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Employer Confirmation' });
+    // The dialog's code loads when it first opens.
+    const dialog = await screen.findByRole('dialog', { name: 'Employer Confirmation' }, { timeout: 5000 });
     await choose(dialog, 'Acme Corporation');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     fireEvent.click(within(await screen.findByRole('dialog', { name: 'Perfect!' })).getByRole('button', { name: 'Find My Provider' }));
@@ -102,7 +103,7 @@ describe('the marketplace and a signed-in member without an employer', () => {
 
   it('does not ask a member whose account names an employer', async () => {
     renderMarketplace(memberFixture());
-    expect((await screen.findByTestId('employer-banner')).textContent).toContain('Acme Corporation');
+    expect((await screen.findByTestId('employer-banner', {}, { timeout: 5000 })).textContent).toContain('Acme Corporation');
     expect(screen.queryByRole('dialog', { name: 'Employer Confirmation' })).toBeNull();
   });
 });

@@ -14,16 +14,19 @@ interface EmployerSelectProps {
   onChange: (employer: Employer) => void;
   autoFocus?: boolean;
   inline?: boolean;
+  /** The employer is being worked out (a company link, the member's account): no choice is offered yet. */
+  pending?: boolean;
 }
 
 /** A search-as-you-type employer picker backed by /member/app/potential/employers. */
-export function EmployerSelect({ employer, onChange, autoFocus, inline }: EmployerSelectProps) {
+export function EmployerSelect({ employer, onChange, autoFocus, inline, pending = false }: EmployerSelectProps) {
   const { search, setSearch, loading, list, options } = useEmployerSearch();
 
   return (
     <SearchableSelect
       label="Employer"
-      placeholder={EMPLOYER_SELECT_TEXTS.placeholder}
+      placeholder={pending ? 'Loading your employer…' : EMPLOYER_SELECT_TEXTS.placeholder}
+      busy={pending}
       searchPlaceholder={EMPLOYER_SELECT_TEXTS.search}
       emptyText={EMPLOYER_SELECT_TEXTS.empty}
       options={options}

@@ -26,10 +26,12 @@ function renderDrawer(filters: SearchFilters = DEFAULT_FILTERS) {
 }
 
 describe('distance slider mapping', () => {
-  it('maps 1..9 to 10..50 miles and 0 to no limit', () => {
+  it('maps 1..9 to 10..50 miles and 0 to no slider limit, which searches the widest 100 miles and says so', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map(sliderMiles)).toEqual([10, 15, 20, 25, 30, 35, 40, 45, 50]);
     expect(sliderMiles(0)).toBeNull();
-    expect(sliderLabel(0)).toBe('Any distance');
+    // The results summary says 'within 100 miles' then: the slider and the chip say the same.
+    expect(sliderLabel(0)).toBe('100 miles');
+    expect(activeFilterChips({ ...DEFAULT_FILTERS, searchDistance: 0 }).map((chip) => chip.label)).toContain('Within 100 miles');
     expect(sliderLabel(5)).toBe('30 miles');
   });
 });
@@ -47,7 +49,7 @@ describe('FilterDrawer', () => {
     fireEvent.change(slider, { target: { value: '1' } });
     expect(screen.getByTestId('distance-output').textContent).toBe('10 miles');
     fireEvent.change(slider, { target: { value: '0' } });
-    expect(screen.getByTestId('distance-output').textContent).toBe('Any distance');
+    expect(screen.getByTestId('distance-output').textContent).toBe('100 miles');
   });
 
   it('shows chips for the active filters and applies them with View results', async () => {
@@ -96,5 +98,33 @@ describe('FilterDrawer', () => {
     const chips = activeFilterChips(filters);
     const md = chips.find((chip) => chip.label === 'MD')!;
     expect(md.without(filters)).toEqual({ ...filters, selectedCredentials: ['NP'] });
+  });
+});
+
+describe('FilterDrawer name limits', () => {
+  it("keeps the name to the server's 100 characters and 8 words, saying so in the field, so View results never sends what the search refuses", () => {
+    serveLists();
+    const { onApply } = renderDrawer();
+    const name = screen.getByLabelText('Search by organization or provider name');
+    expect(name.getAttribute('maxlength')).toBe('100');
+    fireEvent.change(name, { target: { value: 'one two three four five six seven eight nine' } });
+    expect(screen.getByRole('alert').textContent).toBe('Use at most 8 words.');
+    const view = screen.getByRole('button', { name: 'View results' });
+    expect((view as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(view);
+    expect(onApply).not.toHaveBeenCalled();
+    fireEvent.change(name, { target: { value: 'Front Range' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'View results' }));
+    expect(onApply).toHaveBeenCalledWith(expect.objectContaining({ searchByName: 'Front Range' }));
+  });
+});
+
+describe('a shared link with too long a name', () => {
+  it('is cut to what the server searches', async () => {
+    const { decodeFilters } = await import('../utils/search-url');
+    const long = Array.from({ length: 12 }, (_, index) => `word${index}`).join(' ');
+    expect(decodeFilters(new URLSearchParams({ name: long })).searchByName).toBe('word0 word1 word2 word3 word4 word5 word6 word7');
+    expect(decodeFilters(new URLSearchParams({ name: 'x'.repeat(5000) })).searchByName).toHaveLength(100);
   });
 });

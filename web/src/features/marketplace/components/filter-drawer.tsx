@@ -11,7 +11,7 @@ import { useOrganizationNames } from '@/api/market/get-organization-names';
 import { useSpecialities } from '@/api/market/get-specialities';
 import type { SearchFilters } from '@/api/market/types';
 import { toggle as toggleValue } from '@/lib/toggle';
-import { DEFAULT_FILTERS, GENDER_LABELS, MAX_DISTANCE_POSITION, sliderLabel } from '../utils/filters';
+import { DEFAULT_FILTERS, GENDER_LABELS, MAX_DISTANCE_POSITION, NAME_FILTER_MAX_CHARS, NAME_FILTER_MAX_WORDS, nameFilterProblem, sliderLabel } from '../utils/filters';
 import { FilterChips } from './filter-chips';
 import styles from './filter-drawer.module.css';
 
@@ -50,6 +50,8 @@ export function FilterDrawer({ open, onClose, filters, onApply, alias }: FilterD
   const accessibilityLabels = new Map((codes.data?.accessibility ?? []).map((code) => [code.code, code.label]));
 
   const update = (patch: Partial<SearchFilters>) => setDraft((current) => ({ ...current, ...patch }));
+  const nameProblem = nameFilterProblem(draft.searchByName);
+  const nameHintId = useId();
 
   return (
     <Dialog
@@ -63,6 +65,7 @@ export function FilterDrawer({ open, onClose, filters, onApply, alias }: FilterD
             Clear All
           </Button>
           <Button
+            disabled={nameProblem !== null}
             onClick={() => {
               onApply(draft);
               onClose();
@@ -86,8 +89,14 @@ export function FilterDrawer({ open, onClose, filters, onApply, alias }: FilterD
             className={styles.input}
             placeholder="Organization or provider name"
             value={draft.searchByName}
+            maxLength={NAME_FILTER_MAX_CHARS}
+            aria-invalid={nameProblem ? true : undefined}
+            aria-describedby={nameHintId}
             onChange={(event) => update({ searchByName: event.target.value })}
           />
+          <p id={nameHintId} className={nameProblem ? styles.fieldError : styles.fieldHint} role={nameProblem ? 'alert' : undefined}>
+            {nameProblem ?? `Up to ${NAME_FILTER_MAX_WORDS} words and ${NAME_FILTER_MAX_CHARS} characters.`}
+          </p>
         </div>
 
         <div className={styles.field}>

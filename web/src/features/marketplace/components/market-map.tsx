@@ -8,13 +8,13 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import L from 'leaflet';
 import { addBasemap, BASE_MAP_OPTIONS } from '@/components/map/basemap';
-import { areaIcon, clinicPinIcon, hereIcon, nameMarker, onMarkerActivate } from '@/components/map/pin-icons';
+import { areaIcon, areaIconSize, PIN_SIZE, clinicPinIcon, hereIcon, nameMarker, onMarkerActivate } from '@/components/map/pin-icons';
 import { SearchIcon } from '@/components/icons/icons';
 import { NARROW_MAP_QUERY, useMediaQuery } from '@/lib/use-media-query';
 import { useAreaPins } from '@/api/market/get-area-pins';
 import { useLocationPins } from '@/api/market/get-location-pins';
-import type { Bounds, LatLng, LocationPin, PinFilters } from '@/api/market/types';
-import { clusterPins } from '../utils/pin-clusters';
+import type { AreaPin, Bounds, LatLng, LocationPin, PinFilters } from '@/api/market/types';
+import { clusterPins, mergeOverlappingAreas } from '../utils/pin-clusters';
 import { MIN_PIN_ZOOM, SEARCH_ZOOM, UPDATE_SEARCH_DELAY_MS, US_BOUNDS, US_ZOOM } from '../utils/search-constants';
 import { PinPreview } from './pin-preview';
 import styles from './market-map.module.css';
@@ -31,6 +31,8 @@ export interface MarketMapProps {
   onUpdateSearch: (center: LatLng) => void;
   onOpenClinic: (organisationId: number, locationId: number) => void;
   label?: string;
+  /** The map element's id (the page's "Skip to map" link moves focus to it). */
+  id?: string;
 }
 
 interface MapView {
@@ -53,12 +55,25 @@ function readView(map: L.Map): MapView {
   };
 }
 
+/** A pin's accessible name: the organisation and the location (three Front Range pins differ), and its state. */
+export function pinName(pin: LocationPin): string {
+  const place = pin.locationName && pin.locationName !== pin.name ? ` — ${pin.locationName}` : '';
+  return `${pin.name}${place}, ${pin.newPatients ? 'accepting new patients' : 'not accepting new patients'}${pin.favorite ? ', favorite' : ''}`;
+}
+
+/** Marks a marker's element, so focus can find the same marker again after the layer is redrawn. */
+function keyMarker(marker: L.Marker, key: string) {
+  marker.getElement()?.setAttribute('data-marker-key', key);
+}
+
 /** One clinic: its pin, named for screen readers, opening the info window (or the profile on a phone). */
 function drawClinicPin(layer: L.LayerGroup, pin: LocationPin, onPin: (pin: LocationPin, marker: L.Marker) => void) {
   const marker = L.marker([pin.coordinates.lat, pin.coordinates.lng], { icon: clinicPinIcon(pin.newPatients, Boolean(pin.favorite)), keyboard: true, riseOnHover: true, title: pin.name });
   onMarkerActivate(marker, () => onPin(pin, marker));
   marker.addTo(layer);
-  nameMarker(marker, `${pin.name}, ${pin.newPatients ? 'accepting new patients' : 'not accepting new patients'}${pin.favorite ? ', favorite' : ''}`);
+  nameMarker(marker, pinName(pin));
+  marker.getElement()?.setAttribute('aria-haspopup', 'dialog');
+  keyMarker(marker, `pin-${pin.locationId}`);
 }
 
 /**
@@ -72,9 +87,91 @@ function drawPinCluster(layer: L.LayerGroup, pins: LocationPin[], zoomTo: (corne
   onMarkerActivate(marker, () => zoomTo(corners));
   marker.addTo(layer);
   nameMarker(marker, `${pins.length} clinics here, zoom in`);
+  keyMarker(marker, `cluster-${pins[0].locationId}`);
 }
 
-export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch, onOpenClinic, label = 'Map of clinics' }: MarketMapProps) {
+/** The server's areas that would touch on screen, merged: one count, one marker, the union of their cells. */
+function mergedAreas(map: L.Map, areas: AreaPin[]): AreaPin[] {
+  const countOf = (items: AreaPin[]) => items.reduce((sum, area) => sum + area.count, 0);
+  // A single clinic is a pin standing on its point; a count is a disc centred on it.
+  const disc = (x: number, y: number, items: AreaPin[]) => {
+    const count = countOf(items);
+    return count === 1 ? { x, y: y - PIN_SIZE[1] / 2, radius: PIN_SIZE[1] / 2 } : { x, y, radius: areaIconSize(count) / 2 };
+  };
+  const groups = mergeOverlappingAreas(
+    areas.map((area) => ({ ...map.latLngToLayerPoint([area.coordinates.lat, area.coordinates.lng]), item: area })),
+    disc,
+  );
+  return groups.map(({ items }) => {
+    if (items.length === 1) return items[0]!;
+    const accepting = items.some((area) => (typeof area.newPatients === 'number' ? area.newPatients > 0 : Boolean(area.newPatients)));
+    return {
+      coordinates: items[0]!.coordinates,
+      count: countOf(items),
+      newPatients: accepting,
+      bounds: {
+        nwLng: Math.min(...items.map((area) => area.bounds.nwLng)),
+        nwLat: Math.max(...items.map((area) => area.bounds.nwLat)),
+        seLng: Math.max(...items.map((area) => area.bounds.seLng)),
+        seLat: Math.min(...items.map((area) => area.bounds.seLat)),
+      },
+    };
+  });
+}
+
+/**
+ * Takes the markers a popup covers out of the tab order (and the pointer's way), and gives back
+ * the others: a pin under the info window cannot be reached anyway.
+ */
+function setCoveredMarkers(map: L.Map, popupElement: HTMLElement | null) {
+  const box = popupElement?.getBoundingClientRect();
+  for (const element of map.getContainer().querySelectorAll<HTMLElement>('.leaflet-marker-pane [data-marker-key]')) {
+    const rect = element.getBoundingClientRect();
+    element.inert = box !== undefined && rect.left < box.right && rect.right > box.left && rect.top < box.bottom && rect.bottom > box.top;
+  }
+}
+
+/** Where 'You are here' may put its label, in order of preference: below the dot, then beside it, then above. */
+const HERE_LABEL_PLACES: Array<{ direction: L.Direction; offset: [number, number]; box: [number, number, number, number] }> = [
+  { direction: 'bottom', offset: [0, 12], box: [-48, 14, 48, 44] },
+  { direction: 'right', offset: [12, 0], box: [14, -15, 110, 15] },
+  { direction: 'left', offset: [-12, 0], box: [-110, -15, -14, 15] },
+  { direction: 'top', offset: [0, -12], box: [-48, -44, 48, -14] },
+];
+
+/** Binds the 'You are here' label on the first side no marker covers (below when every side is taken). */
+function placeHereLabel(map: L.Map, here: L.Marker) {
+  const at = map.latLngToContainerPoint(here.getLatLng());
+  const container = map.getContainer().getBoundingClientRect();
+  const markers = [...map.getContainer().querySelectorAll<HTMLElement>('.leaflet-marker-pane [data-marker-key]')].map((element) => element.getBoundingClientRect());
+  const free = HERE_LABEL_PLACES.find(({ box: [left, top, right, bottom] }) => {
+    const [x0, y0, x1, y1] = [container.left + at.x + left, container.top + at.y + top, container.left + at.x + right, container.top + at.y + bottom];
+    return markers.every((rect) => rect.right <= x0 || rect.left >= x1 || rect.bottom <= y0 || rect.top >= y1);
+  });
+  const place = free ?? HERE_LABEL_PLACES[0]!;
+  here.unbindTooltip();
+  here.bindTooltip('You are here', { permanent: true, direction: place.direction, offset: place.offset, className: 'nc-here-label', pane: HERE_PANE });
+}
+
+/**
+ * Pins that would cover each other at the deepest zoom, moved onto a ring around the first of
+ * them, far enough apart that none covers another (at zoom 18 the ring is a few metres wide).
+ */
+function spreadAround(map: L.Map, pins: LocationPin[]): LocationPin[] {
+  const centre = map.project([pins[0]!.coordinates.lat, pins[0]!.coordinates.lng]);
+  // Neighbours on the ring stand a pin's width and a gap apart.
+  const radius = Math.max(48, ((PIN_SIZE[0] + 16) * pins.length) / (2 * Math.PI));
+  return pins.map((pin, index) => {
+    const angle = (2 * Math.PI * index) / pins.length - Math.PI / 2;
+    const at = map.unproject(centre.add([radius * Math.cos(angle), radius * Math.sin(angle)]));
+    return { ...pin, coordinates: { lat: at.lat, lng: at.lng } };
+  });
+}
+
+/** Squared distance in degrees, enough to put the nearest clinic first. */
+const nearness = (a: LatLng, b: LatLng) => (a.lat - b.lat) ** 2 + ((a.lng - b.lng) * Math.cos((a.lat * Math.PI) / 180)) ** 2;
+
+export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch, onOpenClinic, label = 'Map of clinics', id }: MarketMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const pinLayerRef = useRef<L.LayerGroup | null>(null);
@@ -83,7 +180,9 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
   const programmaticMove = useRef(false);
   const [view, setView] = useState<MapView | null>(null);
   const [showUpdate, setShowUpdate] = useState(false);
-  const [popup, setPopup] = useState<{ organisationId: number; locationId: number; latlng: L.LatLng } | null>(null);
+  const [popup, setPopup] = useState<{ organisationId: number; locationId: number; latlng: L.LatLng; name: string } | null>(null);
+  // Set when a cluster is opened from the keyboard: the first marker of the zoomed view takes focus.
+  const focusAfterZoom = useRef(false);
   const popupContainer = useMemo(() => document.createElement('div'), []);
   const narrow = useMediaQuery(NARROW_MAP_QUERY);
 
@@ -152,13 +251,11 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
     hereRef.current?.remove();
     hereRef.current = null;
     if (!origin) return;
-    // In its own pane under the pins, label included (below the dot, where pins do not reach):
-    // it never covers the nearest clinic.
-    const marker = L.marker([origin.lat, origin.lng], { icon: hereIcon(), keyboard: false, interactive: false, pane: HERE_PANE })
-      .bindTooltip('You are here', { permanent: true, direction: 'bottom', offset: [0, 12], className: 'nc-here-label', pane: HERE_PANE })
-      .addTo(map);
-    marker.getElement()?.setAttribute('aria-label', 'You are here');
+    // In its own pane under the pins, so it never covers a clinic; its label goes where no marker
+    // stands (placeHereLabel, again after each drawing).
+    const marker = L.marker([origin.lat, origin.lng], { icon: hereIcon(), keyboard: false, interactive: false, pane: HERE_PANE }).addTo(map);
     hereRef.current = marker;
+    placeHereLabel(map, marker);
   }, [origin]);
 
   const wantsPins = view !== null && view.zoom >= MIN_PIN_ZOOM;
@@ -168,17 +265,25 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
   const wantsAreas = view !== null && (!wantsPins || tooManyPins);
   const areas = useAreaPins(view?.bounds ?? null, Math.floor(view?.zoom ?? US_ZOOM), pinFilters, wantsAreas);
 
-  // Draws the markers for whatever the current mode is.
+  // Draws the markers for whatever the current mode is, nearest first (the first reached with
+  // Tab). A marker that had keyboard focus has it again once redrawn (the same clinic or cluster),
+  // and after a cluster opened from the keyboard the first marker of the new view takes it.
   const zoom = view?.zoom;
   useEffect(() => {
     const layer = pinLayerRef.current;
     const map = mapRef.current;
     if (!layer || !map) return;
+    const focusedKey = document.activeElement?.closest('[data-marker-key]')?.getAttribute('data-marker-key') ?? null;
     layer.clearLayers();
     /** Zooms in on a group of clinics so they separate (or at least to the single-pin zoom). */
-    const zoomTo = (corners: L.LatLngBoundsExpression, maxZoom = Math.max(map.getZoom() + 2, MIN_PIN_ZOOM)) => map.fitBounds(corners, { padding: [48, 48], maxZoom });
+    const zoomTo = (corners: L.LatLngBoundsExpression, maxZoom = Math.max(map.getZoom() + 2, MIN_PIN_ZOOM)) => {
+      focusAfterZoom.current = Boolean(document.activeElement?.closest('.leaflet-marker-pane'));
+      map.fitBounds(corners, { padding: [48, 48], maxZoom });
+    };
+    const centre = origin ?? map.getCenter();
     if (wantsAreas) {
-      for (const area of areas.data?.areas ?? []) {
+      const all = [...(areas.data?.areas ?? [])].sort((a, b) => nearness(a.coordinates, centre) - nearness(b.coordinates, centre));
+      for (const [index, area] of mergedAreas(map, all).entries()) {
         const accepting = typeof area.newPatients === 'number' ? area.newPatients > 0 : Boolean(area.newPatients);
         const { bounds } = area;
         const corners: L.LatLngBoundsExpression = [
@@ -191,43 +296,88 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
         onMarkerActivate(marker, () => zoomTo(corners));
         marker.addTo(layer);
         nameMarker(marker, single ? `A clinic ${accepting ? 'accepting' : 'not accepting'} new patients, zoom in` : `${area.count} clinics in this area, zoom in`);
+        keyMarker(marker, `area-${index}`);
       }
-      return;
+    } else {
+      const onPin = (pin: LocationPin, marker: L.Marker) => {
+        if (latest.current.narrow) latest.current.onOpenClinic(pin.id, pin.locationId);
+        else setPopup({ organisationId: pin.id, locationId: pin.locationId, latlng: marker.getLatLng(), name: pinName(pin) });
+      };
+      const pins = [...(pinsData?.pins ?? [])].sort((a, b) => nearness(a.coordinates, centre) - nearness(b.coordinates, centre));
+      const overlapping = clusterPins(pins.map((pin) => ({ ...map.project([pin.coordinates.lat, pin.coordinates.lng]), item: pin })));
+      const deepest = map.getZoom() >= map.getMaxZoom();
+      for (const { items } of overlapping) {
+        if (items.length === 1) drawClinicPin(layer, items[0], onPin);
+        // At the deepest zoom nothing separates further: the pins stand in a ring around their
+        // place (a few metres at this zoom), each a whole target of its own.
+        else if (deepest) for (const pin of spreadAround(map, items)) drawClinicPin(layer, pin, onPin);
+        // A cluster's clinics are all in the box: zoom as far as it takes to part them.
+        else drawPinCluster(layer, items, (corners) => zoomTo(corners, map.getMaxZoom()));
+      }
     }
-    const onPin = (pin: LocationPin, marker: L.Marker) => {
-      if (latest.current.narrow) latest.current.onOpenClinic(pin.id, pin.locationId);
-      else setPopup({ organisationId: pin.id, locationId: pin.locationId, latlng: marker.getLatLng() });
-    };
-    const pins = pinsData?.pins ?? [];
-    // At the deepest zoom nothing separates further: every pin is drawn.
-    const overlapping = map.getZoom() >= map.getMaxZoom() ? pins.map((pin) => ({ items: [pin] })) : clusterPins(pins.map((pin) => ({ ...map.project([pin.coordinates.lat, pin.coordinates.lng]), item: pin })));
-    for (const { items } of overlapping) {
-      if (items.length === 1) drawClinicPin(layer, items[0], onPin);
-      // A cluster's clinics are all in the box: zoom as far as it takes to part them.
-      else drawPinCluster(layer, items, (corners) => zoomTo(corners, map.getMaxZoom()));
+    if (hereRef.current) placeHereLabel(map, hereRef.current);
+    const container = map.getContainer();
+    const again = focusedKey ? container.querySelector<HTMLElement>(`[data-marker-key="${focusedKey}"]`) : null;
+    if (again) again.focus();
+    else if (focusAfterZoom.current) {
+      const first = container.querySelector<HTMLElement>('.leaflet-marker-pane [data-marker-key]');
+      if (first) {
+        focusAfterZoom.current = false;
+        first.focus();
+      }
     }
+    // Drawn again when the markers' data or the zoom change; the origin is read as it is then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [wantsAreas, areas.data, pinsData, zoom]);
 
-  // The info window: a Leaflet popup whose content React renders through a portal.
+  // The info window: a Leaflet popup whose content React renders through a portal. It is a dialog
+  // named after the clinic: opening it moves focus into it, Escape closes it, and focus goes back
+  // to the clinic's pin. Markers under it leave the tab order while it covers them.
   useEffect(() => {
     const map = mapRef.current;
     if (!map || !popup) return;
+    popupContainer.setAttribute('role', 'dialog');
+    popupContainer.setAttribute('aria-label', popup.name);
+    popupContainer.tabIndex = -1;
     const leafletPopup = L.popup({ minWidth: 240, maxWidth: 300, autoPanPadding: [24, 24] })
       .setLatLng(popup.latlng)
       .setContent(popupContainer)
       .openOn(map);
-    const onRemove = () => setPopup(null);
+    const coverMarkers = () => setCoveredMarkers(map, leafletPopup.getElement() ?? null);
+    coverMarkers();
+    map.on('moveend', coverMarkers);
+    const opener = () => map.getContainer().querySelector<HTMLElement>(`[data-marker-key="pin-${popup.locationId}"]`);
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      event.stopPropagation();
+      map.closePopup(leafletPopup);
+    };
+    const popupElement = leafletPopup.getElement();
+    popupElement?.addEventListener('keydown', onKeyDown);
+    // After Leaflet has placed it (and panned to it), so the focus does not scroll the page.
+    const focusTimer = window.setTimeout(() => popupContainer.focus({ preventScroll: true }), 0);
+    const onRemove = () => {
+      const hadFocus = Boolean(popupElement?.contains(document.activeElement)) || document.activeElement === document.body;
+      setCoveredMarkers(map, null);
+      setPopup(null);
+      if (hadFocus) opener()?.focus();
+    };
     leafletPopup.on('remove', onRemove);
     return () => {
+      window.clearTimeout(focusTimer);
+      popupElement?.removeEventListener('keydown', onKeyDown);
+      map.off('moveend', coverMarkers);
       leafletPopup.off('remove', onRemove);
       leafletPopup.remove();
+      setCoveredMarkers(map, null);
     };
   }, [popup, popupContainer]);
 
   const loading = pins.isFetching || areas.isFetching;
   return (
     <div className={styles.wrapper}>
-      <div ref={containerRef} className={styles.map} role="region" aria-label={label} data-testid="market-map" />
+      <div ref={containerRef} id={id} className={styles.map} role="region" aria-label={label} data-testid="market-map" />
       {showUpdate ? (
         <button
           type="button"

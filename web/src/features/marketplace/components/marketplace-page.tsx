@@ -1,21 +1,20 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { favoriteRequest, useToggleFavorite } from '@/api/market/toggle-favorite';
 import type { MarketItem, PinFilters } from '@/api/market/types';
 import { FilterIcon } from '@/components/icons/icons';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
 import { useSignedIn } from '@/lib/session';
+import { usePageSkipLink } from '@/components/layouts/skip-links';
+import { lazyNamed, useOpenedOnce } from '@/lib/lazy';
 import { useIsMobile } from '@/lib/use-media-query';
 import type { MemberCardState } from '../utils/card-action';
 import { DEFAULT_FILTERS } from '../utils/filters';
 import { AddressSearch } from './address-search';
-import { EmployerBanner } from './employer-banner';
-import { EmployerConfirmationDialog, EmployerNeededDialog } from './employer-needed-dialog';
+import { EmployerBanner, EmployerBannerPlaceholder } from './employer-banner';
 import { EmployerSelect } from './employer-select';
 import { FilterChips } from './filter-chips';
-import { FilterDrawer } from './filter-drawer';
 import { MapListToggle, useMapListView } from './map-list-toggle';
 import { ResultsPanel } from './results-panel';
 import { useCardActions } from './use-card-actions';
@@ -25,11 +24,19 @@ import { useLocationSearch } from './use-location-search';
 import { useMarketResults } from './use-market-results';
 import { useMarketplaceEmployer } from './use-marketplace-employer';
 import { useSearchState } from './use-search-state';
-import { WaitlistDialog } from './waitlist-dialog';
 import { WelcomeIntro } from './welcome-intro';
 import styles from './marketplace-page.module.css';
 
-const MarketMap = lazy(() => import('./market-map'));
+const loadMarketMap = () => import('./market-map');
+/** The map's element, the target of "Skip to map". */
+const MAP_ID = 'market-map';
+const MarketMap = lazy(loadMarketMap);
+// The drawer and the dialogs are fetched the first time they open, keeping them out of the first download.
+const FilterDrawer = lazyNamed(() => import('./filter-drawer'), 'FilterDrawer');
+const WaitlistDialog = lazyNamed(() => import('./waitlist-dialog'), 'WaitlistDialog');
+const employerDialogs = () => import('./employer-needed-dialog');
+const EmployerConfirmationDialog = lazyNamed(employerDialogs, 'EmployerConfirmationDialog');
+const EmployerNeededDialog = lazyNamed(employerDialogs, 'EmployerNeededDialog');
 
 export const MARKETPLACE_TITLE = 'Advanced Primary Care powered by the provider';
 
@@ -49,6 +56,17 @@ interface MarketplacePageProps {
   selecting?: boolean;
 }
 
+/** The map's frame while its code loads or the search's origin is worked out: the water colour, no jump. */
+function MapPlaceholder() {
+  return (
+    <div className={styles.mapPlaceholder} id={MAP_ID} tabIndex={-1}>
+      <span className="visually-hidden" role="status">
+        Loading map
+      </span>
+    </div>
+  );
+}
+
 /** /marketplace: employer, address search, filters, results and the map. */
 export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelectClinic, selecting = false }: MarketplacePageProps) {
   const [params] = useSearchParams();
@@ -58,11 +76,11 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
   // Set when Home or the family menu sends a member here to choose a provider.
   const selectingProvider = params.has('selectProvider');
 
-  const { employer, setEmployer, alias, pending: employerPending } = useMarketplaceEmployer(companyParam);
+  const [state, dispatch, restoring, setParam] = useSearchState();
+  const { employer, setEmployer, alias, pending: employerPending } = useMarketplaceEmployer(companyParam, setParam);
   const employerConfirmation = useEmployerConfirmation(companyParam);
   const gate = useEmployerGate(employer, setEmployer);
   const { requireEmployer } = gate;
-  const [state, dispatch] = useSearchState();
   // A linked or restored address waits while the employer is worked out or being confirmed.
   const location = useLocationSearch({ dispatch, state, requireEmployer, employerPending: employerPending || employerConfirmation.open });
   const search = useMarketResults({ state, dispatch, employer, alias, dependentId: member?.dependentId ?? null });
@@ -70,6 +88,24 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
   const favorite = useToggleFavorite();
   const [filtersOpen, setFiltersOpen] = useState(false);
   const view = useMapListView(isMobile);
+  const confirmationOpen = employerConfirmation.open && !gate.promptOpen;
+  const filtersLoaded = useOpenedOnce(filtersOpen);
+  const waitlistLoaded = useOpenedOnce(cards.waitlistItem !== null);
+  const confirmationLoaded = useOpenedOnce(confirmationOpen);
+  const promptLoaded = useOpenedOnce(gate.promptOpen);
+
+  // A search is named (by the link, the last visit or the member's ZIP code) and an employer is
+  // known or on its way: the page paints the results' final layout at once, with skeleton cards,
+  // and the map waits for the origin instead of showing the whole country first.
+  const searchNamed = state.origin !== null || (state.address !== '' && !location.geocodeError) || restoring;
+  const showResults = searchNamed && (employer !== null || employerPending);
+  const awaitingOrigin = showResults && state.origin === null;
+  // "Skip to map", right after "Skip to content": the pins are three Tab presses from the top.
+  usePageSkipLink(MAP_ID, 'Skip to map', view.showMap);
+  // The map's code is fetched while the origin is worked out, so it draws as soon as it is known.
+  useEffect(() => {
+    if (view.showMap) void loadMarketMap();
+  }, [view.showMap]);
 
   // The map asks the list's question: every filter, the employer, the alias and the origin.
   const pinFilters: PinFilters = { filters: state.filters, employer: employer?.companyName ?? null, alias, origin: state.origin, userZipCode: state.userZipCode };
@@ -80,7 +116,7 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
         <h1 className={styles.title}>{MARKETPLACE_TITLE}</h1>
         <div className={styles.controls}>
           <div className={styles.employer}>
-            <EmployerSelect employer={employer} onChange={setEmployer} />
+            <EmployerSelect employer={employer} onChange={setEmployer} pending={employerPending} />
           </div>
           <div className={styles.address}>
             <AddressSearch
@@ -103,7 +139,7 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
             Choose a clinic below and press Select to make it {member?.dependentId ? `${member.firstName || member.name}'s` : 'your'} provider.
           </Alert>
         ) : null}
-        {employer ? <EmployerBanner employer={employer} /> : null}
+        {employer ? <EmployerBanner employer={employer} /> : employerPending ? <EmployerBannerPlaceholder /> : null}
         <FilterChips filters={state.filters} onChange={(filters) => dispatch({ type: 'filters', filters })} />
       </header>
 
@@ -112,11 +148,11 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
       <div className={`${styles.layout} ${isMobile ? styles.mobile : ''}`}>
         {view.showList ? (
           <div className={styles.listColumn} id="results-top">
-            {state.origin !== null && employer ? (
+            {showResults ? (
               <ResultsPanel
                 state={state}
-                data={search.data}
-                loading={search.isFetching}
+                data={employer && state.origin ? search.data : undefined}
+                loading={search.isFetching || awaitingOrigin}
                 failed={search.isError}
                 member={member}
                 onTab={(tab) => dispatch({ type: 'tab', tab })}
@@ -141,8 +177,12 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
         ) : null}
         {view.showMap ? (
           <div className={styles.mapColumn}>
-            <Suspense fallback={<Spinner label="Loading map" />}>
+            {awaitingOrigin ? (
+              <MapPlaceholder />
+            ) : (
+            <Suspense fallback={<MapPlaceholder />}>
               <MarketMap
+                id={MAP_ID}
                 origin={state.origin}
                 searchId={state.searchId}
                 pinFilters={pinFilters}
@@ -150,28 +190,37 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
                 onOpenClinic={cards.openClinic}
               />
             </Suspense>
+            )}
           </div>
         ) : null}
       </div>
 
-      <FilterDrawer
-        open={filtersOpen}
-        onClose={() => setFiltersOpen(false)}
-        filters={state.filters}
-        alias={alias}
-        onApply={(filters) => requireEmployer(() => dispatch({ type: 'filters', filters }))}
-      />
-      <WaitlistDialog item={cards.waitlistItem} onClose={cards.closeWaitlist} search={{ location: state.origin, address: state.address, filters: state.filters }} />
-      <EmployerConfirmationDialog
-        open={employerConfirmation.open && !gate.promptOpen}
-        current={employer}
-        onClose={employerConfirmation.finish}
-        onChosen={(chosen) => {
-          setEmployer(chosen);
-          employerConfirmation.finish();
-        }}
-      />
-      <EmployerNeededDialog open={gate.promptOpen} onClose={gate.cancel} onChosen={gate.choose} />
+      <Suspense fallback={null}>
+        {filtersLoaded ? (
+          <FilterDrawer
+            open={filtersOpen}
+            onClose={() => setFiltersOpen(false)}
+            filters={state.filters}
+            alias={alias}
+            onApply={(filters) => requireEmployer(() => dispatch({ type: 'filters', filters }))}
+          />
+        ) : null}
+        {waitlistLoaded ? (
+          <WaitlistDialog item={cards.waitlistItem} onClose={cards.closeWaitlist} search={{ location: state.origin, address: state.address, filters: state.filters }} />
+        ) : null}
+        {confirmationLoaded ? (
+          <EmployerConfirmationDialog
+            open={confirmationOpen}
+            current={employer}
+            onClose={employerConfirmation.finish}
+            onChosen={(chosen) => {
+              setEmployer(chosen);
+              employerConfirmation.finish();
+            }}
+          />
+        ) : null}
+        {promptLoaded ? <EmployerNeededDialog open={gate.promptOpen} onClose={gate.cancel} onChosen={gate.choose} /> : null}
+      </Suspense>
     </div>
   );
 }

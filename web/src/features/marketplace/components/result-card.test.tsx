@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { clinicianItem, clinicItem } from '@/test/fixtures';
+import { testQueryClient } from '@/test/render';
 import { cardAction, ENTITY_LABELS, entityLabel, type MemberCardState } from '../utils/card-action';
 import { ResultCard } from './result-card';
 
@@ -8,7 +10,12 @@ import { ResultCard } from './result-card';
 function renderCard(item = clinicItem(), member: MemberCardState | null = null) {
   const onAction = vi.fn();
   const onOpenDetails = vi.fn();
-  render(<ResultCard item={item} action={cardAction(item, member)} onAction={onAction} onOpenDetails={onOpenDetails} onHomeZipCode={vi.fn()} />);
+  // A virtual network's Check asks the clinic's profile through the query cache.
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <ResultCard item={item} action={cardAction(item, member)} onAction={onAction} onOpenDetails={onOpenDetails} onHomeZipCode={vi.fn()} />
+    </QueryClientProvider>,
+  );
   return { onAction, onOpenDetails };
 }
 

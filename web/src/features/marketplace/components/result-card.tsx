@@ -1,4 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { clinicProfileQueryOptions } from '@/api/market/get-clinic-profile';
+import { geocode } from '@/api/market/geocode';
+import { isApiError } from '@/lib/api-client';
 import { HeartIcon, PinIcon } from '@/components/icons/icons';
 import { Button } from '@/components/ui/button';
 import { CareModalities } from '@/components/ui/care-modalities';
@@ -141,7 +145,7 @@ export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode,
 
       <CareModalities modality={item.careModality} isVirtualLocation={item.isVirtualLocation} homeCare={item.homeCare} />
 
-      {item.isVirtualLocation && onHomeZipCode ? <HomeZipForm current={userZipCode ?? null} onSubmit={onHomeZipCode} /> : null}
+      {item.isVirtualLocation && onHomeZipCode ? <HomeZipForm item={item} current={userZipCode ?? null} onSubmit={onHomeZipCode} /> : null}
 
       <div className={styles.actions}>
         {action.kind !== 'details' ? (
@@ -163,17 +167,89 @@ export function ResultCard({ item, action, onAction, onOpenDetails, userZipCode,
   );
 }
 
-/** The multi-location organisation's question: where is home? */
-function HomeZipForm({ current, onSubmit }: { current: string | null; onSubmit: (zip: string) => void }) {
+/** What a skeleton card is drawn from: a clinic card with the usual lines, so it stands as tall as one. */
+const SKELETON_ITEM: MarketItem = {
+  entity: 'location',
+  id: 0,
+  locationId: 0,
+  name: 'Clinic name placeholder',
+  locationName: 'Location',
+  credentials: 'MD',
+  address: '100 Main Street',
+  city: 'City',
+  state: 'ST',
+  zipCode: '00000',
+  logo: '',
+  coordinates: { lat: 0, lng: 0 },
+  distance: 1,
+  gender: null,
+  newPatients: true,
+  isVirtualLocation: false,
+  homeCare: false,
+  careModality: { atClinic: true, atWork: false, inHome: false, phone: true, textChat: true, virtual: false },
+  speciality: 'Family Medicine',
+  category: '',
+  services: [],
+};
+
+/**
+ * A result card's place while the search runs: a real card drawn from a placeholder, its text
+ * turned into grey bars, so the list keeps its final layout when the cards arrive. Hidden from
+ * assistive technology and out of the tab order (`inert`).
+ */
+export function ResultCardSkeleton() {
+  return (
+    <div className={styles.skeleton} aria-hidden="true" inert data-testid="result-card-skeleton">
+      <ResultCard item={SKELETON_ITEM} action={{ kind: 'select', label: 'Select', disabled: true }} onAction={() => {}} onOpenDetails={() => {}} />
+    </div>
+  );
+}
+
+/** What Check answers about a home ZIP code: whether the network serves it, in words. */
+type CoverageAnswer = { kind: 'checking' } | { kind: 'serves' | 'does-not-serve' | 'unknown'; text: string };
+
+/**
+ * Whether a virtual network serves a home ZIP code: the ZIP's state (geocoded) among the states
+ * the network lists (its profile's virtualStates).
+ */
+function useHomeZipCheck(item: MarketItem) {
+  const queryClient = useQueryClient();
+  return async (zip: string): Promise<CoverageAnswer> => {
+    try {
+      const [place, profile] = await Promise.all([geocode({ address: zip }), queryClient.fetchQuery(clinicProfileQueryOptions(item.id, item.locationId))]);
+      const found = place.results[0];
+      const states = profile.virtualStates ?? [];
+      if (!found?.state) return { kind: 'unknown', text: `We couldn't find ZIP code ${zip}.` };
+      if (states.includes(found.state)) return { kind: 'serves', text: `Serves ${found.formatted_address.replace(/, USA$/, '')}.` };
+      return {
+        kind: 'does-not-serve',
+        text: `Does not serve ${found.formatted_address.replace(/, USA$/, '')}${states.length > 0 ? ` (it serves ${states.join(', ')})` : ''}.`,
+      };
+    } catch (failure) {
+      return { kind: 'unknown', text: isApiError(failure, 404) ? `We couldn't find ZIP code ${zip}.` : 'We could not check that ZIP code. Please try again.' };
+    }
+  };
+}
+
+/** The multi-location organisation's question: where is home? Check says whether it is served. */
+function HomeZipForm({ item, current, onSubmit }: { item: MarketItem; current: string | null; onSubmit: (zip: string) => void }) {
   const [zip, setZip] = useState(current ?? '');
+  const [answer, setAnswer] = useState<CoverageAnswer | null>(null);
+  const check = useHomeZipCheck(item);
   const hintId = useId();
   const valid = ZIP_PATTERN.test(zip.trim());
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    if (valid) onSubmit(zip.trim());
+    if (!valid || answer?.kind === 'checking') return;
+    const asked = zip.trim();
+    setAnswer({ kind: 'checking' });
+    const found = await check(asked);
+    setAnswer(found);
+    // A network that serves home is searched from there (the search then lists it for that state).
+    if (found.kind === 'serves') onSubmit(asked);
   }
   return (
-    <form className={styles.zipForm} onSubmit={submit}>
+    <form className={styles.zipForm} onSubmit={(event) => void submit(event)}>
       <p id={hintId}>Serves several locations. Enter your home zip code to see if it serves you.</p>
       <div className={styles.zipRow}>
         <input
@@ -186,10 +262,13 @@ function HomeZipForm({ current, onSubmit }: { current: string | null; onSubmit: 
           maxLength={10}
           onChange={(event) => setZip(event.target.value)}
         />
-        <Button type="submit" size="sm" variant="secondary" disabled={!valid}>
+        <Button type="submit" size="sm" variant="secondary" disabled={!valid || answer?.kind === 'checking'}>
           Check
         </Button>
       </div>
+      <p role="status" className={answer && answer.kind !== 'checking' && answer.kind !== 'serves' ? styles.zipNo : styles.zipYes} data-testid="home-zip-answer">
+        {answer === null ? '' : answer.kind === 'checking' ? 'Checking…' : answer.text}
+      </p>
     </form>
   );
 }

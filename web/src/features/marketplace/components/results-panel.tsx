@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { FilterIcon } from '@/components/icons/icons';
 import { Button } from '@/components/ui/button';
 import { Pager } from '@/components/ui/pager';
@@ -5,13 +6,17 @@ import { Spinner } from '@/components/ui/spinner';
 import { Tabs } from '@/components/ui/tabs';
 import type { MarketItem, SearchResponse } from '@/api/market/types';
 import { useWaitlistJoined } from '@/api/market/waitlist-joined';
+import { lazyNamed } from '@/lib/lazy';
 import { cardAction, type CardAction, type MemberCardState } from '../utils/card-action';
 import { activeFilterChips } from '../utils/filters';
 import { FIND_MORE_MAX_PAGES, PAGE_SIZE } from '../utils/search-constants';
 import type { ResultTab, SearchState } from '../utils/search-state';
-import { EmptyResults, type EmptyKind } from './empty-results';
-import { ResultCard } from './result-card';
+import type { EmptyKind } from './empty-results';
+import { ResultCard, ResultCardSkeleton } from './result-card';
 import styles from './results-panel.module.css';
+
+// An empty answer (and its notify-me form) is rare enough to be fetched when it happens.
+const EmptyResults = lazyNamed(() => import('./empty-results'), 'EmptyResults');
 
 interface ResultsPanelProps {
   state: SearchState;
@@ -33,6 +38,9 @@ interface ResultsPanelProps {
   selecting?: boolean;
 }
 
+/** Skeleton cards while the first answer is on its way: as many as fill a screen, whatever its size. */
+const SKELETON_CARDS = 4;
+
 /** What a tab shows on the current page, and how many pages it has. */
 export function pageContent(state: SearchState, data: SearchResponse) {
   const clinicianPages = Math.ceil(data.clinicians.length / PAGE_SIZE);
@@ -51,16 +59,30 @@ export function ResultsPanel(props: ResultsPanelProps) {
   const { state, data, loading, failed, member, onTab, onPage } = props;
   const waitlisted = useWaitlistJoined();
   const tabs = [
-    { key: 'all' as const, label: 'All', count: data ? data.totalResults + data.clinicians.length : undefined },
-    { key: 'clinics' as const, label: 'Clinics', count: data?.totalResults },
-    { key: 'providers' as const, label: 'Providers', count: data?.clinicians.length },
+    { key: 'all' as const, label: 'All', count: data ? data.totalResults + data.clinicians.length : null },
+    { key: 'clinics' as const, label: 'Clinics', count: data ? data.totalResults : null },
+    { key: 'providers' as const, label: 'Providers', count: data ? data.clinicians.length : null },
   ];
 
   let body;
   if (failed && !data) {
     body = <p className={styles.message}>Oops. Something went wrong while searching. Please try again.</p>;
   } else if (!data) {
-    body = <Spinner label="Searching" />;
+    body = (
+      <section>
+        <p role="status" className="visually-hidden">
+          Searching
+        </p>
+        {state.tab === 'all' ? <h3 className={styles.groupTitle}>Clinics &amp; organizations</h3> : null}
+        <ul className={styles.list}>
+          {Array.from({ length: SKELETON_CARDS }, (_, index) => (
+            <li key={index}>
+              <ResultCardSkeleton />
+            </li>
+          ))}
+        </ul>
+      </section>
+    );
   } else {
     const content = pageContent(state, data);
     const empty = content.clinics.length === 0 && content.clinicians.length === 0;
@@ -82,7 +104,9 @@ export function ResultsPanel(props: ResultsPanelProps) {
       </li>
     );
     body = empty ? (
-      <EmptyResults kind={emptyKind} search={{ location: state.origin, address: state.address, filters: state.filters }} onClearFilters={props.onClearFilters} />
+      <Suspense fallback={<Spinner label="Searching" />}>
+        <EmptyResults kind={emptyKind} search={{ location: state.origin, address: state.address, filters: state.filters }} onClearFilters={props.onClearFilters} />
+      </Suspense>
     ) : (
       <>
         {content.clinics.length > 0 ? (
@@ -126,6 +150,11 @@ export function ResultsPanel(props: ResultsPanelProps) {
         <Tabs tabs={tabs} active={state.tab} onChange={onTab} label="Result types" idPrefix="results" />
         {loading && data ? <Spinner inline label="Updating results" /> : null}
       </div>
+      {!data ? (
+        <p className={`${styles.summary} ${styles.summaryPending}`} aria-hidden="true">
+          <span>00 clinics and 00 clinicians within 00 miles</span>
+        </p>
+      ) : null}
       {data ? (
         <p className={styles.summary} aria-live="polite">
           {data.totalResults} {data.totalResults === 1 ? 'clinic' : 'clinics'} and {data.clinicians.length}

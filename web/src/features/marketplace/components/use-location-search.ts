@@ -35,16 +35,21 @@ export function useLocationSearch({ dispatch, state, requireEmployer, employerPe
     [dispatch],
   );
 
-  /** Update Search: the map's centre becomes the origin; filters stay, page 1. */
+  /**
+   * Update Search: the map's centre becomes the origin; filters stay, page 1. A centre over open
+   * water (no ZIP within 60 miles) stands on the nearest ZIP instead, and the map moves there.
+   */
   const searchMapCenter = useCallback(
     async (center: LatLng) => {
-      let label = 'Map area';
       try {
-        label = (await geocodeFirst(center)).label;
+        const place = await geocodeFirst({ ...center, nearest: true });
+        const moved = Math.abs(place.location.lat - center.lat) > 1e-4 || Math.abs(place.location.lng - center.lng) > 1e-4;
+        if (moved) dispatch({ type: 'search', origin: place.location, address: place.label });
+        else dispatch({ type: 'move', origin: center, address: place.label });
       } catch (error) {
         console.info('reverse geocoding failed', error);
+        dispatch({ type: 'move', origin: center, address: 'Map area' });
       }
-      dispatch({ type: 'move', origin: center, address: label });
     },
     [dispatch],
   );
@@ -64,14 +69,30 @@ export function useLocationSearch({ dispatch, state, requireEmployer, employerPe
 
   const searchText = useCallback((text: string) => geocodeText(text, (origin) => searchAt(origin, text)), [geocodeText, searchAt]);
 
-  // A linked address without coordinates: geocode it once the employer is settled.
+  // A linked address without coordinates is geocoded at once, while the employer is still being
+  // worked out (the two round trips overlap), and searched once the employer is settled.
   const { address, origin } = state;
+  const [linked, setLinked] = useState<{ address: string; origin: LatLng } | null>(null);
   useEffect(() => {
-    if (!address || origin || employerPending) return;
-    requireEmployer(() => void geocodeText(address, (found) => dispatch({ type: 'locate', origin: found, address }, { replace: true })));
-    // Only a new address (or the employer being settled) starts this.
+    if (!address || origin) return;
+    let current = true;
+    void geocodeText(address, (found) => {
+      if (current) setLinked({ address, origin: found });
+    });
+    return () => {
+      current = false;
+    };
+    // Only a new address starts this.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [address, origin === null, employerPending]);
+  }, [address, origin === null]);
+  useEffect(() => {
+    if (!linked || employerPending) return;
+    setLinked(null);
+    if (linked.address !== address || origin) return;
+    requireEmployer(() => dispatch({ type: 'locate', origin: linked.origin, address: linked.address }, { replace: true }));
+    // The linked place waits for the employer; the other values are read as they are then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [linked, employerPending]);
 
   function searchFromMyLocation() {
     if (!('geolocation' in navigator)) {

@@ -62,6 +62,22 @@ export function useSearchState() {
     [write],
   );
 
+  /**
+   * Sets (or, with null, removes) a parameter that is not part of the search (the employer)
+   * through the same writes as the search, so neither overwrites the other.
+   */
+  const setParam = useCallback(
+    (name: string, value: string | null) => {
+      const current = latestParams.current;
+      if (current.get(name) === value || (value === null && !current.has(name))) return;
+      const next = new URLSearchParams(current);
+      if (value === null) next.delete(name);
+      else next.set(name, value);
+      write(next, true);
+    },
+    [write],
+  );
+
   // Arriving without a search: the last one, else the member's home (or clinic) ZIP code.
   const member = useMemberInfo();
   const homeZip = member.data?.zipCode?.trim() || member.data?.location?.zip?.trim() || null;
@@ -87,5 +103,9 @@ export function useSearchState() {
     lastSearchOrigin.set(decoded.origin);
   }, [hasSearch, params, decoded.origin]);
 
-  return [state, dispatch] as const;
+  // A search is on its way to the URL (the last one, or the member's ZIP code once known): the
+  // page paints the results' skeleton rather than the welcome screen it would replace.
+  const restoring = !hasSearch && (lastMarketSearch.get() !== null || homeZip !== null || member.isLoading);
+
+  return [state, dispatch, restoring, setParam] as const;
 }

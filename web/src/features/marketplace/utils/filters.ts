@@ -24,9 +24,34 @@ export function sliderMiles(position: number): number | null {
   return 5 + 5 * Math.min(position, MAX_DISTANCE_POSITION);
 }
 
+/** What slider position 0 searches: the server's widest radius (crates/domain MAX_SEARCH_MILES). */
+export const MAX_SEARCH_MILES = 100;
+
+/** The slider's words, the same as the results summary's ("within 100 miles" at position 0). */
 export function sliderLabel(position: number): string {
-  const miles = sliderMiles(position);
-  return miles === null ? 'Any distance' : `${miles} miles`;
+  return `${sliderMiles(position) ?? MAX_SEARCH_MILES} miles`;
+}
+
+/** The name filter's limits, the server's (crates/search text.rs): 100 characters, 8 words. */
+export const NAME_FILTER_MAX_CHARS = 100;
+export const NAME_FILTER_MAX_WORDS = 8;
+
+/** Words as the search counts them: runs of letters and digits. */
+const nameWords = (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** Why a name filter cannot be searched, in the field's words; null when it can. */
+export function nameFilterProblem(text: string): string | null {
+  if (text.length > NAME_FILTER_MAX_CHARS) return `Use at most ${NAME_FILTER_MAX_CHARS} characters.`;
+  if (nameWords(text).length > NAME_FILTER_MAX_WORDS) return `Use at most ${NAME_FILTER_MAX_WORDS} words.`;
+  return null;
+}
+
+/** A name filter cut to what the server searches (a hand-written link may hold more). */
+export function withinNameLimits(text: string): string {
+  let cut = text.slice(0, NAME_FILTER_MAX_CHARS);
+  const words = [...cut.matchAll(/[\p{L}\p{N}]+/gu)];
+  if (words.length > NAME_FILTER_MAX_WORDS) cut = cut.slice(0, words[NAME_FILTER_MAX_WORDS - 1]!.index! + words[NAME_FILTER_MAX_WORDS - 1]![0].length);
+  return cut;
 }
 
 export const GENDER_LABELS: Record<'F' | 'M', string> = { F: 'Female', M: 'Male' };
@@ -60,7 +85,7 @@ export function activeFilterChips(filters: SearchFilters, names: CodeNames = COD
   if (filters.searchDistance !== DEFAULT_DISTANCE) {
     chips.push({
       key: 'distance',
-      label: filters.searchDistance === 0 ? 'Any distance' : `Within ${sliderMiles(filters.searchDistance)} miles`,
+      label: `Within ${sliderMiles(filters.searchDistance) ?? MAX_SEARCH_MILES} miles`,
       without: (f) => ({ ...f, searchDistance: DEFAULT_DISTANCE }),
     });
   }

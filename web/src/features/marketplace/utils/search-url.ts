@@ -5,7 +5,7 @@
  * pass through untouched.
  */
 import type { LatLng, SearchFilters } from '@/api/market/types';
-import { DEFAULT_FILTERS, MAX_DISTANCE_POSITION } from './filters';
+import { DEFAULT_FILTERS, MAX_DISTANCE_POSITION, withinNameLimits } from './filters';
 import { INITIAL_SEARCH_STATE, type ResultTab, type SearchState } from './search-state';
 
 /** Query parameter names, one per part of the search. */
@@ -63,7 +63,7 @@ const unique = (values: string[]) => [...new Set(values.map((value) => value.tri
 /** The filters a URL names; anything missing or malformed is the default. */
 export function decodeFilters(params: URLSearchParams): SearchFilters {
   return {
-    searchByName: params.get(SEARCH_PARAMS.name) ?? '',
+    searchByName: withinNameLimits(params.get(SEARCH_PARAMS.name) ?? ''),
     newPatients: flag(params, SEARCH_PARAMS.newPatients),
     pediatrics: flag(params, SEARCH_PARAMS.pediatrics),
     favorites: flag(params, SEARCH_PARAMS.favorites),

@@ -40,16 +40,17 @@ export function membershipSteps(providerChosenFirst: boolean, addFamily: 'yes' |
 }
 
 /** What the step ticks read from the member info. */
-export type ProgressFacts = Pick<Member, 'emailVerified' | 'locationId' | 'location' | 'eligibility' | 'subscription'>;
+export type ProgressFacts = Pick<Member, 'locationId' | 'location' | 'eligibility' | 'subscription'>;
 
 /**
  * Which steps are true for this member (a step is ticked only then) and the step to do next: the
- * account once it exists with a verified email, the provider once one is chosen, eligibility once
- * confirmed, family once there is more than one card, the last step once the membership is active.
+ * account once it exists (its email may still wait for its link), the provider once one is
+ * chosen, eligibility once confirmed, family once there is more than one card, the last step once
+ * the membership is active.
  */
 export function membershipProgress(steps: string[], member: ProgressFacts, cardCount: number): { done: boolean[]; current: number } {
   const done = stepsDone(steps, {
-    accountCreated: member.emailVerified !== false,
+    accountCreated: true,
     providerChosen: member.locationId != null || member.location != null,
     eligibilityConfirmed: member.eligibility?.status === 'active',
     familyAdded: cardCount > 1,

@@ -121,7 +121,8 @@ export function ClinicianProfile({ clinicianId, onSelect, selecting = false }: C
               </div>
             ) : null}
           </dl>
-          <CareModalities modality={defaultModalities(homeCare)} />
+          {/* The ways of care of the places they work, as their cards show them (the defaults when none is listed). */}
+          <CareModalities modality={person.careModality ?? defaultModalities(homeCare)} homeCare={homeCare} />
         </div>
       </section>
       <div>

@@ -34,7 +34,7 @@ describe('VendorProfile', () => {
       return undefined;
     });
     renderWithProviders(<VendorProfile vendorId={5} />, { route: '/marketplace/vendor/details/5' });
-    fireEvent.click(await screen.findByRole('button', { name: 'Add to favourites' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Add to favorites' }));
     await waitFor(() => expect(calls.some((call) => call.url.pathname === path && call.init?.method === 'POST')).toBe(true));
     const posted = calls.find((call) => call.url.pathname === path)!;
     expect(JSON.parse(String(posted.init?.body))).toEqual({ entity: 'vendor', vendor: 5, favorite: true });

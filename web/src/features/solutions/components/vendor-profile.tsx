@@ -38,7 +38,7 @@ export function VendorProfile({ vendorId }: { vendorId: number }) {
               type="button"
               className={styles.heart}
               aria-pressed={data.favorite}
-              aria-label={data.favorite ? 'Remove from favourites' : 'Add to favourites'}
+              aria-label={data.favorite ? 'Remove from favorites' : 'Add to favorites'}
               disabled={toggle.isPending}
               onClick={() => toggle.mutate({ entity: 'vendor', vendor: data.id, favorite: !data.favorite })}
             >
