@@ -3,7 +3,7 @@ import { memberFixture } from '@/test/fixtures';
 import { actedOnMember, memberStateFrom } from './member-state';
 
 const family = [
-  { id: 22, firstName: 'John', lastName: 'Doe', subscriberRelation: 'Spouse' as const, nextStep: 'complete' as const, locationId: 5, location: { id: 5, name: 'Hudson Family Health' }, subscription: { status: 'pending' as const } },
+  { id: 22, firstName: 'John', lastName: 'Doe', subscriberRelation: 'Spouse' as const, nextStep: 'complete' as const, locationId: 5, location: { id: 5, name: 'Hudson Family Health', locationName: 'Midtown' }, subscription: { status: 'pending' as const } },
   { id: 23, firstName: 'Emma', lastName: 'Doe', subscriberRelation: 'Dependent' as const, nextStep: 'selectDPC' as const, location: null, subscription: { status: null } },
 ];
 
@@ -20,6 +20,7 @@ describe('the member acted on', () => {
       subscriptionStatus: 'pending',
       locationId: 1,
       clinicName: 'Front Range Direct Primary Care',
+      clinicLocationName: null,
       hasFamily: true,
     });
   });
@@ -34,6 +35,7 @@ describe('the member acted on', () => {
       subscriptionStatus: 'pending',
       locationId: 5,
       clinicName: 'Hudson Family Health',
+      clinicLocationName: 'Midtown',
       hasFamily: false,
     });
     expect(memberStateFrom(memberFixture({ family }), 23)).toMatchObject({ dependentId: 23, nextStep: 'selectDPC', subscriptionStatus: null, locationId: null, clinicName: null });

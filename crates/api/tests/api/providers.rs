@@ -170,6 +170,8 @@ async fn a_providers_reset_link_says_it_is_a_providers_and_a_members_does_not() 
         ("reset.member@example.com", false),
     ] {
         assert_eq!(app.request_password_reset(email).await.status, 200);
+        // The sender writes the link after the answer (a link request is resolved off the request).
+        app.settle_link_requests().await;
         let link: String = sqlx::query_scalar(
             "select link from email_outbox where to_email = $1 and kind = 'password_reset' order by id desc limit 1",
         )

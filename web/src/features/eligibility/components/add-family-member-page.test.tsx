@@ -257,11 +257,19 @@ describe('add a family member', () => {
   });
 
   it("any other create failure shows the server's message in the error dialog", async () => {
-    renderPage({ 'POST /member/app/family/member': { status: 400, body: { message: 'Special characters not allowed', code: 'special_characters', field: 'memberId' } } });
+    renderPage({ 'POST /member/app/family/member': { status: 400, body: { message: 'The roster could not be reached', code: 'roster_unavailable' } } });
     await fillJohn();
     submit();
     const dialog = await screen.findByRole('dialog', { name: 'Oops. Something went wrong' });
-    expect(within(dialog).getByText('Special characters not allowed')).toBeTruthy();
+    expect(within(dialog).getByText('The roster could not be reached')).toBeTruthy();
+  });
+
+  it('a create refusal naming a field of the form shows at that field, not in a dialog', async () => {
+    renderPage({ 'POST /member/app/family/member': { status: 400, body: { message: 'Special characters not allowed', code: 'special_characters', field: 'memberId' } } });
+    await fillJohn();
+    submit();
+    expect(await screen.findByText('Special characters not allowed')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Oops. Something went wrong' })).toBeNull();
   });
 
   it("a refused enrolment shows the dependent error with the server's message", async () => {
