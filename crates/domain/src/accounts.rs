@@ -239,6 +239,18 @@ impl Phone {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The form the spec shows a phone in, `XXX XXX XXXX`.
+    pub fn displayed(&self) -> String {
+        let digits = &self.0[2..];
+        format!("{} {} {}", &digits[..3], &digits[3..6], &digits[6..])
+    }
+}
+
+/// A clinic's phone as every screen shows it (`XXX XXX XXXX`), whatever form it was stored in
+/// (seeded catalogues write `303-555-0142`); text that is not a US number is shown as it is.
+pub fn displayed_phone(stored: &str) -> String {
+    Phone::parse(stored).map_or_else(|_| stored.to_owned(), |phone| phone.displayed())
 }
 
 /// Parses a calendar date sent as `YYYY-MM-DD` (a full ISO timestamp is cut to its date).
@@ -478,6 +490,15 @@ mod tests {
             ValidationError::PhoneInvalid.to_string(),
             "Phone number must be in a valid format (XXX XXX XXXX)"
         );
+    }
+
+    #[test]
+    fn a_clinic_phone_shows_in_the_spec_s_form_whatever_it_was_stored_in() {
+        for stored in ["303-555-0142", "303.555.0142", "+13035550142", "303 555 0142"] {
+            assert_eq!(displayed_phone(stored), "303 555 0142", "{stored}");
+        }
+        assert_eq!(displayed_phone(""), "");
+        assert_eq!(displayed_phone("ask at the desk"), "ask at the desk");
     }
 
     #[test]

@@ -41,7 +41,7 @@ fn location_json(location: &LocationListing, now: chrono::DateTime<chrono::Utc>)
         "acceptingNewPatients": location.accepting_new_patients,
         "panelCapacity": location.panel_capacity,
         "panel": { "members": location.panel_members, "full": location.panel_full },
-        "phone": location.phone,
+        "phone": domain::accounts::displayed_phone(&location.phone),
         "website": location.website,
         "hours": location.hours.as_ref().map(domain::listing::WeeklyHours::to_json),
         "timeZone": location.time_zone.as_str(),

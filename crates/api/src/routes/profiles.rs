@@ -142,7 +142,7 @@ async fn clinic_profile(
         "waitlisted": waitlisted,
         "contracted": false,
         "contact": {
-            "phone": location.phone,
+            "phone": domain::accounts::displayed_phone(&location.phone),
             "address1": location.address1,
             "city": location.city,
             "state": location.state,

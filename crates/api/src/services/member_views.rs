@@ -60,6 +60,6 @@ pub fn location_json(clinic: &Clinic) -> Value {
         "state": clinic.state,
         "zip": clinic.zip,
         "zipCode": clinic.zip,
-        "phone": clinic.phone,
+        "phone": domain::accounts::displayed_phone(&clinic.phone),
     })
 }

@@ -139,6 +139,36 @@ async fn a_provider_reads_its_own_organisations_listings_and_only_those() {
     assert_error(&app.get_as("/dpcproviders/listings", None).await, 401, "unauthorized");
 }
 
+/// Seeded catalogues store `303-555-0149`; the listings editor, the profile and the member's
+/// clinic all show the spec's `XXX XXX XXXX`, the form an edited phone is kept in.
+#[tokio::test]
+async fn a_clinic_phone_reads_the_same_in_the_spec_s_form_on_every_screen() {
+    let app = TestApp::spawn(60).await;
+    let (_, token) = denver_provider(&app).await;
+    let stored: String = sqlx::query_scalar("select phone from locations where id = $1")
+        .bind(LOCATION)
+        .fetch_one(&app.database.pool)
+        .await
+        .unwrap();
+    assert!(stored.contains('-'), "the seeded phone is stored with dashes: {stored}");
+    let spaced = stored.replace('-', " ");
+    let listings = app.get_as("/dpcproviders/listings", Some(&token)).await.body;
+    let listed = listings["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|location| location["id"] == LOCATION)
+        .unwrap();
+    assert_eq!(listed["phone"], spaced.as_str());
+    let profile = app
+        .get_as(
+            &format!("/member/app/market/provider/{ORGANISATION}?locationId={LOCATION}"),
+            None,
+        )
+        .await;
+    assert_eq!(profile.body["contact"]["phone"], spaced.as_str(), "{:?}", profile.body);
+}
+
 #[tokio::test]
 async fn every_location_field_is_edited_audited_and_confirms_the_listing() {
     let app = TestApp::spawn(60).await;

@@ -198,9 +198,8 @@ fn phone(value: &Value) -> Result<String, ListingError> {
         return Ok(String::new());
     }
     let phone = Phone::parse(text).map_err(|error| ListingError::invalid("phone", format!("is not valid: {error}")))?;
-    // A listing's phone is shown as the spec writes it (`XXX XXX XXXX`), not as E.164.
-    let digits = &phone.as_str()[2..];
-    Ok(format!("{} {} {}", &digits[..3], &digits[3..6], &digits[6..]))
+    // A listing's phone is kept as the spec writes it (`XXX XXX XXXX`), not as E.164.
+    Ok(phone.displayed())
 }
 
 fn time_zone(value: &Value) -> Result<TimeZone, ListingError> {
