@@ -13,20 +13,23 @@ use axum::http::{Extensions, HeaderMap};
 use domain::Relation;
 use store::members::Member;
 
-use crate::auth::TOKEN_HEADER;
+use crate::auth::{TOKEN_HEADER, Verified};
 use crate::client_address::ClientKey;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::Path;
+use crate::sessions::{SessionRef, SignInOrigin, device_name, network_of};
 use crate::state::AppState;
 
-/// The signed-in member, when the request carries a valid token for a member who exists.
+/// The signed-in member, when the request carries a valid token of an open session.
 #[derive(Debug, Clone, Copy)]
 pub struct Caller {
     pub member_id: i64,
     /// The subscriber who switched to this member's account, when the token is theirs.
     pub actor: Option<i64>,
+    /// The session the token belongs to.
+    pub session: SessionRef,
 }
 
 /// A provider account acting for its organisation (docs/provider-contract.md).
@@ -34,6 +37,7 @@ pub struct Caller {
 pub struct ProviderCaller {
     pub account_id: i64,
     pub organisation_id: i64,
+    pub session: SessionRef,
 }
 
 /// Whoever a valid token names: a member or a provider account.
@@ -43,8 +47,28 @@ pub enum Principal {
     Provider(ProviderCaller),
 }
 
-/// The principal of the request's token: no header (or an empty one) is `None`; a bad token,
-/// or one whose account no longer exists as the kind it says, is a 401.
+impl Principal {
+    /// The session the token belongs to.
+    pub fn session(&self) -> SessionRef {
+        match self {
+            Self::Member(caller) => caller.session,
+            Self::Provider(provider) => provider.session,
+        }
+    }
+
+    /// The account whose sessions these are: the subscriber under a switched token.
+    pub fn account_id(&self) -> i64 {
+        match self {
+            Self::Member(caller) => caller.actor.unwrap_or(caller.member_id),
+            Self::Provider(provider) => provider.account_id,
+        }
+    }
+}
+
+/// The principal of the request's token: no header (or an empty one) is `None`; a bad token is
+/// a 401 `unauthorized`, and one whose session ended (signed out, ended from another device,
+/// idle, past its limit, its account deleted) a 401 `session_ended`. The session is checked in
+/// memory ([`crate::sessions`]): no query on this path.
 async fn principal(parts: &Parts, state: &AppState) -> ApiResult<Option<Principal>> {
     let Some(header) = parts.headers.get(TOKEN_HEADER) else {
         return Ok(None);
@@ -57,7 +81,19 @@ async fn principal(parts: &Parts, state: &AppState) -> ApiResult<Option<Principa
         return Ok(None);
     }
     let invalid = || ApiError::known(codes::INVALID_ACCESS_TOKEN);
-    let claims = state.tokens.verify(token).ok_or_else(invalid)?;
+    let (claims, expired) = match state.tokens.verify(token).ok_or_else(invalid)? {
+        Verified::Current(claims) => (claims, false),
+        Verified::Expired(claims) => (claims, true),
+    };
+    // A token from before sessions names none: it is refused like a forged one.
+    let session_id = claims
+        .sid
+        .as_deref()
+        .and_then(|sid| sid.parse::<i64>().ok())
+        .ok_or_else(invalid)?;
+    if expired {
+        return Err(state.sessions.expired());
+    }
     let subject = claims.sub.parse::<i64>().map_err(|_| invalid())?;
     let actor = match claims.act {
         Some(actor) => Some(actor.sub.parse::<i64>().map_err(|_| invalid())?),
@@ -68,19 +104,19 @@ async fn principal(parts: &Parts, state: &AppState) -> ApiResult<Option<Principa
         (Some(crate::auth::PROVIDER_ROLE), Some(organisation)) if actor.is_none() => Some(organisation),
         _ => return Err(invalid()),
     };
-    // A signed token outlives its account: a deleted account (or a family member no longer
-    // managed by the subscriber who switched to them) is signed out on every call.
-    if !store::members::token_subject_exists(&state.pool, subject, actor, organisation).await? {
-        return Err(please_log_in());
-    }
+    // A deleted account, a family member who left the subscriber's family, a login that became
+    // another kind: their sessions were ended when it happened.
+    let session = state.sessions.check(session_id, subject, actor).await?;
     Ok(Some(match organisation {
         Some(organisation_id) => Principal::Provider(ProviderCaller {
             account_id: subject,
             organisation_id,
+            session,
         }),
         None => Principal::Member(Caller {
             member_id: subject,
             actor,
+            session,
         }),
     }))
 }
@@ -109,6 +145,14 @@ impl FromRequestParts<AppState> for MaybeCaller {
             Some(Principal::Member(caller)) => Some(caller),
             Some(Principal::Provider(_)) | None => None,
         }))
+    }
+}
+
+impl FromRequestParts<AppState> for Principal {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        principal(parts, state).await?.ok_or_else(please_log_in)
     }
 }
 
@@ -272,6 +316,25 @@ pub fn client_key(headers: &HeaderMap, extensions: &Extensions, config: &Config)
     extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(address)| ClientKey::of(address.ip()))
+}
+
+/// Where a sign-in comes from: the device named by the user agent and the client address's
+/// network (never the address).
+impl FromRequestParts<AppState> for SignInOrigin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let client = client_key(&parts.headers, &parts.extensions, &state.config);
+        let user_agent = parts
+            .headers
+            .get(axum::http::header::USER_AGENT)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default();
+        Ok(Self {
+            device: device_name(user_agent),
+            network: network_of(client.map(|key| key.address())),
+        })
+    }
 }
 
 /// The entry `hops` from the right of a comma-separated proxy header (the leftmost when there

@@ -22,6 +22,7 @@ use crate::mail::{Delivery, Mailer, Sender, SenderSettings};
 use crate::minute_counts::MinuteCounts;
 use crate::passwords::PasswordHasher;
 use crate::router::router;
+use crate::sessions::Sessions;
 use crate::state::{AppParts, AppState};
 
 /// A built, bound application, ready to serve.
@@ -76,10 +77,13 @@ impl Application {
                 shutdown.clone(),
             )),
         ];
+        let policy = config.session_policy();
         let tokens = match &config.jwt_secret {
-            Some(secret) => Tokens::new(secret.0.as_bytes()),
-            None => Tokens::load_or_create(&config.local_dir)?,
+            Some(secret) => Tokens::with_clock(secret.0.as_bytes(), config.clock.clone(), policy.idle.as_secs()),
+            None => Tokens::load_or_create(&config.local_dir, config.clock.clone(), policy.idle.as_secs())?,
         };
+        let sessions = Arc::new(Sessions::new(pool.clone(), config.clock.clone(), policy).await?);
+        background.push(tokio::spawn(Arc::clone(&sessions).run(shutdown.clone())));
         let address = format!("{}:{}", config.host, config.port);
         let listener = TcpListener::bind(&address)
             .await
@@ -132,6 +136,7 @@ impl Application {
                 None => 0,
             }),
             metadata_counts: MinuteCounts::new(config.metadata_per_minute),
+            sessions,
             config: Arc::new(config),
             shutdown,
         });

@@ -1,27 +1,41 @@
-//! Access tokens (short-lived HS256 JWTs carried in the `x-access-token` header) and the
-//! one-time tokens of emailed links. Who a request is from is decided in [`crate::access`].
+//! Access tokens (HS256 JWTs carried in the `x-access-token` header, each naming its session)
+//! and the one-time tokens of emailed links. Who a request is from is decided in
+//! [`crate::access`]; whether its session is open, in [`crate::sessions`].
 
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
+use crate::clock::Clock;
+
 /// The header the SPA sends the `token` cookie in.
 pub const TOKEN_HEADER: &str = "x-access-token";
 /// Clock difference tolerated on `exp`, `nbf` and `iat`.
-const LEEWAY_SECONDS: u64 = 5;
-/// How long an access token lives.
-pub const ACCESS_TOKEN_SECONDS: u64 = 60 * 60 * 12;
+const LEEWAY_SECONDS: i64 = 5;
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Claims {
     /// The member id, as a string (JWT's `sub` is a string; a number is refused by the
     /// validator).
     pub sub: String,
     pub iat: u64,
+    /// The session's absolute limit: the token never outlives its session.
     pub exp: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nbf: Option<u64>,
+    /// The session the token belongs to (`sessions.id`, as a string like OpenID's `sid`).
+    /// Tokens without one (issued before sessions existed) are refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<String>,
+    /// When the person signed in (OpenID's `auth_time`): the session's absolute limit counts
+    /// from it, whatever `iat` a reissued token has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth_time: Option<u64>,
+    /// The idle limit in seconds, for the web app to sign out on time without asking the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle: Option<u64>,
     /// Who is acting as the subject (RFC 8693): the subscriber, in a token for one of their
     /// family members.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -44,32 +58,67 @@ pub struct Actor {
     pub sub: String,
 }
 
-/// Signs and verifies access tokens.
+/// Who a token is for and the session it belongs to.
+#[derive(Debug, Clone, Copy)]
+pub struct Grant {
+    pub subject: i64,
+    /// The subscriber, in a token switched to a family member's account.
+    pub actor: Option<i64>,
+    /// The organisation, in a provider account's token.
+    pub organisation: Option<i64>,
+    pub session_id: i64,
+    /// When the session's sign-in happened, in seconds since the epoch.
+    pub signed_in_at: i64,
+    /// The session's absolute limit, in seconds since the epoch.
+    pub expires_at: i64,
+}
+
+/// What a token with a valid signature says.
+#[derive(Debug, Clone)]
+pub enum Verified {
+    /// Within its time bounds.
+    Current(Claims),
+    /// Signed by us but past its `exp`: its session reached the absolute limit.
+    Expired(Claims),
+}
+
+/// Signs and verifies access tokens, by the sessions' clock.
 pub struct Tokens {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
+    clock: Clock,
+    idle_seconds: u64,
 }
 
 impl Tokens {
+    /// Tokens on the system clock, with no idle limit announced (tests of the signature alone).
     pub fn new(secret: &[u8]) -> Self {
+        Self::with_clock(secret, Clock::system(), 0)
+    }
+
+    /// Tokens judged by `clock`, announcing the sessions' idle limit in each token.
+    pub fn with_clock(secret: &[u8], clock: Clock, idle_seconds: u64) -> Self {
         let mut validation = Validation::new(Algorithm::HS256);
-        validation.leeway = LEEWAY_SECONDS;
-        validation.validate_nbf = true;
+        // The time claims are checked against `clock` below (the library reads the system's).
+        validation.validate_exp = false;
+        validation.validate_nbf = false;
         validation.set_required_spec_claims(&["exp", "sub"]);
         Self {
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
             validation,
+            clock,
+            idle_seconds,
         }
     }
 
     /// Reads the signing secret from `<local_dir>/secrets/jwt-secret`, creating a random one on
     /// first run (kept out of git with the rest of `.local`).
-    pub fn load_or_create(local_dir: &Path) -> Result<Self> {
+    pub fn load_or_create(local_dir: &Path, clock: Clock, idle_seconds: u64) -> Result<Self> {
         let path = local_dir.join("secrets/jwt-secret");
         if let Ok(existing) = std::fs::read_to_string(&path) {
-            return Ok(Self::new(existing.trim().as_bytes()));
+            return Ok(Self::with_clock(existing.trim().as_bytes(), clock, idle_seconds));
         }
         let mut bytes = [0u8; 32];
         getrandom::fill(&mut bytes).map_err(|error| anyhow::anyhow!("no randomness: {error}"))?;
@@ -78,33 +127,23 @@ impl Tokens {
         std::fs::write(&path, &secret).with_context(|| format!("writing {}", path.display()))?;
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
-        Ok(Self::new(secret.as_bytes()))
+        Ok(Self::with_clock(secret.as_bytes(), clock, idle_seconds))
     }
 
-    pub fn issue(&self, member_id: i64) -> Result<String> {
-        self.sign(member_id, None, None)
-    }
-
-    /// A token for a provider account acting for `organisation_id`.
-    pub fn issue_provider(&self, account_id: i64, organisation_id: i64) -> Result<String> {
-        self.sign(account_id, None, Some(organisation_id))
-    }
-
-    /// A token for `member_id` held by `subscriber_id`, who switched to a family member's
-    /// account.
-    pub fn issue_on_behalf(&self, member_id: i64, subscriber_id: i64) -> Result<String> {
-        self.sign(member_id, Some(subscriber_id), None)
-    }
-
-    fn sign(&self, member_id: i64, actor_id: Option<i64>, organisation_id: Option<i64>) -> Result<String> {
-        let now = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
+    /// A signed token for `grant`, valid until its session's absolute limit.
+    pub fn issue(&self, grant: &Grant) -> Result<String> {
+        let now = u64::try_from(self.clock.now_seconds())?;
         let claims = Claims {
-            sub: member_id.to_string(),
+            sub: grant.subject.to_string(),
             iat: now,
-            exp: now + ACCESS_TOKEN_SECONDS,
-            act: actor_id.map(|id| Actor { sub: id.to_string() }),
-            role: organisation_id.map(|_| PROVIDER_ROLE.to_owned()),
-            org: organisation_id,
+            exp: u64::try_from(grant.expires_at)?,
+            nbf: None,
+            sid: Some(grant.session_id.to_string()),
+            auth_time: u64::try_from(grant.signed_in_at).ok(),
+            idle: (self.idle_seconds > 0).then_some(self.idle_seconds),
+            act: grant.actor.map(|id| Actor { sub: id.to_string() }),
+            role: grant.organisation.map(|_| PROVIDER_ROLE.to_owned()),
+            org: grant.organisation,
         };
         Ok(jsonwebtoken::encode(
             &Header::new(Algorithm::HS256),
@@ -113,14 +152,24 @@ impl Tokens {
         )?)
     }
 
-    /// The claims of a token signed with our key, unexpired, and neither issued nor valid only
-    /// in the future (`iat`, `nbf`): a token from the future was not issued by this server.
-    pub fn verify(&self, token: &str) -> Option<Claims> {
+    /// The claims of a token signed with our key, neither issued nor valid only in the future
+    /// (`iat`, `nbf`: a token from the future was not issued by this server); `None` when the
+    /// signature or those fail. Past its `exp`, [`Verified::Expired`].
+    pub fn verify(&self, token: &str) -> Option<Verified> {
         let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .ok()?
             .claims;
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).ok()?.as_secs();
-        (claims.iat <= now + LEEWAY_SECONDS).then_some(claims)
+        let now = self.clock.now_seconds();
+        let seconds = |value: u64| i64::try_from(value).unwrap_or(i64::MAX);
+        let from_the_future = seconds(claims.iat) > now + LEEWAY_SECONDS
+            || claims.nbf.is_some_and(|nbf| seconds(nbf) > now + LEEWAY_SECONDS);
+        if from_the_future {
+            return None;
+        }
+        if seconds(claims.exp) < now - LEEWAY_SECONDS {
+            return Some(Verified::Expired(claims));
+        }
+        Some(Verified::Current(claims))
     }
 }
 
@@ -130,27 +179,57 @@ pub use store::tokens::LinkToken;
 mod tests {
     use super::*;
 
+    fn grant(subject: i64, actor: Option<i64>) -> Grant {
+        Grant {
+            subject,
+            actor,
+            organisation: None,
+            session_id: 7,
+            signed_in_at: chrono::Utc::now().timestamp(),
+            expires_at: chrono::Utc::now().timestamp() + 3600,
+        }
+    }
+
+    fn current(verified: Option<Verified>) -> Option<Claims> {
+        match verified? {
+            Verified::Current(claims) => Some(claims),
+            Verified::Expired(_) => None,
+        }
+    }
+
     #[test]
     fn an_issued_token_verifies_and_a_foreign_one_does_not() {
         let tokens = Tokens::new(b"secret one");
-        let token = tokens.issue(42).unwrap();
-        assert_eq!(tokens.verify(&token).unwrap().sub, "42");
-        assert!(tokens.verify(&token).unwrap().act.is_none());
+        let token = tokens.issue(&grant(42, None)).unwrap();
+        let claims = current(tokens.verify(&token)).unwrap();
+        assert_eq!(claims.sub, "42");
+        assert_eq!(claims.sid.as_deref(), Some("7"));
+        assert!(claims.act.is_none());
         assert!(Tokens::new(b"secret two").verify(&token).is_none());
     }
 
     #[test]
     fn a_token_on_behalf_of_a_subscriber_names_them_as_the_actor() {
         let tokens = Tokens::new(b"secret one");
-        let claims = tokens.verify(&tokens.issue_on_behalf(43, 42).unwrap()).unwrap();
+        let claims = current(tokens.verify(&tokens.issue(&grant(43, Some(42))).unwrap())).unwrap();
         assert_eq!(claims.sub, "43");
         assert_eq!(claims.act, Some(Actor { sub: "42".into() }));
     }
 
     #[test]
+    fn a_token_past_its_session_limit_is_told_apart_by_the_clock_it_is_judged_by() {
+        let clock = Clock::system();
+        let tokens = Tokens::with_clock(b"secret one", clock.clone(), 60);
+        let token = tokens.issue(&grant(42, None)).unwrap();
+        assert_eq!(current(tokens.verify(&token)).unwrap().idle, Some(60));
+        clock.advance(chrono::Duration::seconds(3600 + 60));
+        assert!(matches!(tokens.verify(&token), Some(Verified::Expired(_))));
+    }
+
+    #[test]
     fn tokens_from_the_future_are_refused() {
         let tokens = Tokens::new(b"secret one");
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
+        let now = chrono::Utc::now().timestamp();
         let sign = |claims: serde_json::Value| {
             jsonwebtoken::encode(
                 &Header::new(Algorithm::HS256),
@@ -160,16 +239,12 @@ mod tests {
             .unwrap()
         };
         let exp = now + 3600;
-        assert!(
-            tokens
-                .verify(&sign(serde_json::json!({ "sub": "1", "iat": now, "exp": exp })))
-                .is_some()
-        );
+        assert!(current(tokens.verify(&sign(serde_json::json!({ "sub": "1", "iat": now, "exp": exp })))).is_some());
         let iat_ahead = sign(serde_json::json!({ "sub": "1", "iat": now + 600, "exp": exp }));
         assert!(tokens.verify(&iat_ahead).is_none(), "iat in the future");
         let nbf_ahead = sign(serde_json::json!({ "sub": "1", "iat": now, "nbf": now + 600, "exp": exp }));
         assert!(tokens.verify(&nbf_ahead).is_none(), "nbf in the future");
         let nbf_past = sign(serde_json::json!({ "sub": "1", "iat": now, "nbf": now - 60, "exp": exp }));
-        assert!(tokens.verify(&nbf_past).is_some(), "nbf in the past");
+        assert!(current(tokens.verify(&nbf_past)).is_some(), "nbf in the past");
     }
 }

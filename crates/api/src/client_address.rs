@@ -24,6 +24,11 @@ impl ClientKey {
         }
     }
 
+    /// The address the key stands for: the IPv4 address, or the first address of the IPv6 /64.
+    pub fn address(&self) -> IpAddr {
+        self.0
+    }
+
     /// The key of an entry of a proxy header; `None` when it is not an address.
     pub fn parse(entry: &str) -> Option<Self> {
         parse_address(entry).map(Self::of)

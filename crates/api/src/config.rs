@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Parser;
 
@@ -182,6 +183,21 @@ pub struct Config {
     /// The server's clock (tests move it forward).
     #[arg(skip)]
     pub clock: crate::clock::Clock,
+    /// Minutes without a request after which a session ends (signed out everywhere).
+    #[arg(long, env = "NEARCARE_SESSION_IDLE_MINUTES", default_value_t = 12 * 60)]
+    pub session_idle_minutes: u64,
+    /// Days after signing in at which a session ends, however active.
+    #[arg(long, env = "NEARCARE_SESSION_ABSOLUTE_DAYS", default_value_t = 30)]
+    pub session_absolute_days: u64,
+    /// How often each server reads the sessions ended elsewhere, in milliseconds, whether or
+    /// not a notification came: the longest an ended session can still be served by a server
+    /// that missed its notification.
+    #[arg(long, env = "NEARCARE_SESSION_RESYNC_MS", default_value_t = 1_000)]
+    pub session_resync_ms: u64,
+    /// How often each server writes the sessions' newest activity, in seconds (one statement for
+    /// all of them).
+    #[arg(long, env = "NEARCARE_SESSION_ACTIVITY_FLUSH_SECONDS", default_value_t = 30)]
+    pub session_activity_flush_seconds: u64,
 }
 
 impl Config {
@@ -230,6 +246,20 @@ impl Config {
             eligibility_retry_hours: 72,
             attestation_sweep_secs: 3_600,
             clock: crate::clock::Clock::system(),
+            session_idle_minutes: 12 * 60,
+            session_absolute_days: 30,
+            session_resync_ms: 1_000,
+            session_activity_flush_seconds: 30,
+        }
+    }
+
+    /// The sessions' limits and how closely servers follow each other.
+    pub fn session_policy(&self) -> crate::sessions::SessionPolicy {
+        crate::sessions::SessionPolicy {
+            idle: Duration::from_secs(self.session_idle_minutes.max(1) * 60),
+            absolute: Duration::from_secs(self.session_absolute_days.max(1) * 86_400),
+            resync: Duration::from_millis(self.session_resync_ms.max(10)),
+            flush: Duration::from_secs(self.session_activity_flush_seconds.max(1)),
         }
     }
 

@@ -111,8 +111,25 @@ error_codes! {
     INVALID_PASSWORD = ("invalid_password", BAD_REQUEST, "Invalid password");
     /// An account call (login email, password) under a token switched to a family member.
     SWITCHED_ACCOUNT = ("switched_account", FORBIDDEN, "Switch back to your own account to change a login e-mail or password: a family member's e-mail is never a login.");
+    /// A switch to another family member under a token already switched to one.
+    SWITCH_BACK_FIRST = ("switched_account", FORBIDDEN, "Switch back to your own account before switching to another family member.");
+    /// Changing the login e-mail asks for the current password; the account has none yet.
+    PASSWORD_NOT_SET = ("password_not_set", FORBIDDEN, "Set a password first: changing your login e-mail asks for your current password.");
     NO_MEMBER = ("not_found", NOT_FOUND, "No member found");
     PLAN_NOT_FOUND = ("plan_not_found", NOT_FOUND, "We could not find a plan with this ID");
+
+    // ---- Sessions (`reason` in the body says why; docs/accounts-contract.md, "Sessions") ----
+    SESSION_SIGNED_OUT = ("session_ended", UNAUTHORIZED, "You signed out of this session. Please log in again.");
+    SESSION_ENDED_ELSEWHERE = ("session_ended", UNAUTHORIZED, "This session was signed out from another device. Please log in again.");
+    SESSION_PASSWORD_CHANGED = ("session_ended", UNAUTHORIZED, "Your password was changed, so this session was signed out. Please log in again.");
+    SESSION_IDLE = ("session_ended", UNAUTHORIZED, "You were signed out after {limit} without activity. Please log in again.");
+    SESSION_EXPIRED = ("session_ended", UNAUTHORIZED, "You were signed out: a session lasts at most {limit} after you log in. Please log in again.");
+    SESSION_ACCOUNT_DELETED = ("session_ended", UNAUTHORIZED, "This account no longer exists.");
+    SESSION_FAMILY_CHANGED = ("session_ended", UNAUTHORIZED, "You no longer manage this family member's account. Switch back to your own account.");
+    SESSION_ACCOUNT_CHANGED = ("session_ended", UNAUTHORIZED, "Your account changed, so this session was signed out. Please log in again.");
+    SESSION_SWITCHED_BACK = ("session_ended", UNAUTHORIZED, "You switched back to your own account; this family member's session is closed.");
+    /// DELETE /member/app/sessions/{id} for a session that is not an open one of the caller's.
+    SESSION_NOT_FOUND = ("session_not_found", NOT_FOUND, "No open session of yours has this id.");
 
     // ---- Eligibility ----------------------------------------------------------------------
     ELIGIBILITY_NOT_VERIFIED = ("eligibility_not_verified", BAD_REQUEST, "We were unable to verify eligibility. Please enter subscriber information and resubmit.");

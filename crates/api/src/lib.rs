@@ -30,6 +30,7 @@ pub mod router;
 pub mod routes;
 pub mod serve;
 pub mod services;
+pub mod sessions;
 pub mod shutdown;
 pub mod snapshot_sync;
 pub mod state;

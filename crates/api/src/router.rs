@@ -91,6 +91,7 @@ fn feature_routes() -> Router<AppState> {
         .merge(routes::signup::router())
         .merge(routes::login::router())
         .merge(routes::passwords::router())
+        .merge(routes::sessions::router())
         .merge(routes::verification::router())
         .merge(routes::eligibility::router())
         .merge(routes::members::router())

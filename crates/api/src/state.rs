@@ -17,6 +17,7 @@ use crate::limits::RateLimits;
 use crate::mail::Mailer;
 use crate::minute_counts::MinuteCounts;
 use crate::passwords::PasswordHasher;
+use crate::sessions::Sessions;
 
 /// Everything a handler may need, behind one `Arc`: axum clones the state for every request
 /// (and every extractor that reads it), and a clone of the parts themselves was a dozen atomic
@@ -31,6 +32,8 @@ pub struct AppParts {
     pub gazetteer: Arc<Gazetteer>,
     pub geocoder: Geocoder,
     pub tokens: Arc<Tokens>,
+    /// Every sign-in's session, checked in memory (see `crate::sessions`).
+    pub sessions: Arc<Sessions>,
     pub config: Arc<Config>,
     pub passwords: PasswordHasher,
     pub eligibility: Arc<dyn Eligibility>,

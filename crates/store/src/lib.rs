@@ -22,6 +22,7 @@ pub mod participations;
 pub mod providers;
 pub mod rate_limits;
 pub mod roster;
+pub mod sessions;
 pub mod terms_agreements;
 pub mod tokens;
 pub mod waitlist;

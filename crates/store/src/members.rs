@@ -165,27 +165,6 @@ pub async fn find(pool: &PgPool, id: i64) -> Result<Option<Member>> {
         .await?)
 }
 
-/// Whether a token's subject still exists as the kind of login the token says: a member (and,
-/// for a token switched to a family member, still managed by `actor`, the subscriber) or, with
-/// `organisation`, a provider account acting for that organisation.
-pub async fn token_subject_exists(
-    pool: &PgPool,
-    id: i64,
-    actor: Option<i64>,
-    organisation: Option<i64>,
-) -> Result<bool> {
-    Ok(sqlx::query_scalar(
-        "select exists(select 1 from members where id = $1 and ($2::bigint is null or subscriber_id = $2)
-                         and case when $3::bigint is null then account_kind = 'member'
-                                  else account_kind = 'provider' and organisation_id = $3 end)",
-    )
-    .bind(id)
-    .bind(actor)
-    .bind(organisation)
-    .fetch_one(pool)
-    .await?)
-}
-
 /// The member whose login is `email` (already lower-cased).
 pub async fn find_by_email(pool: &PgPool, email: &str) -> Result<Option<Member>> {
     let statement = format!("select {MEMBER_COLUMNS} from {MEMBER_FROM} where lower(m.email) = $1");

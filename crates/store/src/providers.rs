@@ -97,6 +97,7 @@ pub async fn invite(
         Purpose::VerifyEmail,
         &token.hash,
         INVITATION_LIFETIME,
+        email,
         None,
     )
     .await?;

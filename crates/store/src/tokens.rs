@@ -81,14 +81,15 @@ fn record((id, member_id, purpose, new_email, expires_at, used_at, revoked_at): 
     })
 }
 
-/// Stores a new token valid for `lifetime`, revoking the member's earlier unused tokens of
-/// the same purpose (only the newest link works).
+/// Stores a new token valid for `lifetime`, sent to `sent_to`, revoking the member's earlier
+/// unused tokens of the same purpose (only the newest link works).
 pub async fn issue(
     connection: &mut PgConnection,
     member_id: i64,
     purpose: Purpose,
     token_hash: &[u8; 32],
     lifetime: Duration,
+    sent_to: &str,
     new_email: Option<&str>,
 ) -> Result<i64> {
     sqlx::query(
@@ -100,14 +101,15 @@ pub async fn issue(
     .execute(&mut *connection)
     .await?;
     let id = sqlx::query_scalar(
-        "insert into one_time_tokens (member_id, purpose, token_hash, new_email, expires_at)
-         values ($1, $2, $3, $4, now() + make_interval(secs => $5))
+        "insert into one_time_tokens (member_id, purpose, token_hash, new_email, sent_to, expires_at)
+         values ($1, $2, $3, $4, lower($5), now() + make_interval(secs => $6))
          returning id",
     )
     .bind(member_id)
     .bind(purpose.as_str())
     .bind(token_hash.as_slice())
     .bind(new_email)
+    .bind(sent_to)
     .bind(lifetime.as_secs_f64())
     .fetch_one(&mut *connection)
     .await?;
@@ -115,7 +117,9 @@ pub async fn issue(
 }
 
 /// Uses a token: when it exists with one of `purposes`, is unexpired, unused and not revoked,
-/// it is marked used (atomically: of two concurrent uses, one wins) and returned.
+/// and (but for a change of email, which goes to the new address) the account's login is still
+/// the address it was sent to, it is marked used (atomically: of two concurrent uses, one wins)
+/// and returned.
 pub async fn consume(
     connection: &mut PgConnection,
     token_hash: &[u8; 32],
@@ -123,8 +127,10 @@ pub async fn consume(
 ) -> Result<Option<TokenRecord>> {
     let purposes: Vec<&str> = purposes.iter().map(|purpose| purpose.as_str()).collect();
     let row: Option<TokenRow> = sqlx::query_as(
-        "update one_time_tokens set used_at = now()
+        "update one_time_tokens t set used_at = now()
          where token_hash = $1 and purpose = any($2) and used_at is null and revoked_at is null and expires_at > now()
+           and (purpose = 'change_email' or sent_to is null
+                or sent_to = (select lower(email) from members m where m.id = t.member_id))
          returning id, member_id, purpose, new_email, expires_at, used_at, revoked_at",
     )
     .bind(token_hash.as_slice())

@@ -17,13 +17,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use store::members::{Member, PersonalInfo};
 
-use crate::access::SignedInMember;
+use crate::access::{Caller, SignedInMember};
 use crate::coverage::Person;
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::Json;
 use crate::forms::{PersonFields, check, optional, required, text};
 use crate::limits::Bucket;
+use crate::services::accounts::access_token;
 use crate::services::eligibility_check::{self, Applicant, Confirmation, NotConfirmed};
 use crate::services::member_views::{filter_market, member_view_with_check};
 use crate::state::AppState;
@@ -195,14 +196,15 @@ fn eligibility_error(refusal: NotConfirmed) -> ApiError {
 
 /// Checks the member's stored details and, when the roster confirms them, activates
 /// eligibility and moves the member on. Answers the body of a 200.
-/// `actor`: the subscriber who switched to this member's account; the new token keeps naming
-/// them so they can switch back. `limited`: the check counts against the member's eligibility
-/// limit here (the caller has not counted it already).
+/// `caller`: whose token asked; the new token is for the same session and keeps naming the
+/// subscriber who switched to this member's account, so they can switch back. `limited`: the
+/// check counts against the member's eligibility limit here (the caller has not counted it
+/// already).
 async fn check_and_apply(
     state: &AppState,
     member: &Member,
     subscriber: Option<Person>,
-    actor: Option<i64>,
+    caller: Caller,
     limited: bool,
 ) -> ApiResult<Value> {
     let Confirmation {
@@ -216,10 +218,7 @@ async fn check_and_apply(
     Ok(json!({
         "eligible": true,
         "eligibility": { "code": 200, "status": updated.eligibility_status, "err": { "chcDown": false } },
-        "newAccessToken": match actor {
-            Some(subscriber_id) => state.tokens.issue_on_behalf(updated.id, subscriber_id)?,
-            None => state.tokens.issue(updated.id)?,
-        },
+        "newAccessToken": access_token(state, updated.id, caller.actor, None, caller.session)?,
         "nextStep": updated.next_step,
         "setup": updated.setup,
         "hasFamily": coverage.family_size > 0,
@@ -261,7 +260,7 @@ async fn confirm_info(
     let saved = store::members::update_personal_info(&mut connection, member.id, &info, unconfirm).await?;
     drop(connection);
     Ok(axum::Json(
-        check_and_apply(&state, &saved, subscriber, caller.actor, false).await?,
+        check_and_apply(&state, &saved, subscriber, caller, false).await?,
     ))
 }
 
@@ -292,7 +291,5 @@ async fn eligibility(
     State(state): State<AppState>,
     SignedInMember { caller, member }: SignedInMember,
 ) -> ApiResult<axum::Json<Value>> {
-    Ok(axum::Json(
-        check_and_apply(&state, &member, None, caller.actor, true).await?,
-    ))
+    Ok(axum::Json(check_and_apply(&state, &member, None, caller, true).await?))
 }

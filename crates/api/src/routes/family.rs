@@ -18,6 +18,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use store::family::{FamilyChanges, FamilyWrite, NewFamilyMember};
 use store::members::Member;
+use store::sessions::{EndReason, Ending};
 
 use crate::access::{Caller, FamilyMemberOfCaller, family_head, family_member_of, please_log_in, signed_in_member};
 use crate::error::{ApiError, ApiResult};
@@ -25,8 +26,10 @@ use crate::error_codes as codes;
 use crate::extract::{Json, Path};
 use crate::forms::{PersonFields, check, required, text, ticked};
 use crate::limits::Bucket;
+use crate::services::accounts::access_token;
 use crate::services::eligibility_check::{self, Applicant, Applied, Confirmation, NotConfirmed, Recheck};
 use crate::services::member_views::location_json;
+use crate::sessions::SessionRef;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -323,6 +326,9 @@ async fn remove(
         .ok_or_else(|| ApiError::known(codes::NO_DEPENDENT))?;
     // A removed member's clinic is told (store::memberships::cancel_for_removal).
     state.mailer.wake();
+    // The removal ended the sessions switched into the member (a trigger; NOTIFY tells the
+    // other servers): this one applies it before answering.
+    state.sessions.resync().await;
     tracing::info!(subscriber = subscriber.id, member = member_id, "family member removed");
     Ok(axum::Json(json!({
         "message": format!("{first_name} {last_name} has been removed from your account."),
@@ -453,24 +459,41 @@ async fn confirm_info(
     })))
 }
 
-/// A token for one of the subscriber's family members, naming the subscriber as its actor;
-/// asked for the subscriber's own id, a plain token for the subscriber (switching back).
+/// A token for one of the subscriber's family members, naming the subscriber as its actor, in
+/// a session switched from the subscriber's (it ends with it); asked for the subscriber's own
+/// id, a plain token for the subscriber's session again (switching back, which closes the
+/// switched session). A switched token switches back only: another family member is 403.
 async fn dependent_token(
     State(state): State<AppState>,
     caller: Caller,
     Path(member_id): Path<i64>,
 ) -> ApiResult<axum::Json<Value>> {
     let subscriber_id = caller.actor.unwrap_or(caller.member_id);
+    let sign_in = SessionRef {
+        id: caller.session.sign_in,
+        ..caller.session
+    };
     let subscriber = Caller {
         member_id: subscriber_id,
         actor: None,
+        session: sign_in,
     };
     let access_token = if member_id == subscriber_id {
         signed_in_member(&state, subscriber).await?;
-        state.tokens.issue(subscriber_id)?
+        if caller.actor.is_some() {
+            state
+                .sessions
+                .end(Ending::One(caller.session.id), EndReason::SwitchedBack)
+                .await?;
+        }
+        access_token(&state, subscriber_id, None, None, sign_in)?
     } else {
+        if caller.actor.is_some() {
+            return Err(ApiError::known(codes::SWITCH_BACK_FIRST));
+        }
         family_member_of(&state, subscriber, member_id).await?;
-        state.tokens.issue_on_behalf(member_id, subscriber_id)?
+        let switched = state.sessions.start_switched(sign_in, member_id, subscriber_id).await?;
+        access_token(&state, member_id, Some(subscriber_id), None, switched)?
     };
     Ok(axum::Json(json!({
         "accessToken": access_token,

@@ -19,6 +19,7 @@ use crate::extract::Json;
 use crate::forms::{EmailBody, TokenBody, parse_email};
 use crate::limits::Bucket;
 use crate::services::accounts::{CHECK_YOUR_EMAIL, login_answer, request_link};
+use crate::sessions::SignInOrigin;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -38,6 +39,7 @@ pub struct LoginBody {
 async fn login(
     State(state): State<AppState>,
     ClientIp(client): ClientIp,
+    origin: SignInOrigin,
     Json(body): Json<LoginBody>,
 ) -> ApiResult<axum::Json<Value>> {
     let email = parse_email(body.email.as_deref())?;
@@ -64,10 +66,10 @@ async fn login(
     if member.email_verified_at.is_none() {
         return Err(ApiError::known(codes::EMAIL_NOT_VERIFIED));
     }
-    Ok(axum::Json(login_answer(&state, &member).await?))
+    Ok(axum::Json(login_answer(&state, &member, &origin).await?))
 }
 
-/// Emails a one-time login link (15 minutes) when the account exists (see `request_link`).
+/// Emails a one-time login link (10 minutes) when the account exists (see `request_link`).
 async fn request_magic_link(
     State(state): State<AppState>,
     ClientIp(client): ClientIp,
@@ -79,9 +81,11 @@ async fn request_magic_link(
     Ok(axum::Json(json!({ "message": CHECK_YOUR_EMAIL })))
 }
 
-/// Logs in with a magic link's token (once). Opening the link also proves the email.
+/// Logs in with a magic link's token (once, within 10 minutes, while the login is still the
+/// address it was sent to). Opening the link also proves the email.
 async fn login_with_magic_link(
     State(state): State<AppState>,
+    origin: SignInOrigin,
     Json(body): Json<TokenBody>,
 ) -> ApiResult<axum::Json<Value>> {
     let expired = || ApiError::known(codes::MAGIC_LINK_EXPIRED);
@@ -101,5 +105,5 @@ async fn login_with_magic_link(
     }
     store::members::mark_email_verified(&mut transaction, member.id).await?;
     transaction.commit().await?;
-    Ok(axum::Json(login_answer(&state, &member).await?))
+    Ok(axum::Json(login_answer(&state, &member, &origin).await?))
 }

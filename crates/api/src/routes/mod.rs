@@ -22,6 +22,7 @@ pub mod participation_review;
 pub mod passwords;
 pub mod profiles;
 pub mod providers;
+pub mod sessions;
 pub mod signup;
 pub mod verification;
 pub mod waitlist;

@@ -8,6 +8,8 @@ use axum::routing::{get, post};
 use domain::accounts::{NewPassword, ValidationError};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use sqlx::PgConnection;
+use store::sessions::{EndReason, Ending};
 use store::tokens::Purpose;
 
 use crate::access::{Caller, ClientIp, MaybeCaller, own_account, signed_in_member};
@@ -18,7 +20,10 @@ use crate::extract::{Json, Query, link_token};
 use crate::forms::{EmailBody, EmailQuery, TokenBody, parse_email, parse_new_password};
 use crate::limits::Bucket;
 use crate::services::account_notices;
-use crate::services::accounts::{CHECK_YOUR_EMAIL, PASSWORD_SAVED, request_link};
+use crate::services::accounts::{
+    CHECK_YOUR_EMAIL, PASSWORD_SAVED, check_current_password, current_password_field, request_link,
+};
+use crate::sessions::SessionRef;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -55,6 +60,7 @@ async fn validate_token(State(state): State<AppState>, Json(body): Json<TokenBod
         Purpose::SetPassword,
         &exchanged.hash,
         crate::mail::lifetime(Purpose::SetPassword),
+        member.email.as_deref().unwrap_or_default(),
         None,
     )
     .await?;
@@ -71,7 +77,8 @@ async fn validate_token(State(state): State<AppState>, Json(body): Json<TokenBod
 
 /// Sets a password with a one-time token (the exchanged one, or a reset or verification link
 /// itself). The token is spent only when the password is accepted; every other outstanding
-/// link of the member stops working.
+/// link of the member stops working (a change of email too), and so does every session: a reset
+/// is how an owner takes an account back.
 async fn set_password_with_token(state: &AppState, token_text: &str, password: &NewPassword) -> ApiResult<()> {
     const PURPOSES: [Purpose; 3] = [Purpose::SetPassword, Purpose::PasswordReset, Purpose::VerifyEmail];
     let forbidden = || ApiError::known(codes::LINK_EXPIRED);
@@ -97,16 +104,18 @@ async fn set_password_with_token(state: &AppState, token_text: &str, password: &
     store::tokens::consume(&mut transaction, &hash, &PURPOSES)
         .await?
         .ok_or_else(forbidden)?;
-    store::members::set_password(&mut transaction, member.id, &new_hash).await?;
-    store::tokens::revoke_all(
+    let ended = save_password(
         &mut transaction,
         member.id,
+        &new_hash,
         &[
             Purpose::MagicLink,
             Purpose::PasswordReset,
             Purpose::SetPassword,
             Purpose::VerifyEmail,
+            Purpose::ChangeEmail,
         ],
+        None,
     )
     .await?;
     if member.password_hash.is_some() {
@@ -115,8 +124,37 @@ async fn set_password_with_token(state: &AppState, token_text: &str, password: &
     }
     transaction.commit().await?;
     state.mailer.wake();
-    tracing::info!(member = member.id, "password set with a link");
+    state.sessions.forget(&ended, EndReason::PasswordChanged);
+    tracing::info!(
+        member = member.id,
+        sessions_ended = ended.len(),
+        "password set with a link"
+    );
     Ok(())
+}
+
+/// Stores a new password hash on the caller's transaction, revokes the member's outstanding
+/// links of `revoked` purposes and ends every session but `kept` (a sign-in session): whoever
+/// held a link or a token from before the change is shut out. Answers the sessions ended, for
+/// [`crate::sessions::Sessions::forget`] once the transaction commits.
+async fn save_password(
+    transaction: &mut PgConnection,
+    member_id: i64,
+    hash: &str,
+    revoked: &[Purpose],
+    kept: Option<i64>,
+) -> ApiResult<Vec<i64>> {
+    store::members::set_password(&mut *transaction, member_id, hash).await?;
+    store::tokens::revoke_all(&mut *transaction, member_id, revoked).await?;
+    Ok(store::sessions::end(
+        transaction,
+        Ending::AllOf {
+            member: member_id,
+            except: kept,
+        },
+        EndReason::PasswordChanged,
+    )
+    .await?)
 }
 
 #[derive(Default, Deserialize)]
@@ -128,7 +166,7 @@ pub struct PasswordBody {
 }
 
 /// Sets the password with a link's token; without a token, a signed-in member who has no
-/// password yet sets their first one (account settings).
+/// password yet sets their first one (account settings), which ends their other sessions.
 async fn password_reset(
     State(state): State<AppState>,
     MaybeCaller(caller): MaybeCaller,
@@ -145,6 +183,7 @@ async fn password_reset(
             }
             let hash = state.passwords.hash(&password).await?;
             store::members::replace_password(&state.pool, member.id, &hash).await?;
+            end_other_sessions(&state, member.id, caller.session).await?;
         }
     }
     Ok(axum::Json(json!({ "message": PASSWORD_SAVED })))
@@ -183,7 +222,25 @@ pub struct ChangePasswordBody {
     confirm_password: Option<String>,
 }
 
-/// Changes the signed-in member's password. Errors repeat their text in `msg`.
+/// Ends every session of the member but `current` (and the sessions switched from them): a
+/// password change is how an owner shuts out whoever else holds a token.
+async fn end_other_sessions(state: &AppState, member_id: i64, current: SessionRef) -> ApiResult<()> {
+    let ended = state
+        .sessions
+        .end(
+            Ending::AllOf {
+                member: member_id,
+                except: Some(current.sign_in),
+            },
+            EndReason::PasswordChanged,
+        )
+        .await?;
+    tracing::info!(member = member_id, sessions_ended = ended.len(), "password changed");
+    Ok(())
+}
+
+/// Changes the signed-in member's password, ending their other sessions and outstanding links.
+/// Errors repeat their text in `msg`.
 async fn password_change(
     State(state): State<AppState>,
     caller: Caller,
@@ -194,42 +251,33 @@ async fn password_change(
 }
 
 async fn change_password(state: &AppState, caller: Caller, body: ChangePasswordBody) -> ApiResult<axum::Json<Value>> {
-    let current = body.current_password.unwrap_or_default();
-    if current.is_empty() {
-        return Err(ApiError::invalid_field(
-            "currentPassword",
-            ValidationError::PasswordRequired,
-        ));
-    }
+    let current = current_password_field(body.current_password)?;
     let password = parse_new_password(body.password.as_deref(), body.confirm_password.as_deref())?;
     let member = signed_in_member(state, caller).await?;
-    state
-        .limits
-        .check(&state.pool, Bucket::PasswordChange(member.id))
-        .await?;
-    let stored = member.password_hash.as_deref();
-    if !state.passwords.verify(&current, stored).await? {
-        state
-            .limits
-            .record(&state.pool, Bucket::PasswordChange(member.id))
-            .await?;
-        return Err(ApiError::known(codes::INVALID_PASSWORD).with_details(json!({ "field": "currentPassword" })));
-    }
+    check_current_password(state, &member, &current).await?;
     if password.expose() == current {
         return Err(ApiError::invalid_field("password", ValidationError::PasswordReused));
     }
     let hash = state.passwords.hash(&password).await?;
     let mut transaction = state.pool.begin().await?;
-    store::members::set_password(&mut transaction, member.id, &hash).await?;
-    store::tokens::revoke_all(
+    let ended = save_password(
         &mut transaction,
         member.id,
-        &[Purpose::MagicLink, Purpose::PasswordReset, Purpose::SetPassword],
+        &hash,
+        &[
+            Purpose::MagicLink,
+            Purpose::PasswordReset,
+            Purpose::SetPassword,
+            Purpose::ChangeEmail,
+        ],
+        Some(caller.session.sign_in),
     )
     .await?;
     account_notices::password_changed(&mut transaction, state, &member).await?;
     transaction.commit().await?;
     state.mailer.wake();
+    state.sessions.forget(&ended, EndReason::PasswordChanged);
+    tracing::info!(member = member.id, sessions_ended = ended.len(), "password changed");
     Ok(axum::Json(json!({ "message": PASSWORD_SAVED, "msg": PASSWORD_SAVED })))
 }
 

@@ -21,6 +21,7 @@ use crate::forms::{EmailBody, optional_name, parse_email, parse_new_password};
 use crate::legal::Document;
 use crate::limits::Bucket;
 use crate::services::accounts::{login_answer, verification_sent};
+use crate::sessions::SignInOrigin;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -68,6 +69,7 @@ pub struct SignupQuery {
 async fn signup(
     State(state): State<AppState>,
     ClientIp(client): ClientIp,
+    origin: SignInOrigin,
     Query(query): Query<SignupQuery>,
     Json(body): Json<SignupBody>,
 ) -> ApiResult<axum::Json<Value>> {
@@ -194,7 +196,7 @@ async fn signup(
     transaction.commit().await?;
     state.mailer.wake();
     tracing::info!(member = member.id, "member signed up");
-    let mut answer = login_answer(&state, &member).await?;
+    let mut answer = login_answer(&state, &member, &origin).await?;
     answer["accountExists"] = json!(false);
     answer["message"] = json!(verification_sent(email.as_str()));
     Ok(axum::Json(answer))

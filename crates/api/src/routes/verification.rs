@@ -17,10 +17,12 @@ use crate::auth::LinkToken;
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::{Json, Query, link_token};
-use crate::forms::{EmailBody, EmailQuery, TokenBody, parse_email};
+use crate::forms::{EmailQuery, TokenBody, parse_email};
 use crate::limits::Bucket;
 use crate::services::account_notices;
-use crate::services::accounts::{ACCOUNT_VERIFIED, CHECK_YOUR_EMAIL, request_link, verification_sent};
+use crate::services::accounts::{
+    ACCOUNT_VERIFIED, CHECK_YOUR_EMAIL, check_current_password, current_password_field, request_link, verification_sent,
+};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -95,16 +97,31 @@ async fn verify(
     })))
 }
 
-/// Sends a confirmation link to a new login email; the login changes when it is opened.
+/// The change-of-email form: the new address and the current password.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeEmailBody {
+    email: Option<String>,
+    current_password: Option<String>,
+}
+
+/// Sends a confirmation link to a new login email; the login changes when it is opened. The
+/// current password is asked first: a token alone (a stolen session) must not be enough to move
+/// the account to another address.
 async fn change_email(
     State(state): State<AppState>,
     caller: Caller,
     ClientIp(client): ClientIp,
-    Json(body): Json<EmailBody>,
+    Json(body): Json<ChangeEmailBody>,
 ) -> ApiResult<axum::Json<Value>> {
     let caller = own_account(caller)?;
     let email = parse_email(body.email.as_deref())?;
+    let current = current_password_field(body.current_password)?;
     let member = signed_in_member(&state, caller).await?;
+    if member.password_hash.is_none() {
+        return Err(ApiError::known(codes::PASSWORD_NOT_SET).with_details(json!({ "field": "currentPassword" })));
+    }
+    check_current_password(&state, &member, &current).await?;
     if member.email.as_deref() == Some(email.as_str()) {
         return Err(ApiError::known(codes::SAME_EMAIL).with_details(json!({ "field": "email" })));
     }

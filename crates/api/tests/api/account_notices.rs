@@ -63,7 +63,12 @@ async fn the_owner_is_told_at_the_old_address_when_the_password_or_the_login_ema
         .as_str()
         .unwrap()
         .to_owned();
-    assert_eq!(app.change_email(&access, "owner.new@example.com").await.status, 200);
+    assert_eq!(
+        app.change_email_with_password(&access, "owner.new@example.com", "Reset!12345")
+            .await
+            .status,
+        200
+    );
     let confirmation = sink.wait_for("owner.new@example.com", 1, WAIT).await;
     assert_eq!(sink.messages_to(email).len(), 4, "asking for a change tells nobody yet");
     let confirmed = app

@@ -573,15 +573,15 @@ async fn the_notification_setting_needs_a_signed_in_member_and_a_boolean() {
         "nothing was stored"
     );
 
-    // A token whose account is gone.
+    // A token whose account is gone: its sessions ended with it.
     sqlx::query("delete from members where id = $1")
         .bind(id)
         .execute(&app.database.pool)
         .await
         .unwrap();
-    assert_error(
+    app.wait_until_refused(&access).await;
+    crate::sessions::assert_ended(
         &app.set_notifications(&json!({ "notify": true }), Some(&access)).await,
-        401,
-        "unauthorized",
+        "account_deleted",
     );
 }

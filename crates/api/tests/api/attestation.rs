@@ -9,7 +9,7 @@ use api::clock::Clock;
 use api::config::Secret;
 use serde_json::json;
 
-use crate::helpers::TestApp;
+use crate::helpers::{PASSWORD, TestApp};
 use crate::smtp::{SmtpSink, checked_link};
 
 const PROVIDER: &str = "dana@frontrange.example";
@@ -132,7 +132,15 @@ async fn an_organisation_is_reminded_after_90_days_at_most_weekly_until_it_confi
         .await;
     assert_eq!(reminders(&sink).len(), 2);
 
-    // Confirmed: no more reminders, however long the sweeps go on within the 90 days.
+    // Confirmed: no more reminders, however long the sweeps go on within the 90 days. The
+    // provider signs in again: 99 days on, the first session is long past its limits.
+    let expired = app
+        .post_as("/dpcproviders/listings/attest", &json!({}), Some(&token))
+        .await;
+    assert_eq!(expired.body["code"], "session_ended", "{:?}", expired.body);
+    let login = app.login(PROVIDER, PASSWORD).await;
+    assert_eq!(login.status, 200, "{:?}", login.body);
+    let token = login.body["accessToken"].as_str().unwrap().to_owned();
     let confirmed = app
         .post_as("/dpcproviders/listings/attest", &json!({}), Some(&token))
         .await;

@@ -846,3 +846,135 @@ fn server_command(database_url: &str, local_dir: &std::path::Path) -> std::proce
         );
     command
 }
+
+/// Signs up on `process` (sign-up answers a token in a new session); answers the token.
+async fn signed_up_on(client: &reqwest::Client, process: &Process, email: &str) -> String {
+    let answer: Value = client
+        .post(format!("{}/member/app/signup", process.address))
+        .json(&json!({ "email": email, "companyName": "Fleet Test Company" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    answer["accessToken"]
+        .as_str()
+        .expect("sign-up answers a token")
+        .to_owned()
+}
+
+/// Member info on `process` with `token`: the status and the body's `code` and `reason`.
+async fn member_info_on(client: &reqwest::Client, process: &Process, token: &str) -> (u16, Value) {
+    let response = client
+        .get(format!("{}/member/app/member/info", process.address))
+        .header("x-access-token", token)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or_default())
+}
+
+/// Polls member info on `process` until the token is refused (at most 10 s); answers how long
+/// that took and the refusal.
+async fn refused_after(client: &reqwest::Client, process: &Process, token: &str) -> (Duration, Value) {
+    let started = Instant::now();
+    loop {
+        let (status, body) = member_info_on(client, process, token).await;
+        if status == 401 || started.elapsed() > Duration::from_secs(10) {
+            assert_eq!(status, 401, "still served after 10 s: {body}");
+            return (started.elapsed(), body);
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_session_ended_on_one_server_process_is_refused_by_the_other_within_a_second() {
+    api::install_tls_provider();
+    let database = seeded_database(60, 48, 11).await;
+    let root = fleet_root("sessions");
+    let client = reqwest::Client::new();
+    let a = spawn_process(&database.url, &root.join("a"));
+    let generation = store::generations::current(&database.pool)
+        .await
+        .unwrap()
+        .unwrap()
+        .generation;
+    let mut b = spawn_process(&database.url, &root.join("b"));
+    for process in [&a, &b] {
+        process_serves(&client, process, generation).await;
+    }
+
+    // Signed in on A, served by B too (B reads the session once, then checks it in memory).
+    let token = signed_up_on(&client, &a, "fleet.one@example.com").await;
+    assert_eq!(member_info_on(&client, &b, &token).await.0, 200);
+    assert_eq!(member_info_on(&client, &b, &token).await.0, 200);
+    // Signed out on A: B refuses it within a second (NOTIFY session_ended).
+    let signed_out = client
+        .post(format!("{}/member/app/logout", a.address))
+        .header("x-access-token", &token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_out.status(), 200);
+    let (elapsed, refusal) = refused_after(&client, &b, &token).await;
+    eprintln!("signed out on A, refused by B after {elapsed:?}");
+    assert_eq!(refusal["code"], "session_ended", "{refusal}");
+    assert_eq!(refusal["reason"], "signed_out", "{refusal}");
+    assert!(
+        elapsed < Duration::from_secs(1),
+        "B served the ended session for {elapsed:?}"
+    );
+
+    // A session ended while B is down: the restarted B refuses it (it trusts no old memory).
+    let second = signed_up_on(&client, &a, "fleet.two@example.com").await;
+    assert_eq!(member_info_on(&client, &b, &second).await.0, 200);
+    drop(b);
+    let signed_out = client
+        .post(format!("{}/member/app/logout", a.address))
+        .header("x-access-token", &second)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_out.status(), 200);
+    b = spawn_process(&database.url, &root.join("b"));
+    process_serves(&client, &b, generation).await;
+    let (status, body) = member_info_on(&client, &b, &second).await;
+    assert_eq!((status, body["reason"].as_str()), (401, Some("signed_out")), "{body}");
+
+    // A session ended with no notification (lost on the way): B's resync, every second, finds it.
+    let third = signed_up_on(&client, &a, "fleet.three@example.com").await;
+    assert_eq!(member_info_on(&client, &b, &third).await.0, 200);
+    let sid: i64 = jsonwebtoken::dangerous::insecure_decode::<api::auth::Claims>(&third)
+        .unwrap()
+        .claims
+        .sid
+        .unwrap()
+        .parse()
+        .unwrap();
+    sqlx::query(
+        "update sessions set ended_at = now(), end_reason = 'ended_elsewhere', end_xid = pg_current_xact_id()
+          where id = $1",
+    )
+    .bind(sid)
+    .execute(&database.pool)
+    .await
+    .unwrap();
+    let (elapsed, refusal) = refused_after(&client, &b, &third).await;
+    eprintln!("ended without a notification, refused by B after {elapsed:?}");
+    assert_eq!(refusal["reason"], "ended_elsewhere", "{refusal}");
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "the resync (every second) bounds a missed notification: {elapsed:?}"
+    );
+    // And A, where the session started, refuses it as well after its own resync (which need
+    // not have run yet when B's did).
+    let (elapsed, refusal) = refused_after(&client, &a, &third).await;
+    assert_eq!(refusal["reason"], "ended_elsewhere", "{refusal}");
+    assert!(elapsed < Duration::from_secs(3), "A's resync: {elapsed:?}");
+    drop(a);
+    drop(b);
+    let _ = std::fs::remove_dir_all(&root);
+}

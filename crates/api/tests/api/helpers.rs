@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use api::app::Application;
+use api::clock::Clock;
 use api::config::Config;
+use api::state::AppState;
 use gazetteer::Gazetteer;
 use serde_json::Value;
 use tokio::sync::oneshot;
@@ -13,6 +15,10 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub database: testkit::TestDatabase,
     pub local_dir: PathBuf,
+    /// The app's clock (sessions, tokens, listings): tests move it forward to pass the limits.
+    pub clock: Clock,
+    /// The running app's state (its sessions, to mint a token for a member made in SQL).
+    pub state: AppState,
     _shutdown: oneshot::Sender<()>,
 }
 
@@ -46,8 +52,10 @@ impl TestApp {
         let local_dir = std::env::temp_dir().join(format!("nearcare-api-test-{}", database.name));
         let mut config = Config::for_tests(database.url.clone(), local_dir.clone());
         adjust(&mut config);
+        let clock = config.clock.clone();
         let application = Application::build(config).await.expect("the application starts");
         let address = format!("http://{}", application.local_addr());
+        let state = application.state().clone();
         let (shutdown, stopped) = oneshot::channel::<()>();
         tokio::spawn(application.run(async move {
             let _ = stopped.await;
@@ -57,8 +65,21 @@ impl TestApp {
             client: reqwest::Client::new(),
             database,
             local_dir,
+            clock,
+            state,
             _shutdown: shutdown,
         }
+    }
+
+    /// An access token in a new session of `member_id` (a member written in SQL, who cannot log
+    /// in).
+    pub async fn session_token(&self, member_id: i64) -> String {
+        let origin = api::sessions::SignInOrigin {
+            device: "Test on Linux".into(),
+            network: "127.0.0.0/24".into(),
+        };
+        let session = self.state.sessions.start(member_id, &origin).await.expect("a session");
+        api::services::accounts::access_token(&self.state, member_id, None, None, session).expect("a token")
     }
 
     async fn answer(response: reqwest::Response) -> Answer {
@@ -303,10 +324,11 @@ impl TestApp {
         .await
     }
 
+    /// Asks to change the login email, with [`PASSWORD`] as the current password.
     pub async fn change_email(&self, access: &str, email: &str) -> Answer {
         self.post_as(
             "/member/app/change/email",
-            &serde_json::json!({ "email": email }),
+            &serde_json::json!({ "email": email, "currentPassword": PASSWORD }),
             Some(access),
         )
         .await

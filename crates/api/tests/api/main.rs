@@ -30,6 +30,7 @@ mod profiles;
 mod providers;
 mod reindex;
 mod security;
+mod sessions;
 mod slow_clients;
 mod smtp;
 mod waitlist;

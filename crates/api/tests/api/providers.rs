@@ -284,16 +284,16 @@ async fn each_side_is_refused_the_other_side_s_calls_and_a_provider_sees_only_th
         "not_participating",
     );
     assert_eq!(app.solution(1, Some(&provider)).await["status"], "pending");
-    // A token naming another organisation than its account's is not honoured.
+    // An account moved to another organisation: its sessions (whose tokens name the old one)
+    // end, on every server.
     sqlx::query("update members set organisation_id = $1 where email = 'matrix.a@clinic.example'")
         .bind(OTHER_ORGANISATION)
         .execute(&app.database.pool)
         .await
         .unwrap();
-    assert_error(
-        &app.get_as("/dpcproviders/me", Some(&provider)).await,
-        401,
-        "unauthorized",
+    crate::sessions::assert_ended(
+        &app.wait_until_refused_at("/dpcproviders/me", &provider).await,
+        "account_changed",
     );
 }
 

@@ -55,9 +55,7 @@ fn token_with(secret: &[u8], member_id: i64, issued_seconds_ago: u64, lifetime: 
         sub: member_id.to_string(),
         iat: now - issued_seconds_ago,
         exp: now - issued_seconds_ago + lifetime,
-        act: None,
-        role: None,
-        org: None,
+        ..Default::default()
     };
     jsonwebtoken::encode(
         &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256),

@@ -116,9 +116,7 @@ async fn a_signed_in_member_without_any_email_is_told_so_by_name() {
     .fetch_one(&app.database.pool)
     .await
     .unwrap();
-    let token = api::auth::Tokens::new(b"test-secret-not-for-production-use")
-        .issue(member_id)
-        .unwrap();
+    let token = app.session_token(member_id).await;
     let refused = app.join_waitlist(&clinic_join(WAITLIST_LOCATION), Some(&token)).await;
     assert_error(&refused, 400, "no_email");
     assert_eq!(refused.body["message"], "Leo Rivera has no email");
@@ -139,9 +137,7 @@ async fn a_family_member_without_a_login_joins_with_their_contact_email() {
     .fetch_one(&app.database.pool)
     .await
     .unwrap();
-    let token = api::auth::Tokens::new(b"test-secret-not-for-production-use")
-        .issue(member_id)
-        .unwrap();
+    let token = app.session_token(member_id).await;
     let joined = app.join_waitlist(&clinic_join(WAITLIST_LOCATION), Some(&token)).await;
     assert_eq!(joined.status, 201, "{:?}", joined.body);
     assert_eq!(
