@@ -242,7 +242,7 @@ test('accounts: the screens on a phone (390 x 844)', async () => {
     // A family member chosen to act on lives in session storage: Sign Out clears it too.
     await page.evaluate(() => window.sessionStorage.setItem('selectedDependent', '22'));
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Sign Out' }).click();
     await page.waitForURL(/\/login/);
     const cookies = await page.context().cookies();
     assert(!cookies.some((cookie) => cookie.name === 'token' && cookie.value), 'Sign Out clears the token cookie');
@@ -265,6 +265,7 @@ test('accounts: change the login email from Settings and confirm it from the ema
     await page.getByRole('button', { name: 'Change email' }).click();
     const newEmail = account.email.replace('@', '.new@');
     await page.getByLabel('New email').fill(newEmail);
+    await page.getByLabel('Current password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Send verification link' }).click();
     await page.getByRole('dialog', { name: 'Check your E-mail' }).waitFor();
     await screenshot(page, 'accounts-desktop-13-change-email-sent');

@@ -7,6 +7,7 @@ import './enrolment.e2e.mjs';
 import './journeys-b.e2e.mjs';
 import './journeys-a.e2e.mjs';
 import './security.e2e.mjs';
+import './sessions.e2e.mjs';
 import './provider.e2e.mjs';
 import './phone-keyboard.e2e.mjs';
 import './promises.e2e.mjs';

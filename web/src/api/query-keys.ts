@@ -16,6 +16,7 @@ const profiles = ['profiles'] as const;
 const enrolment = ['enrolment'] as const;
 const solutions = ['solutions'] as const;
 const legal = ['legal'] as const;
+const sessions = ['sessions'] as const;
 
 export const queryKeys = {
   legal: {
@@ -30,6 +31,10 @@ export const queryKeys = {
     all: family,
     list: () => [...family, 'list'] as const,
     detail: (id: number) => [...family, 'detail', id] as const,
+  },
+  sessions: {
+    all: sessions,
+    list: () => [...sessions, 'list'] as const,
   },
   plans: {
     all: plans,

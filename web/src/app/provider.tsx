@@ -4,11 +4,12 @@ import { isApiError } from '@/lib/api-client';
 import { createQueryClient } from '@/lib/query-client';
 import { useMemberInfo } from '@/lib/member';
 import { MemberStateContext, memberStateFrom, useSelectedDependentId } from '@/lib/member-state';
-import { clearAccessToken } from '@/lib/session';
+import { clearAccessToken, useSessionLimits } from '@/lib/session';
 
 /** App-wide providers: the query cache and the enrolment state of the member acted on. */
 export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
+  useSessionLimits();
   return (
     <QueryClientProvider client={queryClient}>
       <MemberStateProvider>{children}</MemberStateProvider>

@@ -1,5 +1,5 @@
 import { env } from '@/config/env';
-import { getAccessToken } from '@/lib/session';
+import { endSession, getAccessToken, recordActivity } from '@/lib/session';
 
 /** An error answer from the API: `{ message, code }` with the HTTP status. */
 export class ApiError extends Error {
@@ -49,19 +49,31 @@ export function buildUrl(path: string, query: Record<string, QueryValue> = {}): 
   return `${env.apiUrl}${path}${text ? `?${text}` : ''}`;
 }
 
-/** Sends a request with the session's token (and JSON body), as every call does. */
-function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
+/** An answer, and whether the call went with the session's token (not a one-time link's in its place). */
+interface Sent {
+  response: Response;
+  withSession: boolean;
+}
+
+/**
+ * Sends a request with the session's token (and JSON body), as every call does. An answered call
+ * with the session's token counts as activity for the idle limit.
+ */
+async function send(path: string, options: RequestOptions, accept: string): Promise<Sent> {
   const headers: Record<string, string> = { accept };
   const token = getAccessToken();
   if (token) headers['x-access-token'] = token;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   Object.assign(headers, options.headers);
-  return fetch(buildUrl(path, options.query), {
+  const withSession = token !== null && headers['x-access-token'] === token;
+  const response = await fetch(buildUrl(path, options.query), {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,
   });
+  if (withSession && response.ok) recordActivity();
+  return { response, withSession };
 }
 
 /** The answer's text as JSON when it is JSON, else as it is (null when empty). */
@@ -91,13 +103,24 @@ function errorOf(status: number, payload: unknown): ApiError {
 }
 
 /**
+ * The error of a refused call. When the session's token was refused because its session ended
+ * (signed out elsewhere, a password change, a limit), every screen goes to the login page with
+ * the server's reason, whichever call found out.
+ */
+function refusal({ response, withSession }: Sent, payload: unknown): ApiError {
+  const error = errorOf(response.status, payload);
+  if (withSession && error.status === 401 && error.code === 'session_ended') endSession(error.message);
+  return error;
+}
+
+/**
  * Calls the API and parses JSON. Sends `x-access-token` when a token cookie exists, and turns
  * error answers into an {@link ApiError} carrying the server's message and code.
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await send(path, options, 'application/json');
-  const payload = parsePayload(await response.text());
-  if (!response.ok) throw errorOf(response.status, payload);
+  const sent = await send(path, options, 'application/json');
+  const payload = parsePayload(await sent.response.text());
+  if (!sent.response.ok) throw refusal(sent, payload);
   return payload as T;
 }
 
@@ -106,8 +129,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
  * Errors are the JSON {@link ApiError}s of {@link apiRequest}.
  */
 export async function apiBlob(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
-  const response = await send(path, options, '*/*');
-  if (!response.ok) throw errorOf(response.status, parsePayload(await response.text()));
+  const sent = await send(path, options, '*/*');
+  const { response } = sent;
+  if (!response.ok) throw refusal(sent, parsePayload(await response.text()));
   const disposition = response.headers.get('content-disposition') ?? '';
   const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
   return { blob: await response.blob(), filename };

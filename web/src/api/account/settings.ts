@@ -4,9 +4,9 @@ import { apiRequest } from '@/lib/api-client';
 import { queryKeys } from '@/api/query-keys';
 import type { Member } from '@/lib/member';
 
-/** POST /member/app/change/email: sends the verification link to the new address. */
-export function changeEmail(email: string): Promise<unknown> {
-  return apiRequest('/member/app/change/email', { method: 'POST', body: { email } });
+/** POST /member/app/change/email: checks the current password, then sends the verification link to the new address. */
+export function changeEmail(body: { email: string; currentPassword: string }): Promise<unknown> {
+  return apiRequest('/member/app/change/email', { method: 'POST', body });
 }
 
 /** POST /member/app/password/change: the current password is checked by the server ('Invalid password'). */

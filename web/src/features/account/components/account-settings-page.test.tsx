@@ -32,10 +32,11 @@ describe('mobile Settings (/account/settings)', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Change email' }));
     fireEvent.change(screen.getByLabelText('New email'), { target: { value: 'Jane.New@Acme.example' } });
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'Old-pass-123' } });
     expect(screen.queryByRole('button', { name: 'Send verification link' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Send Verification' }));
     expect(await screen.findByRole('dialog', { name: 'Check your E-mail' })).toBeTruthy();
-    expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/change/email')!)).toEqual({ email: 'jane.new@acme.example' });
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/change/email')!)).toEqual({ email: 'jane.new@acme.example', currentPassword: 'Old-pass-123' });
   });
 
   it('opens the change password form on /account/settings/change-password, which saves', async () => {

@@ -91,6 +91,7 @@ describe('account details', () => {
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Change email' }));
     fireEvent.change(screen.getByLabelText('New email'), { target: { value: 'john@acme.example' } });
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'Old-pass-123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send verification link' }));
     const dialog = await screen.findByRole('dialog', { name: 'This e-mail is already registered.' });
     expect(within(dialog).getByRole('button', { name: 'Try another email' })).toBeTruthy();
@@ -103,9 +104,27 @@ describe('account details', () => {
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Change email' }));
     fireEvent.change(screen.getByLabelText('New email'), { target: { value: 'Jane.New@Acme.example' } });
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'Old-pass-123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send verification link' }));
     expect(await screen.findByRole('dialog', { name: 'Check your E-mail' })).toBeTruthy();
     expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/validate/email')!)).toEqual({ email: 'jane.new@acme.example', status: 'all' });
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/member/app/change/email')!)).toEqual({ email: 'jane.new@acme.example', currentPassword: 'Old-pass-123' });
+  });
+
+  it('asks for the current password before changing the email, and says when it is wrong', async () => {
+    const { calls } = renderAccount(memberFixture(), '/account/details?panel=settings', {
+      'POST /member/app/validate/email': { body: { valid: true } },
+      'POST /member/app/change/email': { status: 400, body: { message: 'Invalid password', code: 'invalid_password', field: 'currentPassword' } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Change email' }));
+    fireEvent.change(screen.getByLabelText('New email'), { target: { value: 'jane.new@acme.example' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send verification link' }));
+    expect(await screen.findByText('Password is required')).toBeTruthy();
+    expect(calls.some((call) => call.url.pathname === '/member/app/change/email')).toBe(false);
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'Wrong-pass-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send verification link' }));
+    expect(await screen.findByText('Invalid password')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Check your E-mail' })).toBeNull();
   });
 
   it('offers Set password without one and Change password with one', async () => {

@@ -16,6 +16,7 @@ import { MESSAGES, passwordError, passwordMatchError } from '@/lib/validation';
 import { useChangeEmail, useChangePassword, useSetNotifications } from '@/api/account/settings';
 import { useResetPassword } from '@/api/auth/reset-password';
 import { useValidateEmail } from '@/api/auth/validate-email';
+import { SessionsCard } from './sessions-card';
 import styles from './account.module.css';
 
 export const SETTINGS_TEXTS = {
@@ -83,6 +84,7 @@ export function SettingsPanel({
       {form === 'email' ? (
         <ChangeEmailForm
           sendLabel={sendLabel}
+          hasPassword={changing}
           onCancel={() => setForm(null)}
           onSent={() => {
             setForm(null);
@@ -104,6 +106,8 @@ export function SettingsPanel({
         />
       ) : null}
 
+      <SessionsCard />
+
       <Dialog open={dialog === 'check-email'} title="Check your E-mail" onClose={() => setDialog(null)} footer={<Button onClick={() => setDialog(null)}>OK</Button>}>
         <p>We sent a verification link to your new email. Open it to confirm the change.</p>
       </Dialog>
@@ -117,6 +121,7 @@ export function SettingsPanel({
       </Dialog>
       <Dialog open={dialog === 'saved'} title="Password saved" onClose={signOut} footer={<Button onClick={signOut}>Continue to Login</Button>}>
         <p>{SETTINGS_TEXTS.saved}</p>
+        <p>Every other device signed in to your account has been signed out.</p>
       </Dialog>
       <Dialog open={dialog === 'error'} title="Oops. Something went wrong" onClose={() => setDialog(null)} footer={<Button onClick={() => setDialog(null)}>OK</Button>}>
         <p>{message}</p>
@@ -172,20 +177,28 @@ export function EmailNotificationsCard({ member }: { member: Member }) {
   );
 }
 
+/**
+ * The change-email form: the new address and the current password (the server asks for it, so a
+ * stolen session alone cannot move the account to another address).
+ */
 function ChangeEmailForm({
   sendLabel,
+  hasPassword: passwordSet,
   onCancel,
   onSent,
   onRegistered,
   onError,
 }: {
   sendLabel: string;
+  hasPassword: boolean;
   onCancel: () => void;
   onSent: () => void;
   onRegistered: () => void;
   onError: (text: string) => void;
 }) {
   const email = useEmailInput('', { requiredMessage: MESSAGES.required, invalidMessage: MESSAGES.emailInvalid });
+  const [current, setCurrent] = useState('');
+  const [currentError, setCurrentError] = useState<string | null>(null);
   const validate = useValidateEmail();
   const change = useChangeEmail();
   const busy = validate.isPending || change.isPending;
@@ -193,18 +206,21 @@ function ChangeEmailForm({
   async function submit(event: FormEvent) {
     event.preventDefault();
     const normalised = email.submit();
-    if (normalised === null || busy) return;
+    const missingPassword = passwordSet && !current;
+    setCurrentError(missingPassword ? MESSAGES.passwordRequired : null);
+    if (normalised === null || missingPassword || busy) return;
     try {
       const check = await validate.mutateAsync({ email: normalised, status: 'all' });
       if (!check.valid) {
         onRegistered();
         return;
       }
-      await change.mutateAsync(normalised);
+      await change.mutateAsync({ email: normalised, currentPassword: current });
       onSent();
     } catch (failure) {
       const onField = fieldError(failure);
       if (isApiError(failure) && (failure.code === 'email_taken' || failure.status === 409)) onRegistered();
+      else if (isApiError(failure) && failure.code === 'invalid_password') setCurrentError(MESSAGES.passwordInvalid);
       // The server's word on the new address shows at the field, not in the error dialog.
       else if (onField?.field === 'email' || onField?.field === 'newEmail') email.showServerError(onField.message);
       else onError(errorText(failure, MESSAGES.somethingWrong));
@@ -215,7 +231,21 @@ function ChangeEmailForm({
     <Card title="Change Email">
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <EmailField label="New email" autoComplete="email" {...email.field} />
-        <FormActions className={styles.formActions} onCancel={onCancel} submitLabel={sendLabel} disabled={busy} />
+        {passwordSet ? (
+          <PasswordField
+            label="Current password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(value) => {
+              setCurrent(value);
+              setCurrentError(null);
+            }}
+            error={currentError}
+          />
+        ) : (
+          <p className={styles.muted}>Set a password first: changing your login e-mail asks for your current password.</p>
+        )}
+        <FormActions className={styles.formActions} onCancel={onCancel} submitLabel={sendLabel} disabled={busy || !passwordSet} />
       </form>
     </Card>
   );

@@ -13,7 +13,7 @@ import { PasswordField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { errorText, isApiError } from '@/lib/api-client';
-import { setAccessToken } from '@/lib/session';
+import { clearSignedOutMessage, setAccessToken, signedOutMessage } from '@/lib/session';
 import { storedEmail } from '@/lib/storage';
 import { MESSAGES, normaliseEmail } from '@/lib/validation';
 import { useLogin } from '@/api/auth/login';
@@ -54,6 +54,9 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [linkSentOpen, setLinkSentOpen] = useState(false);
   const [expiredOpen, setExpiredOpen] = useState(false);
+  // Why the last session ended (signed out elsewhere, a password change, a limit), once.
+  const [endedMessage] = useState(signedOutMessage);
+  useEffect(() => clearSignedOutMessage(), []);
 
   const login = useLogin();
   const magicLogin = useLoginWithMagicLink();
@@ -149,6 +152,11 @@ export function LoginPage() {
       }
     >
       {state.message ? <Alert tone="warning">{state.message}</Alert> : null}
+      {endedMessage ? (
+        <Alert tone="warning" title="You were signed out">
+          {endedMessage}
+        </Alert>
+      ) : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       {step === 'email' ? (
         <form className={styles.form} onSubmit={next} noValidate>
@@ -195,7 +203,7 @@ export function LoginPage() {
       >
         <p>
           If there is an account associated to this e-mail, you will receive a one-time login link at <strong>{email}</strong>. The link
-          works once and expires in 15 minutes.
+          works once and expires in 10 minutes.
         </p>
       </Dialog>
 
@@ -223,7 +231,7 @@ export function LoginPage() {
           </>
         }
       >
-        <p>One-time login links work once and for 15 minutes. We can send a new one{email ? ` to ${email}` : ''}.</p>
+        <p>One-time login links work once and for 10 minutes. We can send a new one{email ? ` to ${email}` : ''}.</p>
       </Dialog>
     </AuthCard>
   );
