@@ -92,7 +92,10 @@ run() {
 failed=0
 run "signed out" || failed=1
 # Signing out ends the session the signed-in run uses, so it is fuzzed last, on its own.
-run "signed in as a member" -H "x-access-token: ${access}" --exclude-path /member/app/logout || failed=1
-run "signed in as a provider" -H "x-access-token: ${provider_access}" --exclude-path /member/app/logout || failed=1
+# Signing out, or ending a session by an id the fuzzer happens to pick (ids are small numbers,
+# so it may be this token's own), would answer every later call 401 session_ended: both are
+# left to the last run or to the API tests (sessions::).
+run "signed in as a member" -H "x-access-token: ${access}" --exclude-path /member/app/logout --exclude-path '/member/app/sessions/{id}' || failed=1
+run "signed in as a provider" -H "x-access-token: ${provider_access}" --exclude-path /member/app/logout --exclude-path '/member/app/sessions/{id}' || failed=1
 run "signed in as a member, signing out last" -H "x-access-token: ${access}" --include-path /member/app/logout || failed=1
 exit $failed
