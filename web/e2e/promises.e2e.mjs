@@ -9,6 +9,11 @@ import { api, assert, BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, outboxL
 /** The demo constants (crates/seed/src/demo.rs). */
 const ACME = { id: 1, name: 'Acme Corporation', planId: 'PLN-1001', group: '1000011', payerId: '60054' };
 const FRONT_RANGE = { id: 1, lodo: 1 };
+/** Every journey here runs at the desktop and the phone width, labelled in its screenshots. */
+const BOTH_WIDTHS = [
+  [DESKTOP, 'desktop'],
+  [MOBILE, 'mobile'],
+];
 /** The server's support address (NEARCARE_SUPPORT_EMAIL's default). */
 const SUPPORT = 'support@nearcare.example';
 
@@ -52,10 +57,7 @@ test('promises: a confirmed member renames, sees the check refuse the new name a
   requireDatabase();
   const browser = await launchBrowser();
   try {
-    for (const [viewport, label] of [
-      [DESKTOP, 'desktop'],
-      [MOBILE, 'mobile'],
-    ]) {
+    for (const [viewport, label] of BOTH_WIDTHS) {
       const person = rosterPerson('Maria', `Rename${label}`);
       const member = await enrolledMember(person);
       const { page } = await signedInPage(browser, viewport, member.token);
@@ -145,10 +147,7 @@ test('promises: a new member asks to be called back from /confirm-info (support 
   requireDatabase();
   const browser = await launchBrowser();
   try {
-    for (const [viewport, label] of [
-      [DESKTOP, 'desktop'],
-      [MOBILE, 'mobile'],
-    ]) {
+    for (const [viewport, label] of BOTH_WIDTHS) {
       const email = `e2e-promises-callback-${label}-${Date.now()}@acme.example`;
       const signup = await api('/member/app/signup', { method: 'POST', body: { email, employerId: ACME.id, terms_and_conditions: true } });
       const { page } = await newPage(browser, viewport);
@@ -195,10 +194,7 @@ test('promises: the footer and sign-up lead to the operator\'s Terms, Privacy an
   requireDatabase();
   const browser = await launchBrowser();
   try {
-    for (const [viewport, label] of [
-      [DESKTOP, 'desktop'],
-      [MOBILE, 'mobile'],
-    ]) {
+    for (const [viewport, label] of BOTH_WIDTHS) {
       const { page, context } = await newPage(browser, viewport);
       await page.goto(`${BASE_URL}/welcome`);
       for (const [link, title] of [
