@@ -90,10 +90,15 @@ async function participate(page, solutionName, prefix) {
   assert(await participateButton.isDisabled(), 'Participate is disabled until the agree box is ticked');
   await page.waitForTimeout(700);
   await screenshot(page, `${prefix}-dialog-step2`);
+  // The provider solution form's e-mail: the signed-in account's address until changed.
+  const contact = dialog.getByRole('textbox', { name: "E-mail for the facilitator's decision" });
+  const contactEmail = await contact.inputValue();
+  assert(/^e2e-provider-.*@dpc\.example$/.test(contactEmail), `the decision's e-mail starts as the account's, got '${contactEmail}'`);
   await dialog.getByRole('checkbox').check();
   await participateButton.click();
   const pending = page.getByRole('dialog', { name: 'Pending Approval' });
   await pending.waitFor();
+  assert((await pending.innerText()).includes(`We will email their decision to ${contactEmail}.`), 'the pending dialog names the address the decision goes to');
   await pending.getByRole('button', { name: 'Okay' }).click();
   await page.getByRole('button', { name: 'Pending Approval' }).waitFor();
   assert(await page.getByRole('button', { name: 'Pending Approval' }).isDisabled(), 'Pending Approval is a disabled button');

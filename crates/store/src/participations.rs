@@ -109,6 +109,8 @@ pub struct Participation {
     pub requested_rate_id: Option<i64>,
     pub requested_rate_group: Option<String>,
     pub requested_base_rate_cents: Option<i64>,
+    /// Where the facilitator's decision is emailed (null: to the account that agreed).
+    pub contact_email: Option<String>,
     /// The solution's name, when it still exists.
     pub solution_name: Option<String>,
     /// The organisation's name, when it still exists.
@@ -130,7 +132,7 @@ impl TryFrom<String> for Status {
 
 const PARTICIPATION_COLUMNS: &str = "p.id, p.organisation_id, p.solution_id, p.status, p.rate_id, p.rate_group, \
      p.base_rate_cents, p.tpa_basis_points, p.contract_sha256, p.agreed_by, p.agreed_at, p.decided_at, p.stopped_at, \
-     p.requested_rate_id, p.requested_rate_group, p.requested_base_rate_cents, \
+     p.requested_rate_id, p.requested_rate_group, p.requested_base_rate_cents, p.contact_email, \
      s.name as solution_name, o.name as organisation_name";
 const PARTICIPATION_FROM: &str = "participations p left join solutions s on s.id = p.solution_id left join organisations o on o.id = p.organisation_id";
 
@@ -246,6 +248,8 @@ pub struct Request<'a> {
     pub rate: &'a Rate,
     pub contract_sha256: &'a str,
     pub account_id: i64,
+    /// Where the facilitator's decision is to be emailed.
+    pub contact_email: &'a str,
 }
 
 /// Records a new pending participation, its audit row, and sends the facilitator a review
@@ -253,8 +257,8 @@ pub struct Request<'a> {
 pub async fn request(connection: &mut PgConnection, request: &Request<'_>) -> Result<Participation> {
     let id: i64 = sqlx::query_scalar(
         "insert into participations (organisation_id, solution_id, status, rate_id, rate_group, base_rate_cents,
-                                     tpa_basis_points, contract_sha256, agreed_by)
-         values ($1, $2, 'pending', $3, $4, $5, $6, $7, $8) returning id",
+                                     tpa_basis_points, contract_sha256, agreed_by, contact_email)
+         values ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9) returning id",
     )
     .bind(request.organisation_id)
     .bind(request.solution.id)
@@ -264,6 +268,7 @@ pub async fn request(connection: &mut PgConnection, request: &Request<'_>) -> Re
     .bind(request.solution.tpa_basis_points)
     .bind(request.contract_sha256)
     .bind(request.account_id)
+    .bind(request.contact_email)
     .fetch_one(&mut *connection)
     .await
     .map_err(convert_sqlx_err)?;
@@ -312,7 +317,7 @@ async fn send_for_review(
 /// participation's change of rate from the rate in force to the one requested.
 fn review_facts(participation: &Participation) -> serde_json::Value {
     let cents = |cents: i64| domain::participation::Cents(cents).to_string();
-    match (
+    let mut facts = match (
         &participation.requested_rate_group,
         participation.requested_base_rate_cents,
     ) {
@@ -332,7 +337,10 @@ fn review_facts(participation: &Participation) -> serde_json::Value {
             "rate_group": participation.rate_group,
             "base_rate": cents(participation.base_rate_cents),
         }),
-    }
+    };
+    // Where the clinic wants the answer (the provider solution form's e-mail).
+    facts["contact_email"] = json!(participation.contact_email);
+    facts
 }
 
 async fn revoke_review_links(connection: &mut PgConnection, participation_id: i64) -> Result<()> {
@@ -446,11 +454,14 @@ async fn email_outcome(
     approved: bool,
     rate_change: bool,
 ) -> Result<()> {
-    let email: Option<String> = sqlx::query_scalar("select email from members where id = $1")
-        .bind(participation.agreed_by)
-        .fetch_optional(&mut *connection)
-        .await?
-        .flatten();
+    let email: Option<String> = match &participation.contact_email {
+        Some(contact) => Some(contact.clone()),
+        None => sqlx::query_scalar("select email from members where id = $1")
+            .bind(participation.agreed_by)
+            .fetch_optional(&mut *connection)
+            .await?
+            .flatten(),
+    };
     let Some(email) = email else {
         return Ok(());
     };

@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use domain::accounts::Email;
 use domain::participation::{Cents, Transition, calculate};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -19,7 +20,7 @@ use crate::contract_pdf::{contract_pdf, contract_version};
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::{Json, Path, Query};
-use crate::forms::id_field;
+use crate::forms::{check, id_field};
 use crate::services::participation_views::{
     card_status, contract_path, fees_json, participation_json, period_json, rate_json, refusal_error, solution_card,
     tpa_of,
@@ -282,6 +283,9 @@ struct ParticipateBody {
     rate: Option<Value>,
     contracted: Option<Value>,
     contract_version: Option<String>,
+    /// The provider solution form's e-mail: where the facilitator's decision goes. Left out, the
+    /// signed-in account's own address.
+    contact_email: Option<Value>,
 }
 
 /// `contracted` as sent: a boolean or nothing; any other type is a 400 naming it.
@@ -314,6 +318,19 @@ async fn participate(
     {
         return Err(ApiError::known(codes::CONTRACT_CHANGED).with_details(json!({ "field": "contractVersion" })));
     }
+    let contact_email = match &body.contact_email {
+        None => store::members::find(&state.pool, provider.account_id)
+            .await?
+            .and_then(|account| account.email)
+            .ok_or_else(crate::access::please_log_in)?,
+        Some(Value::String(sent)) => check("contactEmail", Email::parse(sent))?.into_string(),
+        Some(_) => {
+            return Err(
+                ApiError::with_message(codes::INVALID_FIELD, "contactEmail must be a string")
+                    .with_details(json!({ "field": "contactEmail" })),
+            );
+        }
+    };
     let mut transaction = state.pool.begin().await?;
     if store::participations::live(&mut transaction, provider.organisation_id, solution.id)
         .await?
@@ -327,6 +344,7 @@ async fn participate(
         rate: &rate,
         contract_sha256: &version,
         account_id: provider.account_id,
+        contact_email: &contact_email,
     };
     let participation = match store::participations::request(&mut transaction, &request).await {
         Ok(participation) => participation,

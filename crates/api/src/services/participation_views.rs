@@ -75,6 +75,7 @@ pub fn participation_json(participation: &Participation) -> Value {
         "monthly": period_json(&calculation.monthly),
         "yearly": period_json(&calculation.yearly),
         "contractVersion": participation.contract_sha256,
+        "contactEmail": participation.contact_email,
         "requestedAt": participation.agreed_at,
         "decidedAt": participation.decided_at,
         "stoppedAt": participation.stopped_at,

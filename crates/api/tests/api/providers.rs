@@ -743,6 +743,82 @@ async fn a_participation_goes_from_the_contract_to_pending_active_and_stopped() 
 }
 
 #[tokio::test]
+async fn the_provider_solution_form_s_e_mail_is_checked_shown_to_the_facilitator_and_gets_the_decision() {
+    let app = TestApp::spawn(50).await;
+    let (_, provider) = app.provider_account(ORGANISATION, "owner@clinic.example").await;
+    let solution = 3;
+    let (facilitator, rates) = a_solution(&app, solution).await;
+    let body = |contact: Value| json!({ "solutionId": solution, "rate": rates[0], "contracted": true, "contactEmail": contact });
+
+    // The spec's messages for the provider solution form, at the field.
+    for (sent, code, message) in [
+        (json!("  "), "required", "E-mail is required"),
+        (json!("billing@clinic"), "invalid_email", "E-mail must be valid"),
+        (
+            json!("😀billing@clinic.example"),
+            "invalid_email",
+            "E-mail must be valid",
+        ),
+    ] {
+        let refused = app.participate(&provider, &body(sent.clone())).await;
+        assert_error(&refused, 400, code);
+        assert_eq!(
+            (refused.body["message"].as_str(), refused.body["field"].as_str()),
+            (Some(message), Some("contactEmail")),
+            "{sent}"
+        );
+    }
+    let wrong_type = app.participate(&provider, &body(json!(42))).await;
+    assert_error(&wrong_type, 400, "invalid_field");
+    assert_eq!(wrong_type.body["field"], "contactEmail");
+    assert_eq!(app.emails_to(&facilitator).await, 0, "refused requests send nothing");
+
+    let participated = app
+        .participate(&provider, &body(json!(" Billing@Clinic.Example ")))
+        .await;
+    assert_eq!(participated.status, 201, "{:?}", participated.body);
+    assert_eq!(
+        participated.body["participation"]["contactEmail"],
+        "billing@clinic.example"
+    );
+    let facts: Value = sqlx::query_scalar(
+        "select facts from email_outbox where to_email = $1 and kind = 'participation_review' order by id desc limit 1",
+    )
+    .bind(&facilitator)
+    .fetch_one(&app.database.pool)
+    .await
+    .unwrap();
+    assert_eq!(facts["contact_email"], "billing@clinic.example");
+    let review_token = app.review_token(&facilitator).await;
+    let review = app
+        .get_as(
+            &format!("/dpcproviders/participations/review?token={review_token}"),
+            None,
+        )
+        .await;
+    assert_eq!(review.body["contactEmail"], "billing@clinic.example");
+    assert_eq!(review.body["requestedBy"]["email"], "owner@clinic.example");
+
+    let declined = app
+        .post(
+            "/dpcproviders/participations/review",
+            &json!({ "token": review_token, "decision": "decline" }),
+        )
+        .await;
+    assert_eq!(declined.status, 200, "{:?}", declined.body);
+    let outcome_to: Vec<String> =
+        sqlx::query_scalar("select to_email from email_outbox where kind = 'participation_outcome'")
+            .fetch_all(&app.database.pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        outcome_to,
+        ["billing@clinic.example"],
+        "the decision goes to the form's e-mail, not the account's"
+    );
+}
+
+#[tokio::test]
 async fn a_provider_s_favourites_are_their_own_and_junk_is_refused() {
     let app = TestApp::spawn(50).await;
     let (_, provider) = app.provider_account(ORGANISATION, "hearts@clinic.example").await;

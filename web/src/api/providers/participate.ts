@@ -10,6 +10,8 @@ export interface ParticipateRequest {
   contracted: true;
   /** The SHA-256 of the contract the provider read; a newer contract is 409 contract_changed. */
   contractVersion?: string;
+  /** The provider solution form's e-mail: where the facilitator's decision is emailed. */
+  contactEmail?: string;
 }
 
 /** POST /dpcproviders/solutions: asks to participate; the facilitator is emailed a review link. */

@@ -70,6 +70,8 @@ export interface ParticipationReview {
   organisation: { id: number; name: string };
   /** Null when the account that asked no longer exists. */
   requestedBy: { firstName?: string | null; lastName?: string | null; email: string } | null;
+  /** Where the clinic asks to be written to, and the decision is emailed (null: asked before it was asked). */
+  contactEmail?: string | null;
   rate: Rate;
   /** Set when the request is an active participation's change of rate: from `rate` to this one. */
   requestedRate?: Rate | null;

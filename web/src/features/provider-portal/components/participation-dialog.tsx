@@ -2,14 +2,17 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { TextField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
 import { errorText, isApiError } from '@/lib/api-client';
 import { queryKeys } from '@/api/query-keys';
 import { formatMoney } from '@/lib/format';
+import { emailError, normaliseEmail } from '@/lib/validation';
 import type { Rate, Solution } from '@/api/solutions/types';
 import { useRateCalculation } from '@/api/providers/calculate-rate';
 import { useRates } from '@/api/providers/get-rates';
 import { useParticipate, type ParticipateRequest } from '@/api/providers/participate';
+import { useProviderMe } from '@/api/providers/get-provider-me';
 import { PROVIDER_TEXTS } from '../utils/participation';
 import { ContractViewer } from './contract-viewer';
 import { FailureDialog, NoticeDialog } from './outcome-dialogs';
@@ -22,7 +25,8 @@ export const PENDING_DIALOG_TITLE = 'Pending Approval';
 
 /**
  * The two-step participation dialog (spec 4): step 1 chooses a rate, showing its calculation;
- * step 2 shows the contract PDF (drawn in the dialog) with the agree box. Success shows the pending-approval dialog;
+ * step 2 shows the contract PDF (drawn in the dialog), the e-mail the facilitator's decision goes to
+ * (the signed-in account's until changed) and the agree box. Success shows the pending-approval dialog;
  * a failure resets the dialog to step 1 and opens the error modal with the server's message,
  * whose Retry sends the same request again. A conflict (409: the contract changed, or the
  * organisation already participates) is not sent again: the solution reloads, and Retry starts
@@ -32,6 +36,10 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
   const [step, setStep] = useState<1 | 2>(1);
   const [rateId, setRateId] = useState<string | number | null>(null);
   const [agreed, setAgreed] = useState(false);
+  // Null until the provider edits it: the signed-in account's address.
+  const [editedEmail, setEditedEmail] = useState<string | null>(null);
+  const [emailChecked, setEmailChecked] = useState(false);
+  const [sentTo, setSentTo] = useState('');
   const [failure, setFailure] = useState<{ message: string; request: ParticipateRequest; conflict: string | null } | null>(null);
   const [pendingOpen, setPendingOpen] = useState(false);
   // The SHA-256 of the contract bytes the dialog showed; the solution's contractVersion until then.
@@ -40,12 +48,17 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
   const queryClient = useQueryClient();
   const ratesQuery = useRates(solution.id, open && !solution.rates);
   const rates: Rate[] = solution.rates ?? ratesQuery.data ?? [];
+  const me = useProviderMe(open);
+  const contactEmail = editedEmail ?? me.data?.email ?? '';
+  const contactEmailError = emailChecked ? emailError(contactEmail) : null;
 
   function reset() {
     setStep(1);
     setShownVersion(null);
     setRateId(null);
     setAgreed(false);
+    setEditedEmail(null);
+    setEmailChecked(false);
   }
 
   function close() {
@@ -56,6 +69,7 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
   function send(request: ParticipateRequest) {
     participate.mutate(request, {
       onSuccess: () => {
+        setSentTo(request.contactEmail ?? '');
         reset();
         setFailure(null);
         setPendingOpen(true);
@@ -79,7 +93,9 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
 
   function submit() {
     if (rateId === null || !agreed) return;
-    send({ solutionId: solution.id, rate: rateId, contracted: true, contractVersion: shownVersion ?? solution.contractVersion });
+    setEmailChecked(true);
+    if (emailError(contactEmail)) return;
+    send({ solutionId: solution.id, rate: rateId, contracted: true, contractVersion: shownVersion ?? solution.contractVersion, contactEmail: normaliseEmail(contactEmail) });
   }
 
   const footer =
@@ -110,7 +126,19 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
           {step === 1 ? (
             <RateStep solutionId={solution.id} rates={rates} loading={!solution.rates && ratesQuery.isPending} rateId={rateId} onChoose={setRateId} />
           ) : (
-            <ContractStep solution={solution} agreed={agreed} onAgree={setAgreed} onVersion={setShownVersion} />
+            <ContractStep
+              solution={solution}
+              agreed={agreed}
+              onAgree={setAgreed}
+              onVersion={setShownVersion}
+              contactEmail={contactEmail}
+              contactEmailError={contactEmailError}
+              onContactEmail={setEditedEmail}
+              onContactEmailDone={() => {
+                setEditedEmail(normaliseEmail(contactEmail));
+                setEmailChecked(true);
+              }}
+            />
           )}
         </div>
       </Dialog>
@@ -123,8 +151,8 @@ export function ParticipationDialog({ solution, open, onClose }: { solution: Dia
         }}
       >
         <p>
-          Your request to participate in <strong>{solution.name}</strong> was sent to the solution facilitator for approval. We will email you their
-          decision.
+          Your request to participate in <strong>{solution.name}</strong> was sent to the solution facilitator for approval. We will email their decision
+          to <strong>{sentTo}</strong>.
         </p>
       </NoticeDialog>
       <FailureDialog message={failure?.message ?? null} onDismiss={() => setFailure(null)} onRetry={retry} retrying={participate.isPending} />
@@ -195,11 +223,19 @@ function ContractStep({
   agreed,
   onAgree,
   onVersion,
+  contactEmail,
+  contactEmailError,
+  onContactEmail,
+  onContactEmailDone,
 }: {
   solution: DialogSolution;
   agreed: boolean;
   onAgree: (agreed: boolean) => void;
   onVersion: (version: string | null) => void;
+  contactEmail: string;
+  contactEmailError: string | null;
+  onContactEmail: (email: string) => void;
+  onContactEmailDone: () => void;
 }) {
   return (
     <>
@@ -214,6 +250,16 @@ function ContractStep({
       ) : (
         <p className={styles.muted}>The contract is not available.</p>
       )}
+      <TextField
+        label="E-mail for the facilitator's decision"
+        type="email"
+        autoComplete="email"
+        value={contactEmail}
+        onChange={onContactEmail}
+        onBlur={onContactEmailDone}
+        error={contactEmailError}
+        hint="The solution facilitator sees it with your request, and their decision is emailed to it."
+      />
       <label className={styles.agree}>
         <input type="checkbox" checked={agreed} onChange={(event) => onAgree(event.target.checked)} />
         <span>I have read and agree to the contract of {solution.name}</span>

@@ -82,6 +82,14 @@ export function ParticipationReviewPage() {
         <dd>{data.organisation.name}</dd>
         <dt>Requested by</dt>
         <dd>{requester ? `${requester} (${data.requestedBy?.email ?? ''})` : (data.requestedBy?.email ?? '—')}</dd>
+        {data.contactEmail ? (
+          <>
+            <dt>Write to</dt>
+            <dd>
+              <a href={`mailto:${data.contactEmail}`}>{data.contactEmail}</a> (your decision is emailed there)
+            </dd>
+          </>
+        ) : null}
         <dt>Requested</dt>
         <dd>{formatDate(data.requestedAt)}</dd>
         <dt>{change ? 'Rate in force' : 'Rate group'}</dt>

@@ -108,6 +108,8 @@ describe('provider solutions page', () => {
   });
 });
 
+const providerMe = { id: 90, email: 'owner@clinic.example', firstName: 'Pat', lastName: 'Lee', organisation: { id: 3, name: 'Front Range' } };
+
 describe('provider solution detail', () => {
   function renderDetail(solution: Solution, extra: (url: URL, init: RequestInit | undefined) => { status?: number; body: unknown } | undefined = () => undefined) {
     signIn(providerToken());
@@ -117,6 +119,7 @@ describe('provider solution detail', () => {
       if (answer) return answer;
       if (url.pathname === '/dpcproviders/market/solution/4') return { body: state.solution };
       if (url.pathname === '/dpcproviders/rate/calculate') return { body: calculation };
+      if (url.pathname === '/dpcproviders/me') return { body: providerMe };
       return undefined;
     });
     renderWithProviders(<ProviderSolutionDetails solutionId={4} />);
@@ -208,7 +211,38 @@ describe('provider solution detail', () => {
     fireEvent.click(participate);
 
     expect(await screen.findByRole('dialog', { name: 'Pending Approval' })).toBeTruthy();
-    expect(bodyOf(calls.find((call) => call.url.pathname === '/dpcproviders/solutions')!)).toEqual({ solutionId: 4, rate: 'r1', contracted: true, contractVersion: 'abc123' });
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/dpcproviders/solutions')!)).toEqual({ solutionId: 4, rate: 'r1', contracted: true, contractVersion: 'abc123', contactEmail: 'owner@clinic.example' });
+  });
+
+  it('asks for the e-mail the decision goes to with the spec\'s messages, filled with the account\'s, and sends it', async () => {
+    const { calls } = renderDetail(solutionFixture(), (url) =>
+      url.pathname === '/dpcproviders/solutions' ? { status: 201, body: { message: 'Requested', participation: { id: 9, status: 'pending' } } } : undefined,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Participate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Participate in Cloverleaf Network' });
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Group A/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    const email = within(dialog).getByRole('textbox', { name: "E-mail for the facilitator's decision" }) as HTMLInputElement;
+    await waitFor(() => expect(email.value).toBe('owner@clinic.example'));
+    fireEvent.click(within(dialog).getByRole('checkbox'));
+
+    fireEvent.change(email, { target: { value: '  ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Participate' }));
+    expect(within(dialog).getByText('E-mail is required')).toBeTruthy();
+    fireEvent.change(email, { target: { value: 'billing@clinic' } });
+    fireEvent.blur(email);
+    expect(within(dialog).getByText('E-mail must be valid')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Participate' }));
+    expect(calls.some((call) => call.url.pathname === '/dpcproviders/solutions')).toBe(false);
+
+    fireEvent.change(email, { target: { value: ' Billing@Clinic.Example ' } });
+    fireEvent.blur(email);
+    expect(email.value).toBe('billing@clinic.example');
+    expect(within(dialog).queryByText('E-mail must be valid')).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Participate' }));
+    const pending = await screen.findByRole('dialog', { name: 'Pending Approval' });
+    expect(pending.textContent).toContain('We will email their decision to billing@clinic.example.');
+    expect(bodyOf(calls.find((call) => call.url.pathname === '/dpcproviders/solutions')!)).toMatchObject({ contactEmail: 'billing@clinic.example' });
   });
 
   it('resets the dialog to step 1 and shows the server\'s message in the error modal, whose Retry sends the request again', async () => {
@@ -238,8 +272,8 @@ describe('provider solution detail', () => {
     expect(await screen.findByRole('dialog', { name: 'Pending Approval' })).toBeTruthy();
     const posts = calls.filter((call) => call.url.pathname === '/dpcproviders/solutions');
     expect(posts.map(bodyOf)).toEqual([
-      { solutionId: 4, rate: 'r2', contracted: true, contractVersion: 'abc123' },
-      { solutionId: 4, rate: 'r2', contracted: true, contractVersion: 'abc123' },
+      { solutionId: 4, rate: 'r2', contracted: true, contractVersion: 'abc123', contactEmail: 'owner@clinic.example' },
+      { solutionId: 4, rate: 'r2', contracted: true, contractVersion: 'abc123', contactEmail: 'owner@clinic.example' },
     ]);
   });
 
@@ -449,6 +483,7 @@ describe('facilitator review page', () => {
     solution: { id: 4, name: 'Cloverleaf Network' },
     organisation: { id: 3, name: 'Mile High Health' },
     requestedBy: { firstName: 'Pat', lastName: 'Provider', email: 'pat@milehigh.example' },
+    contactEmail: 'billing@milehigh.example',
     rate: { _id: 'r1', group: 'Group A', baseRate: '75.00' },
     monthly: calculation.monthly,
     yearly: calculation.yearly,
@@ -463,6 +498,7 @@ describe('facilitator review page', () => {
     renderWithProviders(<ParticipationReviewPage />, { route: '/dpc-providers/participations/review?token=tok123' });
     expect(await screen.findByText('Mile High Health asks to participate in Cloverleaf Network.')).toBeTruthy();
     expect(calls[0]!.url.searchParams.get('token')).toBe('tok123');
+    expect(screen.getByRole('link', { name: 'billing@milehigh.example' }).getAttribute('href')).toBe('mailto:billing@milehigh.example');
     fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('Mile High Health now participates in Cloverleaf Network.')).toBeTruthy();
     expect(bodyOf(calls[1]!)).toEqual({ token: 'tok123', decision: 'approve' });
