@@ -41,14 +41,13 @@ export async function launchBrowser() {
 /**
  * axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) on the screen a page shows: every screenshot a test
  * takes, and a page's last screen when its browser or context closes. Any violation fails the
- * test, with each rule, its impact and the elements it names, when `E2E_AXE=fail`; until every
- * screen passes, the default (`report`) prints them (journeys-a's zoomed NYC cluster still leaves a
- * pin half under the zoom buttons). Injected with page.evaluate, which the app's CSP
- * does not govern, so the pages keep their real policy.
+ * test, with each rule, its impact and the elements it names; `E2E_AXE=report` only prints them
+ * (while working on a screen). Injected with page.evaluate, which the app's CSP does not govern,
+ * so the pages keep their real policy.
  */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const axeReportOnly = (process.env.E2E_AXE ?? 'report') === 'report';
+const axeReportOnly = process.env.E2E_AXE === 'report';
 class AxeViolations extends Error {}
 /** Every check's findings, for the closing summary: screen, width and violations. */
 const axeChecks = [];

@@ -75,6 +75,10 @@ test('walk 1: a link copied after choosing the employer in the select opens with
     const banner = await elsewhere.page.getByTestId('employer-banner').textContent();
     assert(banner.includes('Acme Corporation'), `the banner names the linked employer, got ${banner}`);
     assert((await elsewhere.page.getByRole('dialog', { name: 'Who is your employer?' }).count()) === 0, 'no employer question');
+    // The results' tabs, counts shown, keep to one row at 390 px (they wrapped "Providers 14").
+    const resultTabs = elsewhere.page.getByRole('tablist', { name: 'Result types' });
+    const rows = await resultTabs.evaluate((list) => [...list.querySelectorAll('[role="tab"]')].map((tab) => `${tab.textContent}@${Math.round(tab.getBoundingClientRect().top)}`));
+    assert(new Set(rows.map((row) => row.split('@')[1])).size === 1, `the result tabs share one row, got ${rows.join(', ')}`);
     await screenshot(elsewhere.page, 'walk-mobile-01-shared-link-employer');
   } finally {
     await browser.close();

@@ -21,6 +21,14 @@ import styles from './market-map.module.css';
 
 /** Past this many pins in view, the map shows area pins instead (no thousands of DOM markers). */
 export const MAX_DOM_PINS = 300;
+
+/**
+ * Room kept free when a cluster opens: a pin is drawn above its point (48 px tall), and the zoom
+ * buttons (top left) and Update Search (top centre) lie over the map's top band, so clinics
+ * opened there would sit half under them and be hard to press.
+ */
+const CLUSTER_ZOOM_PADDING: Pick<L.FitBoundsOptions, 'paddingTopLeft' | 'paddingBottomRight'> = { paddingTopLeft: [56, 112], paddingBottomRight: [32, 24] };
+
 const HERE_PANE = 'ncHere';
 
 export interface MarketMapProps {
@@ -119,15 +127,27 @@ function mergedAreas(map: L.Map, areas: AreaPin[]): AreaPin[] {
   });
 }
 
+/** The smallest part of a marker left to aim at (WCAG 2.5.8's 24 by 24 CSS pixels). */
+const MIN_TARGET_PX = 24;
+
 /**
- * Takes the markers a popup covers out of the tab order (and the pointer's way), and gives back
- * the others: a pin under the info window cannot be reached anyway.
+ * Takes out of the tab order (and the pointer's way) the markers that what lies over the map
+ * covers (the info window, the zoom buttons, Update Search) or that its edge cuts to a sliver,
+ * and gives back the others: such a pin cannot be aimed at, and it comes back whole once the map
+ * moves.
  */
-function setCoveredMarkers(map: L.Map, popupElement: HTMLElement | null) {
-  const box = popupElement?.getBoundingClientRect();
-  for (const element of map.getContainer().querySelectorAll<HTMLElement>('.leaflet-marker-pane [data-marker-key]')) {
+function setCoveredMarkers(map: L.Map) {
+  const container = map.getContainer();
+  const edge = container.getBoundingClientRect();
+  const covers = [...(container.parentElement ?? container).querySelectorAll<HTMLElement>('.leaflet-popup, .leaflet-control-zoom, [data-map-overlay]')].map((element) =>
+    element.getBoundingClientRect(),
+  );
+  for (const element of container.querySelectorAll<HTMLElement>('.leaflet-marker-pane [data-marker-key]')) {
     const rect = element.getBoundingClientRect();
-    element.inert = box !== undefined && rect.left < box.right && rect.right > box.left && rect.top < box.bottom && rect.bottom > box.top;
+    const shownWidth = Math.min(rect.right, edge.right) - Math.max(rect.left, edge.left);
+    const shownHeight = Math.min(rect.bottom, edge.bottom) - Math.max(rect.top, edge.top);
+    const covered = covers.some((box) => rect.left < box.right && rect.right > box.left && rect.top < box.bottom && rect.bottom > box.top);
+    element.inert = covered || shownWidth < MIN_TARGET_PX || shownHeight < MIN_TARGET_PX;
   }
 }
 
@@ -278,7 +298,7 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
     /** Zooms in on a group of clinics so they separate (or at least to the single-pin zoom). */
     const zoomTo = (corners: L.LatLngBoundsExpression, maxZoom = Math.max(map.getZoom() + 2, MIN_PIN_ZOOM)) => {
       focusAfterZoom.current = Boolean(document.activeElement?.closest('.leaflet-marker-pane'));
-      map.fitBounds(corners, { padding: [48, 48], maxZoom });
+      map.fitBounds(corners, { ...CLUSTER_ZOOM_PADDING, maxZoom });
     };
     const centre = origin ?? map.getCenter();
     if (wantsAreas) {
@@ -330,6 +350,11 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [wantsAreas, areas.data, pinsData, zoom]);
 
+  // Whatever moved, appeared or was drawn: the markers under the map's controls step aside.
+  useEffect(() => {
+    if (mapRef.current) setCoveredMarkers(mapRef.current);
+  }, [view, showUpdate, pinsData, areas.data, popup]);
+
   // The info window: a Leaflet popup whose content React renders through a portal. It is a dialog
   // named after the clinic: opening it moves focus into it, Escape closes it, and focus goes back
   // to the clinic's pin. Markers under it leave the tab order while it covers them.
@@ -343,7 +368,7 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
       .setLatLng(popup.latlng)
       .setContent(popupContainer)
       .openOn(map);
-    const coverMarkers = () => setCoveredMarkers(map, leafletPopup.getElement() ?? null);
+    const coverMarkers = () => setCoveredMarkers(map);
     coverMarkers();
     map.on('moveend', coverMarkers);
     const opener = () => map.getContainer().querySelector<HTMLElement>(`[data-marker-key="pin-${popup.locationId}"]`);
@@ -359,7 +384,8 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
     const focusTimer = window.setTimeout(() => popupContainer.focus({ preventScroll: true }), 0);
     const onRemove = () => {
       const hadFocus = Boolean(popupElement?.contains(document.activeElement)) || document.activeElement === document.body;
-      setCoveredMarkers(map, null);
+      // The window is gone: the pins it covered (its own among them) can take focus again.
+      setCoveredMarkers(map);
       setPopup(null);
       if (hadFocus) opener()?.focus();
     };
@@ -370,7 +396,7 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
       map.off('moveend', coverMarkers);
       leafletPopup.off('remove', onRemove);
       leafletPopup.remove();
-      setCoveredMarkers(map, null);
+      setCoveredMarkers(map);
     };
   }, [popup, popupContainer]);
 
@@ -381,6 +407,7 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
       {showUpdate ? (
         <button
           type="button"
+          data-map-overlay
           className={styles.update}
           onClick={() => {
             const center = mapRef.current!.getCenter();
