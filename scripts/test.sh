@@ -39,6 +39,15 @@ NEARCARE_S3_SERVER=$(scripts/s3-venv.sh)
 export NEARCARE_S3_SERVER
 echo "moto_server: ${NEARCARE_S3_SERVER}"
 
+step "alert rules: promtool check and unit tests (Debian's prometheus package)"
+# The Rust tests run Prometheus itself against two server processes, and promtool on the
+# metrics they expose.
+if ! command -v promtool >/dev/null 2>&1 || ! command -v prometheus >/dev/null 2>&1; then
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+fi
+promtool check rules deploy/prometheus/alerts.yml
+(cd deploy/prometheus && promtool test rules alerts.test.yml)
+
 step "rust tests (unit, property and integration, against PostgreSQL)"
 cargo test --workspace --quiet 2>&1 | tee .local/rust-tests.log
 # Keep the totals for the summary line.

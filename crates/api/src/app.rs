@@ -31,6 +31,8 @@ pub struct Application {
     router: Router,
     state: AppState,
     cluster: Option<pgcluster::PrivateCluster>,
+    /// Where `GET /metrics` is answered; `None` when metrics are off.
+    metrics_addr: Option<SocketAddr>,
     /// Tells background tasks to stop; they are awaited before the pool closes.
     stop_background: crate::shutdown::Trigger,
     background: Vec<tokio::task::JoinHandle<()>>,
@@ -40,6 +42,10 @@ impl Application {
     /// Connects to (or starts) PostgreSQL, seeds an empty catalogue, loads or builds the
     /// snapshot, starts the snapshot listener and binds the port.
     pub async fn build(config: Config) -> Result<Self> {
+        let metrics_listener = bind_metrics(&config.metrics_addr).await?;
+        if metrics_listener.is_some() {
+            crate::metrics::install();
+        }
         let database_url = config.database_url.as_ref().map(|secret| secret.0.clone());
         let (setup_pool, cluster) =
             snapshots::open_database_with_cluster(database_url.as_deref(), &config.local_dir).await?;
@@ -49,11 +55,15 @@ impl Application {
         let snapshot = snapshots::load_or_build_to(&setup_pool, &config.index_dir(), &files_store).await?;
         // Requests wait at most this long for a connection: with PostgreSQL down they answer
         // 503 `database_unavailable` quickly instead of a 500 after the 5 s of start-up.
-        let pool = setup_pool
+        let mut pool_options = setup_pool
             .options()
             .clone()
-            .acquire_timeout(Duration::from_millis(config.database_acquire_timeout_ms.max(1)))
-            .connect_lazy_with((*setup_pool.connect_options()).clone());
+            .acquire_timeout(Duration::from_millis(config.database_acquire_timeout_ms.max(1)));
+        if metrics_listener.is_some() {
+            // sqlx then reports each acquire's wait, which `metrics::AcquireTimes` records.
+            pool_options = pool_options.acquire_time_level(log::LevelFilter::Debug);
+        }
+        let pool = pool_options.connect_lazy_with((*setup_pool.connect_options()).clone());
         setup_pool.close().await;
         tracing::info!(
             generation = snapshot.generation,
@@ -148,12 +158,26 @@ impl Application {
             Duration::from_millis(state.config.mail_poll_ms.max(10)),
             stopped,
         )));
+        let metrics_addr = match metrics_listener {
+            Some(metrics_listener) => {
+                let bound = metrics_listener.local_addr()?;
+                background.push(tokio::spawn(crate::metrics::serve(
+                    metrics_listener,
+                    state.pool.clone(),
+                    state.snapshots.clone(),
+                    state.shutdown.clone(),
+                )));
+                Some(bound)
+            }
+            None => None,
+        };
         let router = router(state.clone());
         Ok(Self {
             listener,
             router,
             state,
             cluster,
+            metrics_addr,
             stop_background,
             background,
         })
@@ -161,6 +185,11 @@ impl Application {
 
     pub fn local_addr(&self) -> SocketAddr {
         self.listener.local_addr().expect("a bound listener has an address")
+    }
+
+    /// Where `GET /metrics` is answered, when metrics are on.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_addr
     }
 
     pub fn state(&self) -> &AppState {
@@ -176,6 +205,10 @@ impl Application {
     /// pool.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> Result<()> {
         tracing::info!(address = %self.local_addr(), "listening");
+        match self.metrics_addr {
+            Some(address) => tracing::info!(address = %address, "metrics listening"),
+            None => tracing::info!("metrics off (NEARCARE_METRICS_ADDR=off)"),
+        }
         let config = &self.state.config;
         let header_read_timeout = Duration::from_secs(config.header_read_timeout.max(1));
         let limits = crate::serve::ConnectionLimits {
@@ -206,6 +239,32 @@ impl Application {
             tracing::info!("stopped the private postgres");
         }
         Ok(())
+    }
+}
+
+/// Binds the metrics listener: `None` for `off`. The default address falls back to a free
+/// loopback port when taken (several servers on one machine are the norm in development and
+/// tests); an address set on purpose that cannot be bound stops the start.
+async fn bind_metrics(address: &str) -> Result<Option<TcpListener>> {
+    if address.trim().eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    match TcpListener::bind(address).await {
+        Ok(listener) => Ok(Some(listener)),
+        Err(error)
+            if address == crate::config::DEFAULT_METRICS_ADDR && error.kind() == std::io::ErrorKind::AddrInUse =>
+        {
+            let listener = TcpListener::bind("127.0.0.1:0").await?;
+            tracing::warn!(
+                taken = address,
+                address = %listener.local_addr()?,
+                "the default metrics address is taken: metrics on a free loopback port instead (set NEARCARE_METRICS_ADDR)"
+            );
+            Ok(Some(listener))
+        }
+        Err(error) => {
+            Err(error).with_context(|| format!("binding the metrics listener to {address} (NEARCARE_METRICS_ADDR)"))
+        }
     }
 }
 

@@ -23,6 +23,18 @@ impl std::str::FromStr for Secret {
     }
 }
 
+/// The metrics listener's default address (see `Config::metrics_addr`).
+pub const DEFAULT_METRICS_ADDR: &str = "127.0.0.1:9464";
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Readable text, one line per event (the default).
+    Text,
+    /// One JSON object a line (tracing-subscriber's JSON format).
+    Json,
+}
+
 #[derive(Debug, Clone, Parser)]
 #[command(name = "nearcare-server", about = "The Nearcare API and web app")]
 pub struct Config {
@@ -198,6 +210,17 @@ pub struct Config {
     /// all of them).
     #[arg(long, env = "NEARCARE_SESSION_ACTIVITY_FLUSH_SECONDS", default_value_t = 30)]
     pub session_activity_flush_seconds: u64,
+    /// Where Prometheus scrapes `GET /metrics`, apart from the public port: an address and port,
+    /// or `off` (no listener, nothing recorded). The default, loopback only, falls back to a free
+    /// loopback port (logged) when another server on the machine holds it.
+    #[arg(long, env = "NEARCARE_METRICS_ADDR", default_value = DEFAULT_METRICS_ADDR)]
+    pub metrics_addr: String,
+    /// Requests at least this slow, in milliseconds, are logged as warnings ("slow request").
+    #[arg(long, env = "NEARCARE_SLOW_REQUEST_MS", default_value_t = 500)]
+    pub slow_request_ms: u64,
+    /// Log lines as readable text or as one JSON object a line.
+    #[arg(long, env = "NEARCARE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
 }
 
 impl Config {
@@ -250,6 +273,9 @@ impl Config {
             session_absolute_days: 30,
             session_resync_ms: 1_000,
             session_activity_flush_seconds: 30,
+            metrics_addr: "127.0.0.1:0".into(),
+            slow_request_ms: 500,
+            log_format: LogFormat::Text,
         }
     }
 

@@ -45,6 +45,9 @@ pub enum ApiError {
 struct ErrorBody<'a> {
     message: &'a str,
     code: &'a str,
+    /// On 5xx answers: the request's id, for a report to name (see `crate::observe`).
+    #[serde(rename = "requestId", skip_serializing_if = "Option::is_none")]
+    request_id: Option<&'a str>,
     #[serde(flatten)]
     details: Option<&'a Map<String, Value>>,
 }
@@ -178,6 +181,12 @@ impl IntoResponse for ApiError {
                 .filter_map(|cause| cause.downcast_ref::<sqlx::Error>())
                 .any(is_database_outage);
             if outage {
+                let timed_out = error
+                    .chain()
+                    .any(|cause| matches!(cause.downcast_ref::<sqlx::Error>(), Some(sqlx::Error::PoolTimedOut)));
+                if timed_out {
+                    crate::metrics::pool_acquire_timeout();
+                }
                 tracing::warn!(error = format!("{error:#}"), "database unavailable");
                 let mut response = Self::known(codes::DATABASE_UNAVAILABLE).into_response();
                 response.headers_mut().insert(
@@ -192,15 +201,18 @@ impl IntoResponse for ApiError {
             Self::Internal(_) => codes::INTERNAL.text().to_owned(),
             other => other.to_string(),
         };
+        let status = self.status();
+        let request_id = status.is_server_error().then(store::request_id::current).flatten();
         let body = ErrorBody {
             message: &message,
             code: self.code(),
+            request_id: request_id.as_ref().map(store::request_id::RequestId::as_str),
             details: match &self {
                 Self::Detailed { details, .. } => Some(details),
                 _ => None,
             },
         };
-        (self.status(), axum::Json(body)).into_response()
+        (status, axum::Json(body)).into_response()
     }
 }
 

@@ -11,7 +11,9 @@ use serde_json::{Value, json};
 use sqlx::postgres::PgListener;
 use store::jobs::Job;
 use tokio::sync::watch;
+use tracing::Instrument;
 
+use crate::metrics;
 use crate::services::attestation;
 use crate::services::eligibility_check::{self, Applicant, NotConfirmed, RETRY_JOB};
 use crate::state::AppState;
@@ -28,6 +30,7 @@ enum Outcome {
 
 /// Runs due jobs until `stop` turns true: on each NOTIFY jobs and every `poll`.
 pub async fn run(state: AppState, poll: Duration, mut stop: watch::Receiver<bool>) {
+    metrics::job_kinds(&[RETRY_JOB, attestation::SWEEP_JOB]);
     let mut listener = PgListener::connect_with(&state.pool).await.ok();
     if let Some(listener) = listener.as_mut()
         && listener.listen("jobs").await.is_err()
@@ -74,43 +77,69 @@ async fn run_due(state: &AppState, stop: &watch::Receiver<bool>) -> anyhow::Resu
             return Ok(());
         }
         for job in &jobs {
-            let outcome = match job.kind.as_str() {
-                RETRY_JOB => retry_eligibility(state, job).await,
-                attestation::SWEEP_JOB => match attestation::sweep(state).await {
-                    Ok(_) => Outcome::DoneThenAgain(Duration::from_secs(state.config.attestation_sweep_secs.max(1))),
-                    Err(error) => Outcome::Again(format!("{error:#}")),
-                },
-                other => Outcome::Failed(format!("unknown job kind {other:?}")),
-            };
-            let expired = job.expires_at.is_some_and(|expires| expires <= chrono::Utc::now());
-            match outcome {
-                Outcome::Done => store::jobs::done(&state.pool, job.id).await?,
-                Outcome::DoneThenAgain(delay) => {
-                    store::jobs::done(&state.pool, job.id).await?;
-                    attestation::schedule(state, delay).await?;
-                }
-                Outcome::Again(error) if expired => {
-                    tracing::info!(job = job.id, kind = %job.kind, error = %error, "job expired unresolved");
-                    store::jobs::fail(&state.pool, job.id, &format!("expired: {error}")).await?;
-                }
-                Outcome::Again(error) => {
-                    let delay = backoff(
-                        Duration::from_millis(state.config.eligibility_retry_base_ms),
-                        job.attempts,
-                    );
-                    tracing::info!(job = job.id, kind = %job.kind, attempts = job.attempts, retry_in = ?delay, error = %error, "job will run again");
-                    store::jobs::retry(&state.pool, job.id, &error, delay).await?;
-                }
-                Outcome::Failed(error) => {
-                    tracing::warn!(job = job.id, kind = %job.kind, error = %error, "job failed");
-                    store::jobs::fail(&state.pool, job.id, &error).await?;
-                }
+            // The job's log lines, and the rows it writes, name the request that enqueued it.
+            let span = tracing::info_span!("job", id = job.id, kind = %job.kind, request_id = tracing::field::Empty);
+            if let Some(request_id) = &job.request_id {
+                span.record("request_id", tracing::field::display(request_id));
+            }
+            let enqueued_by = job
+                .request_id
+                .as_deref()
+                .and_then(|id| store::request_id::RequestId::parse(id.as_bytes()));
+            let run = run_one(state, job).instrument(span);
+            match enqueued_by {
+                Some(request_id) => store::request_id::scope(request_id, run).await?,
+                None => run.await?,
             }
         }
         if *stop.borrow() {
             return Ok(());
         }
     }
+}
+
+/// Runs one claimed job and records its outcome.
+async fn run_one(state: &AppState, job: &Job) -> anyhow::Result<()> {
+    let outcome = match job.kind.as_str() {
+        RETRY_JOB => retry_eligibility(state, job).await,
+        attestation::SWEEP_JOB => match attestation::sweep(state).await {
+            Ok(_) => Outcome::DoneThenAgain(Duration::from_secs(state.config.attestation_sweep_secs.max(1))),
+            Err(error) => Outcome::Again(format!("{error:#}")),
+        },
+        other => Outcome::Failed(format!("unknown job kind {other:?}")),
+    };
+    let expired = job.expires_at.is_some_and(|expires| expires <= chrono::Utc::now());
+    match outcome {
+        Outcome::Done => {
+            store::jobs::done(&state.pool, job.id).await?;
+            metrics::job_run(&job.kind, "done");
+        }
+        Outcome::DoneThenAgain(delay) => {
+            store::jobs::done(&state.pool, job.id).await?;
+            metrics::job_run(&job.kind, "done");
+            attestation::schedule(state, delay).await?;
+        }
+        Outcome::Again(error) if expired => {
+            tracing::info!(job = job.id, kind = %job.kind, error = %error, "job expired unresolved");
+            store::jobs::fail(&state.pool, job.id, &format!("expired: {error}")).await?;
+            metrics::job_run(&job.kind, "failed");
+        }
+        Outcome::Again(error) => {
+            let delay = backoff(
+                Duration::from_millis(state.config.eligibility_retry_base_ms),
+                job.attempts,
+            );
+            tracing::info!(job = job.id, kind = %job.kind, attempts = job.attempts, retry_in = ?delay, error = %error, "job will run again");
+            store::jobs::retry(&state.pool, job.id, &error, delay).await?;
+            metrics::job_run(&job.kind, "retry");
+        }
+        Outcome::Failed(error) => {
+            tracing::warn!(job = job.id, kind = %job.kind, error = %error, "job failed");
+            store::jobs::fail(&state.pool, job.id, &error).await?;
+            metrics::job_run(&job.kind, "failed");
+        }
+    }
+    Ok(())
 }
 
 /// `base` doubled per attempt (at most an hour), at a random point of its upper half.

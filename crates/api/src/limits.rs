@@ -56,6 +56,21 @@ pub enum Bucket<'a> {
     ContactRequest(i64),
 }
 
+impl Bucket<'_> {
+    /// The limit's name in metrics (never the email or address it counts).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Bucket::LoginEmailClient(..) => "login_email_client",
+            Bucket::Client(_) => "client",
+            Bucket::Lookup(_) => "lookup",
+            Bucket::ChangeEmailTo(_) => "change_email_to",
+            Bucket::PasswordChange(_) => "password_change",
+            Bucket::Eligibility(_) => "eligibility",
+            Bucket::ContactRequest(_) => "contact_request",
+        }
+    }
+}
+
 impl RateLimits {
     fn key_limit_and_window(&self, bucket: Bucket<'_>) -> (String, u32, Duration) {
         match bucket {
@@ -81,6 +96,7 @@ impl RateLimits {
         }
         let hits = store::rate_limits::hit(pool, &key, window).await?;
         if hits > i64::from(limit) {
+            crate::metrics::rate_limit_refusal(bucket.name());
             return Err(ApiError::known(codes::TOO_MANY_REQUESTS));
         }
         Ok(())
@@ -94,6 +110,7 @@ impl RateLimits {
             return Ok(());
         }
         if store::rate_limits::current(pool, &key, window).await? >= i64::from(limit) {
+            crate::metrics::rate_limit_refusal(bucket.name());
             return Err(ApiError::known(codes::TOO_MANY_REQUESTS));
         }
         Ok(())
@@ -102,8 +119,9 @@ impl RateLimits {
     /// Counts a failure without refusing anything.
     pub async fn record(&self, pool: &PgPool, bucket: Bucket<'_>) -> ApiResult<()> {
         let (key, limit, window) = self.key_limit_and_window(bucket);
-        if limit > 0 {
-            store::rate_limits::hit(pool, &key, window).await?;
+        // The failure that reaches the limit locks the key for the rest of the window.
+        if limit > 0 && store::rate_limits::hit(pool, &key, window).await? == i64::from(limit) {
+            crate::metrics::lockout(bucket.name());
         }
         Ok(())
     }
@@ -133,4 +151,24 @@ pub enum LinkSlot {
     At(Option<DateTime<Utc>>),
     /// A link of the same kind to the same address is already waiting for its slot.
     AlreadyWaiting,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_limit_is_named_in_the_metrics() {
+        let buckets = [
+            Bucket::LoginEmailClient("a@b.co", "127.0.0.1"),
+            Bucket::Client("127.0.0.1"),
+            Bucket::Lookup("127.0.0.1"),
+            Bucket::ChangeEmailTo("a@b.co"),
+            Bucket::PasswordChange(1),
+            Bucket::Eligibility(1),
+            Bucket::ContactRequest(1),
+        ];
+        let names: Vec<&str> = buckets.iter().map(Bucket::name).collect();
+        assert_eq!(names, crate::metrics::RATE_LIMITS);
+    }
 }

@@ -19,8 +19,11 @@ use store::PgPool;
 use store::outbox::OutboxEmail;
 use store::tokens::Purpose;
 use tokio::sync::{Notify, watch};
+use tokio::time::Instant;
+use tracing::Instrument;
 
 use crate::auth::LinkToken;
+use crate::metrics;
 
 /// The channel `store::outbox::enqueue` and the waitlist trigger notify.
 pub const OUTBOX_CHANNEL: &str = "email_outbox";
@@ -368,7 +371,12 @@ impl Sender {
             }
             let delivered = async {
                 for email in &batch {
-                    self.deliver(email).await?;
+                    // The message's log lines name it and the request that enqueued it.
+                    let span = tracing::info_span!("email", id = email.id, kind = %email.kind, request_id = tracing::field::Empty);
+                    if let Some(request_id) = &email.request_id {
+                        span.record("request_id", tracing::field::display(request_id));
+                    }
+                    self.deliver(email).instrument(span).await?;
                     handled += 1;
                 }
                 anyhow::Ok(())
@@ -413,18 +421,27 @@ impl Sender {
             Err(error) => {
                 tracing::warn!(id = email.id, kind = %email.kind, error = %error, "email cannot be written: failed");
                 store::outbox::mark_failed(&self.pool, email.id, &error).await?;
+                metrics::email_delivery(metrics::Delivery::Failed, None);
                 return Ok(());
             }
         };
         let message_id = email.message_id.as_deref().unwrap_or_default();
+        let sending = Instant::now();
+        // Never the body: it holds the one-time link.
         let outcome = match &self.delivery {
             Delivery::Smtp(smtp) => smtp.send(&email.to_email, message_id, &rendered).await,
             Delivery::Log => {
                 tracing::info!(id = email.id, to = %email.to_email, kind = %email.kind, subject = %rendered.subject, "email delivered to the development mailbox");
-                tracing::debug!(id = email.id, body = %rendered.text, "email body");
                 Ok(())
             }
         };
+        let took = Some(sending.elapsed());
+        let recorded = match &outcome {
+            Ok(()) => metrics::Delivery::Sent,
+            Err(SendError::Temporary(_)) if email.attempts < self.settings.max_attempts => metrics::Delivery::Retry,
+            Err(_) => metrics::Delivery::Failed,
+        };
+        metrics::email_delivery(recorded, took);
         match outcome {
             Ok(()) => {
                 let keep_link = matches!(self.delivery, Delivery::Log);

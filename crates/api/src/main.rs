@@ -11,9 +11,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() {
-    api::telemetry::init();
-    api::install_tls_provider();
     let config = api::config::Config::parse();
+    api::telemetry::init(config.log_format);
+    api::install_tls_provider();
     let outcome = async { api::app::Application::build(config).await?.run_until_stopped().await }.await;
     if let Err(error) = outcome {
         eprintln!("error: {error:#}");

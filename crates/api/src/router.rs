@@ -9,10 +9,10 @@ use axum::response::{IntoResponse, Response};
 use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::TraceLayer;
 
 use crate::edge;
 use crate::error::ApiError;
+use crate::observe;
 use crate::routes;
 use crate::state::AppState;
 
@@ -31,7 +31,13 @@ const API_PREFIXES: [&str; 8] = [
 pub fn router(state: AppState) -> Router {
     let web_dist = state.config.web_dist.clone();
     let body_limit = state.config.body_limit;
-    let api = feature_routes().with_state(state.clone());
+    let observe = observe::Observe {
+        slow_request: Duration::from_millis(state.config.slow_request_ms),
+    };
+    // Every route names itself to `observe` (its template, for metrics and logs).
+    let api = feature_routes()
+        .route_layer(observe::NameRoute)
+        .with_state(state.clone());
     api.fallback_service(spa(web_dist))
         // Enforced by the body extractors, so an oversized body gets our JSON 413.
         .layer(axum::extract::DefaultBodyLimit::max(body_limit))
@@ -47,7 +53,9 @@ pub fn router(state: AppState) -> Router {
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(|_| {
             ApiError::Internal(anyhow::anyhow!("a handler panicked")).into_response()
         }))
-        .layer(TraceLayer::new_for_http())
+        // Outermost: the request id, span and measurement cover everything above, panics and
+        // timeouts included.
+        .layer(axum::middleware::from_fn_with_state(observe, observe::observe))
 }
 
 /// The built SPA with history-mode fallback to `index.html`; unknown API paths get a JSON 404.

@@ -63,13 +63,17 @@ pub async fn refresh(pool: &PgPool, served: &SnapshotHandle, index_dir: &Path, c
     if check_generation {
         match store::generations::current(pool).await {
             Ok(Some(newest)) if newest.generation > current_generation => {
-                match snapshots::load_published(pool, index_dir).await {
-                    Ok(Some(snapshot)) => {
+                match snapshots::load_published_timed(pool, index_dir).await {
+                    Ok(Some((snapshot, times))) => {
                         tracing::info!(generation = snapshot.generation, "serving a new snapshot generation");
+                        crate::metrics::snapshot_loaded(times.fetch, times.open);
                         served.replace(snapshot);
                     }
                     Ok(None) => {}
-                    Err(error) => tracing::warn!(error = format!("{error:#}"), "loading the new generation failed"),
+                    Err(error) => {
+                        crate::metrics::snapshot_load_failed();
+                        tracing::warn!(error = format!("{error:#}"), "loading the new generation failed");
+                    }
                 }
             }
             Ok(_) => {}
@@ -78,7 +82,10 @@ pub async fn refresh(pool: &PgPool, served: &SnapshotHandle, index_dir: &Path, c
     }
     let Some(snapshot) = served.load() else { return };
     match snapshots::catch_up(pool, &snapshot).await {
-        Ok(snapshots::CatchUp::Patched(patched)) => served.replace(patched),
+        Ok(snapshots::CatchUp::Patched(patched)) => {
+            crate::metrics::snapshot_patched();
+            served.replace(patched);
+        }
         Ok(snapshots::CatchUp::Unchanged) => {}
         Ok(snapshots::CatchUp::NeedsRebuild(reason)) => {
             tracing::warn!(%reason, "catalogue changes need a rebuild: run `indexer rebuild`");

@@ -229,13 +229,25 @@ impl Snapshot {
         gazetteer: &Gazetteer,
         favourites: Option<&Favourites>,
     ) -> Result<Vec<u8>, SearchError> {
+        Ok(self.search_json_counted_for(request, gazetteer, favourites)?.0)
+    }
+
+    /// [`Self::search_json_for`], with how many cards the answer lists (clinics and
+    /// clinicians), for the server's metrics.
+    pub fn search_json_counted_for(
+        &self,
+        request: &SearchRequest,
+        gazetteer: &Gazetteer,
+        favourites: Option<&Favourites>,
+    ) -> Result<(Vec<u8>, usize), SearchError> {
         let listing = self.list(request, gazetteer, favourites)?;
         let bind = |listed: &[Listed]| -> Vec<ListedCard<'_>> {
             listed.iter().map(|listed| ListedCard::new(self, *listed)).collect()
         };
-        Ok(self
-            .cards
-            .write_cards_and_numbers(&bind(&listing.clinics), &bind(&listing.clinicians), &listing.numbers))
+        let json =
+            self.cards
+                .write_cards_and_numbers(&bind(&listing.clinics), &bind(&listing.clinicians), &listing.numbers);
+        Ok((json, listing.clinics.len() + listing.clinicians.len()))
     }
 
     /// The cards a search answer lists, and its numbers.

@@ -308,9 +308,25 @@ fn prune_generations(index_dir: &Path, newest: i64) {
 /// PostgreSQL first when the folder does not hold it. `None` when nothing is published; an
 /// error when the generation cannot be fetched (a damaged file is refused) or opened.
 pub async fn load_published(pool: &PgPool, index_dir: &Path) -> Result<Option<Snapshot>> {
+    Ok(load_published_timed(pool, index_dir)
+        .await?
+        .map(|(snapshot, _)| snapshot))
+}
+
+/// How long [`load_published_timed`] took: fetching the generation's files (when this server did
+/// not have them) and opening them.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadTimes {
+    pub fetch: Option<std::time::Duration>,
+    pub open: std::time::Duration,
+}
+
+/// [`load_published`], with how long the fetch and the opening took.
+pub async fn load_published_timed(pool: &PgPool, index_dir: &Path) -> Result<Option<(Snapshot, LoadTimes)>> {
     let Some(current) = generations::current(pool).await? else {
         return Ok(None);
     };
+    let mut fetch = None;
     let generation = current.generation;
     let mut directory = generation_directory(index_dir, generation);
     let stored = generations::stored_files(pool, generation).await?;
@@ -324,13 +340,17 @@ pub async fn load_published(pool: &PgPool, index_dir: &Path) -> Result<Option<Sn
             // Published before generations were stored: only its builder's folder has it.
             directory = PathBuf::from(&current.build.directory);
         } else {
+            let fetching = std::time::Instant::now();
             directory = fetch_generation(pool, index_dir, generation).await?.directory;
+            fetch = Some(fetching.elapsed());
         }
     }
+    let opening = std::time::Instant::now();
     let opened = tokio::task::spawn_blocking(move || Snapshot::open(&directory, generation)).await?;
     let snapshot = opened.with_context(|| format!("opening generation {generation}"))?;
+    let open = opening.elapsed();
     prune_generations(index_dir, generation);
-    Ok(Some(snapshot))
+    Ok(Some((snapshot, LoadTimes { fetch, open })))
 }
 
 /// The newest snapshot with later catalogue changes applied; builds and publishes one when

@@ -296,6 +296,16 @@ pub async fn object_is_listed(pool: &PgPool, object_url: &str) -> Result<bool> {
     )
 }
 
+/// When `generation` was published; `None` when no such generation is recorded.
+pub async fn published_at(pool: &PgPool, generation: i64) -> Result<Option<DateTime<Utc>>> {
+    Ok(
+        sqlx::query_scalar("select published_at from index_generations where generation = $1")
+            .bind(generation)
+            .fetch_optional(pool)
+            .await?,
+    )
+}
+
 /// Returns the newest published generation, if any.
 pub async fn current(pool: &PgPool) -> Result<Option<Generation>> {
     let row = sqlx::query(

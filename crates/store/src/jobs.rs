@@ -19,10 +19,12 @@ pub struct Job {
     pub attempts: i32,
     pub expires_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
+    /// The request that enqueued the job (`x-request-id`), when one did.
+    pub request_id: Option<String>,
 }
 
-/// Adds a job due after `delay`, unless one with the same `dedupe_key` is pending. Returns
-/// whether it was added. `NOTIFY jobs` wakes the runners when it commits.
+/// Adds a job due after `delay`, unless one with the same `dedupe_key` is pending, with the id
+/// of the request it is added for (see [`crate::request_id`]). Returns whether it was added. `NOTIFY jobs` wakes the runners when it commits.
 pub async fn enqueue(
     pool: &PgPool,
     kind: &str,
@@ -32,8 +34,8 @@ pub async fn enqueue(
     lifetime: Duration,
 ) -> Result<bool> {
     let added: Option<i64> = sqlx::query_scalar(
-        "insert into jobs (kind, payload, dedupe_key, run_at, expires_at)
-         values ($1, $2, $3, now() + make_interval(secs => $4), now() + make_interval(secs => $5))
+        "insert into jobs (kind, payload, dedupe_key, run_at, expires_at, request_id)
+         values ($1, $2, $3, now() + make_interval(secs => $4), now() + make_interval(secs => $5), $6)
          on conflict (dedupe_key) where state = 'pending' do nothing
          returning id",
     )
@@ -42,6 +44,7 @@ pub async fn enqueue(
     .bind(dedupe_key)
     .bind(delay.as_secs_f64())
     .bind(lifetime.as_secs_f64())
+    .bind(crate::request_id::current_text())
     .fetch_optional(pool)
     .await?;
     if added.is_some() {
@@ -64,7 +67,7 @@ pub async fn claim(pool: &PgPool, limit: i64, lease: Duration) -> Result<Vec<Job
          update jobs as j
          set locked_until = now() + make_interval(secs => $2), attempts = j.attempts + 1
          from due where j.id = due.id
-         returning j.id, j.kind, j.payload, j.attempts, j.expires_at, j.created_at",
+         returning j.id, j.kind, j.payload, j.attempts, j.expires_at, j.created_at, j.request_id",
     )
     .bind(limit)
     .bind(lease.as_secs_f64())
@@ -101,4 +104,13 @@ pub async fn fail(pool: &PgPool, id: i64, error: &str) -> Result<()> {
     .execute(pool)
     .await?;
     Ok(())
+}
+
+/// Jobs pending and failed, by kind: `(kind, state, jobs)`.
+pub async fn counts(pool: &PgPool) -> Result<Vec<(String, String, i64)>> {
+    Ok(sqlx::query_as(
+        "select kind, state, count(*) from jobs where state in ('pending', 'failed') group by kind, state order by 1, 2",
+    )
+    .fetch_all(pool)
+    .await?)
 }

@@ -21,6 +21,7 @@ pub mod outbox;
 pub mod participations;
 pub mod providers;
 pub mod rate_limits;
+pub mod request_id;
 pub mod roster;
 pub mod sessions;
 pub mod terms_agreements;

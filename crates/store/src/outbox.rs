@@ -51,17 +51,20 @@ pub struct OutboxEmail {
     pub sent_at: Option<DateTime<Utc>>,
     pub attempts: i32,
     pub last_error: Option<String>,
+    /// The request that enqueued the message (`x-request-id`), when one did.
+    pub request_id: Option<String>,
 }
 
-const COLUMNS: &str =
-    "id, to_email, kind, subject, body, link, facts, state, message_id, created_at, sent_at, attempts, last_error";
+const COLUMNS: &str = "id, to_email, kind, subject, body, link, facts, state, message_id, created_at, sent_at, attempts, \
+                       last_error, request_id";
 
 /// The kind of a queued link request: `facts.purpose` names the link; the sender turns the row
 /// into that link's message for the account with the address, or drops it when none has it.
 pub const LINK_REQUEST: &str = "link_request";
 
-/// Writes a message on the caller's transaction; `NOTIFY email_outbox` wakes the senders of
-/// every server when it commits.
+/// Writes a message on the caller's transaction, with the id of the request it is written for
+/// (see [`crate::request_id`]); `NOTIFY email_outbox` wakes the senders of every server when it
+/// commits.
 pub async fn enqueue(connection: &mut PgConnection, email: &NewEmail<'_>) -> Result<i64> {
     enqueue_due(connection, email, None).await
 }
@@ -73,14 +76,15 @@ pub async fn enqueue_due(
     due: Option<DateTime<Utc>>,
 ) -> Result<i64> {
     let id = sqlx::query_scalar(
-        "insert into email_outbox (to_email, kind, link, facts, next_attempt_at)
-         values ($1, $2, $3, $4, coalesce($5, now())) returning id",
+        "insert into email_outbox (to_email, kind, link, facts, next_attempt_at, request_id)
+         values ($1, $2, $3, $4, coalesce($5, now()), $6) returning id",
     )
     .bind(email.to_email)
     .bind(email.kind)
     .bind(email.link)
     .bind(&email.facts)
     .bind(due)
+    .bind(crate::request_id::current_text())
     .fetch_one(&mut *connection)
     .await?;
     sqlx::query("select pg_notify('email_outbox', '')")
@@ -236,6 +240,31 @@ pub async fn counts(pool: &PgPool) -> Result<Vec<(String, i64)>> {
     )
     .fetch_all(pool)
     .await?)
+}
+
+/// What waits in the outbox: messages pending (retries included) and failed, and the age of the
+/// oldest pending one in seconds (0 when none). Both counts read a partial index.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Backlog {
+    pub pending: i64,
+    pub failed: i64,
+    pub oldest_pending_seconds: f64,
+}
+
+pub async fn backlog(pool: &PgPool) -> Result<Backlog> {
+    let (pending, failed, oldest_pending_seconds) = sqlx::query_as(
+        "select (select count(*) from email_outbox where state = 'pending'),
+                (select count(*) from email_outbox where state = 'failed'),
+                coalesce((select extract(epoch from now() - min(created_at))::float8
+                          from email_outbox where state = 'pending'), 0)",
+    )
+    .fetch_one(pool)
+    .await?;
+    Ok(Backlog {
+        pending,
+        failed,
+        oldest_pending_seconds,
+    })
 }
 
 /// The failed messages, newest first.

@@ -18,6 +18,7 @@ use crate::error_codes as codes;
 use crate::extract::Json;
 use crate::forms::{EmailBody, TokenBody, parse_email};
 use crate::limits::Bucket;
+use crate::metrics::{self, LoginMethod};
 use crate::services::accounts::{CHECK_YOUR_EMAIL, login_answer, request_link};
 use crate::sessions::SignInOrigin;
 use crate::state::AppState;
@@ -52,7 +53,11 @@ async fn login(
         Bucket::LoginEmailClient(email.as_str(), &client),
     ];
     for bucket in buckets {
-        state.limits.check(&state.pool, bucket).await?;
+        let checked = state.limits.check(&state.pool, bucket).await;
+        if checked.is_err() {
+            metrics::login(LoginMethod::Password, "rate_limited");
+        }
+        checked?;
     }
     let member = store::members::find_by_email(&state.pool, email.as_str()).await?;
     let stored = member.as_ref().and_then(|member| member.password_hash.as_deref());
@@ -61,11 +66,14 @@ async fn login(
         for bucket in buckets {
             state.limits.record(&state.pool, bucket).await?;
         }
+        metrics::login(LoginMethod::Password, "invalid_credentials");
         return Err(ApiError::known(codes::INVALID_CREDENTIALS));
     };
     if member.email_verified_at.is_none() {
+        metrics::login(LoginMethod::Password, "email_not_verified");
         return Err(ApiError::known(codes::EMAIL_NOT_VERIFIED));
     }
+    metrics::login(LoginMethod::Password, "success");
     Ok(axum::Json(login_answer(&state, &member, &origin).await?))
 }
 
@@ -88,7 +96,10 @@ async fn login_with_magic_link(
     origin: SignInOrigin,
     Json(body): Json<TokenBody>,
 ) -> ApiResult<axum::Json<Value>> {
-    let expired = || ApiError::known(codes::MAGIC_LINK_EXPIRED);
+    let expired = || {
+        metrics::login(LoginMethod::MagicLink, "invalid_link");
+        ApiError::known(codes::MAGIC_LINK_EXPIRED)
+    };
     let hash = LinkToken::hash_of(body.token.as_deref().unwrap_or_default()).ok_or_else(expired)?;
     let mut transaction = state.pool.begin().await?;
     let token = store::tokens::consume(&mut transaction, &hash, &[Purpose::MagicLink])
@@ -105,5 +116,6 @@ async fn login_with_magic_link(
     }
     store::members::mark_email_verified(&mut transaction, member.id).await?;
     transaction.commit().await?;
+    metrics::login(LoginMethod::MagicLink, "success");
     Ok(axum::Json(login_answer(&state, &member, &origin).await?))
 }

@@ -15,6 +15,7 @@ use crate::access::{FamilyMemberOfCaller, MaybeCaller};
 use crate::error::{ApiError, ApiResult};
 use crate::error_codes as codes;
 use crate::extract::{Json, JsonObject, Query, plain_message};
+use crate::metrics::{self, QueryClass};
 use crate::services::favourites::favourites_of;
 use crate::state::AppState;
 
@@ -93,11 +94,10 @@ fn run_search(
         page: query.page.unwrap_or(1),
         limit: query.limit.unwrap_or(DEFAULT_PAGE_SIZE),
     };
-    Ok(crate::respond::json_bytes(snapshot.search_json_for(
-        &request,
-        &state.gazetteer,
-        favourites,
-    )?))
+    let timer = metrics::timer();
+    let (json, cards) = snapshot.search_json_counted_for(&request, &state.gazetteer, favourites)?;
+    metrics::search_query(QueryClass::Search, timer, cards);
+    Ok(crate::respond::json_bytes(json))
 }
 
 async fn search(
@@ -274,7 +274,9 @@ async fn pins(
     let snapshot = state.snapshot()?;
     let filters = query.filters(&snapshot)?;
     let favourites = favourites_of(&state, caller.map(|caller| caller.member_id)).await?;
+    let timer = metrics::timer();
     let answer = snapshot.pins_for(query.bounds(), &filters, favourites.as_ref())?;
+    metrics::search_query(QueryClass::Pins, timer, answer.pins.len());
     Ok(crate::respond::json(&answer, 128 * (answer.pins.len() + 1)))
 }
 
@@ -293,7 +295,9 @@ async fn area_pins(
         Some(caller) if filters.filters.favorites => favourites_of(&state, Some(caller.member_id)).await?,
         _ => None,
     };
+    let timer = metrics::timer();
     let answer = snapshot.area_pins_for(query.bounds(), zoom, &filters, favourites.as_ref())?;
+    metrics::search_query(QueryClass::AreaPins, timer, answer.areas.len());
     Ok(crate::respond::json(&answer, 256 * (answer.areas.len() + 1)))
 }
 

@@ -25,6 +25,7 @@ mod listings;
 mod lockout;
 mod marketplace;
 mod metadata;
+mod observability;
 mod outbox_crash;
 mod profiles;
 mod providers;
