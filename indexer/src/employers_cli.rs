@@ -59,7 +59,11 @@ pub async fn run(pool: &store::PgPool, command: EmployersCommand) -> Result<()> 
             }
         }
         EmployersCommand::Leads => {
-            for lead in store::benefit_requests::list(pool).await? {
+            let leads = store::benefit_requests::list(pool).await?;
+            if leads.is_empty() {
+                eprintln!("no requests to offer the benefit yet");
+            }
+            for lead in leads {
                 say!(
                     "{:>6}  {}  {:<32} {:<14} {:<36} {:<9} consent {:<3} {}",
                     lead.id,

@@ -186,7 +186,7 @@ enum LocationCommand {
 
 #[derive(Subcommand)]
 enum PgCommand {
-    /// Starts the private cluster (if needed) and prints its URL.
+    /// Starts the private cluster (if needed) and prints the URL of its `nearcare` database.
     Start,
     /// Stops the private cluster.
     Stop,
@@ -224,7 +224,7 @@ fn say(line: std::fmt::Arguments<'_>) {
 async fn run(cli: Cli) -> Result<()> {
     let index_dir = cli.index_dir.clone().unwrap_or_else(|| cli.local_dir.join("index"));
     if let Command::Pg(command) = &cli.command {
-        return pg(command, &cli.local_dir);
+        return pg(command, &cli.local_dir).await;
     }
     let pool = snapshots::open_database(cli.database_url.as_deref(), &cli.local_dir).await?;
     snapshots::remove_partial_generations(&index_dir);
@@ -268,10 +268,16 @@ async fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
-fn pg(command: &PgCommand, local_dir: &std::path::Path) -> Result<()> {
+async fn pg(command: &PgCommand, local_dir: &std::path::Path) -> Result<()> {
     let root = local_dir.join("postgres");
     match command {
-        PgCommand::Start => say!("{}", pgcluster::PrivateCluster::start(&root)?.url("nearcare")),
+        // The URL printed works at once (`DATABASE_URL=$(indexer pg start) indexer seed`): the
+        // database is made here, not left to the first server.
+        PgCommand::Start => {
+            let cluster = pgcluster::PrivateCluster::start(&root)?;
+            snapshots::ensure_database(&cluster.url("postgres"), "nearcare").await?;
+            say!("{}", cluster.url("nearcare"));
+        }
         PgCommand::Stop => {
             if root.join("data/postmaster.pid").exists() {
                 pgcluster::PrivateCluster::start(&root)?.stop()?;

@@ -69,7 +69,11 @@ pub async fn run(pool: &store::PgPool, command: ProvidersCommand) -> Result<()> 
             );
         }
         ProvidersCommand::List => {
-            for account in store::providers::list(pool).await? {
+            let accounts = store::providers::list(pool).await?;
+            if accounts.is_empty() {
+                eprintln!("no provider accounts yet (indexer providers invite --organisation ID --email E)");
+            }
+            for account in accounts {
                 say!(
                     "{:>6}  {:<36} {:<24} organisation {:>6} {:<32} {}",
                     account.id,
@@ -89,7 +93,14 @@ pub async fn run(pool: &store::PgPool, command: ProvidersCommand) -> Result<()> 
                         .ok_or_else(|| anyhow::anyhow!("--status must be pending, active, declined or stopped"))?,
                 ),
             };
-            for participation in store::participations::list(pool, status).await? {
+            let participations = store::participations::list(pool, status).await?;
+            if participations.is_empty() {
+                eprintln!(
+                    "no participations{}",
+                    status.map(|status| format!(" {}", status.as_str())).unwrap_or_default()
+                );
+            }
+            for participation in participations {
                 say!(
                     "{:>6}  {:<8} {}  organisation {:>6} {:<28} solution {:>3} {:<36} {} ${}",
                     participation.id,

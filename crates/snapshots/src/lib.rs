@@ -63,7 +63,8 @@ pub async fn open_database_with_cluster(
     Ok((pool, cluster))
 }
 
-async fn ensure_database(admin_url: &str, name: &str) -> Result<()> {
+/// Creates database `name` on the cluster `admin_url` reaches, unless it exists.
+pub async fn ensure_database(admin_url: &str, name: &str) -> Result<()> {
     use sqlx::{Connection, Executor};
     let mut admin = sqlx::PgConnection::connect(admin_url)
         .await

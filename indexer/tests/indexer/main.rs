@@ -512,6 +512,7 @@ async fn the_cli_invites_providers_and_decides_participations() {
             rate: &rate,
             contract_sha256: &"a".repeat(64),
             account_id: account,
+            contact_email: "ops.invite@clinic.example",
         },
     )
     .await
