@@ -366,8 +366,18 @@ fn exposed(exposition: &str, name: &str) -> bool {
 
 #[tokio::test]
 async fn the_grafana_dashboard_and_the_alert_rules_name_only_metrics_the_server_exposes() {
-    let _app = TestApp::spawn(5).await;
-    let exposition = exposition();
+    let app = TestApp::spawn(5).await;
+    // A route's series are made by its first request, the jobs' by the runner as it starts:
+    // alone in its process this test makes both happen before it reads the exposition.
+    assert_eq!(app.get("/health").await.status, 200);
+    let started = Instant::now();
+    let exposition = loop {
+        let exposition = exposition();
+        if exposition.contains("nearcare_jobs{") || started.elapsed() > Duration::from_secs(20) {
+            break exposition;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     let root = testkit::workspace_root();
     let dashboard: Value =
         serde_json::from_str(&std::fs::read_to_string(root.join("deploy/grafana/nearcare.json")).unwrap())
