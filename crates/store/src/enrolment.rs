@@ -66,6 +66,19 @@ pub async fn clinic<'e>(executor: impl PgExecutor<'e>, location_id: i64) -> Resu
         .await?)
 }
 
+/// Forgets the clinic a member chose before signing up, when it can no longer enrol them (it
+/// stopped accepting new patients meanwhile): the member chooses again. Run in the caller's
+/// transaction, with the member row locked.
+pub async fn forget_chosen_clinic(connection: &mut PgConnection, member_id: i64) -> Result<()> {
+    sqlx::query(
+        "update members set provider_id = null, location_id = null where id = $1 and subscription_status is null",
+    )
+    .bind(member_id)
+    .execute(connection)
+    .await?;
+    Ok(())
+}
+
 /// Whether an organisation (a provider) exists.
 pub async fn provider_exists<'e>(executor: impl PgExecutor<'e>, organisation_id: i64) -> Result<bool> {
     Ok(

@@ -26,7 +26,7 @@ use crate::forms::{PersonFields, check, optional, required, text};
 use crate::limits::Bucket;
 use crate::services::accounts::access_token;
 use crate::services::eligibility_check::{self, Applicant, Confirmation, NotConfirmed};
-use crate::services::member_views::{filter_market, member_view_with_check};
+use crate::services::member_views::{filter_market, location_json, member_view_with_check};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -211,6 +211,7 @@ async fn check_and_apply(
         member: updated,
         coverage,
         employer,
+        not_enrolled_at,
     } = eligibility_check::confirm(state, Applicant::Myself { member, subscriber }, limited)
         .await?
         .map_err(eligibility_error)?;
@@ -227,6 +228,15 @@ async fn check_and_apply(
         "filterMarket": filter_market(state, &updated).await?,
         "pediatric": { "covered": coverage.pediatric_covered },
         "subscription": { "status": updated.subscription_status, "expire": updated.subscription_expire.map(|day| day.to_string()) },
+        "notEnrolled": not_enrolled_at.as_ref().map(|clinic| json!({
+            "code": codes::NOT_ACCEPTING.code,
+            "message": format!(
+                "{} stopped accepting new patients, so you were not enrolled there. Your eligibility is confirmed: \
+                 choose another provider, or join its waitlist to be emailed when it accepts new patients again.",
+                clinic.name
+            ),
+            "location": location_json(clinic),
+        })),
         "employer": employer.as_ref().map(|employer| json!({
             "id": employer.id,
             "companyName": employer.company_name,

@@ -54,6 +54,10 @@ pub struct Confirmation {
     pub member: Member,
     pub coverage: Coverage,
     pub employer: Option<EmployerSummary>,
+    /// The clinic chosen before sign-up that stopped accepting new patients before the
+    /// confirmation (its panel filled up, or the clinic closed it): the member was not enrolled
+    /// there and chooses again, its waitlist offered.
+    pub not_enrolled_at: Option<store::enrolment::Clinic>,
 }
 
 /// Why a check did not confirm the member.
@@ -191,10 +195,26 @@ pub async fn confirm(
         .ok_or_else(|| StoreError::InvalidData(format!("member {} vanished", applied.id)))?;
     let current = locked.subscription_status.zip(locked.subscription_expire);
     // A clinic chosen before sign-up, with no membership yet: the confirmation enrols there,
-    // unless the location has left the catalogue (then the member chooses again).
-    let clinic_to_enrol = match (locked.location_id, current) {
+    // unless the location has left the catalogue or stopped accepting new patients meanwhile
+    // (then the member chooses again). Its panel is counted with the location locked, after the
+    // member row, as every enrolment does: the last place is taken once.
+    let chosen_clinic = match (locked.location_id, current) {
         (Some(location_id), None) => store::enrolment::clinic(&mut *transaction, location_id).await?,
         _ => None,
+    };
+    let (clinic_to_enrol, not_enrolled_at) = match chosen_clinic {
+        Some(clinic) => {
+            store::capacity::lock(&mut transaction, &[clinic.id]).await?;
+            let full = store::capacity::panel(&mut transaction, clinic.id)
+                .await?
+                .is_some_and(|panel| panel.at_capacity());
+            if clinic.accepting_new_patients && !full {
+                (Some(clinic), None)
+            } else {
+                (None, Some(clinic))
+            }
+        }
+        None => (None, None),
     };
     let provider_chosen = locked.location_id.is_some() && (current.is_some() || clinic_to_enrol.is_some());
     let enrolment = Enrolment::after_confirmation(provider_chosen, current, today);
@@ -213,6 +233,11 @@ pub async fn confirm(
         Err(StoreError::AlreadyExists(_)) => return Ok(Err(NotConfirmed::MemberExists)),
         Err(error) => return Err(error.into()),
     };
+    if not_enrolled_at.is_some() {
+        store::enrolment::forget_chosen_clinic(&mut transaction, applied.id).await?;
+        member.provider_id = None;
+        member.location_id = None;
+    }
     if let (Some(clinic), None, Some((status, expire))) = (&clinic_to_enrol, current, enrolment.subscription) {
         let (enrolled, _change) = store::memberships::enrol(
             &mut transaction,
@@ -240,6 +265,7 @@ pub async fn confirm(
         member,
         coverage,
         employer: sponsor.employer,
+        not_enrolled_at,
     }))
 }
 

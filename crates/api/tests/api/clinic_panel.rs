@@ -1007,10 +1007,8 @@ async fn a_family_members_removal_cancels_their_membership_and_keeps_them_on_the
     assert!(ids(&app.panel(Some(&provider), "?status=active").await).is_empty());
 }
 
-#[tokio::test]
-async fn eligibility_confirmed_after_choosing_a_clinic_at_sign_up_enrols_the_member_there() {
-    let app = TestApp::spawn(50).await;
-    app.provider_account(DENVER, "desk@frontrange.example").await;
+/// Jane signs up from LoDo's page (the clinic chosen before sign-up): her id and token.
+async fn signed_up_having_chosen_lodo(app: &TestApp) -> (i64, String) {
     let signup = app
         .signup(
             &json!({ "email": "jane@example.com", "employerId": seed::demo::ACME_EMPLOYER_ID,
@@ -1019,7 +1017,14 @@ async fn eligibility_confirmed_after_choosing_a_clinic_at_sign_up_enrols_the_mem
         .await;
     assert_eq!(signup.status, 200, "{:?}", signup.body);
     let member = signup.body["id"].as_i64().unwrap();
-    let token = signup.body["accessToken"].as_str().unwrap().to_owned();
+    (member, signup.body["accessToken"].as_str().unwrap().to_owned())
+}
+
+#[tokio::test]
+async fn eligibility_confirmed_after_choosing_a_clinic_at_sign_up_enrols_the_member_there() {
+    let app = TestApp::spawn(50).await;
+    app.provider_account(DENVER, "desk@frontrange.example").await;
+    let (member, token) = signed_up_having_chosen_lodo(&app).await;
     assert!(
         app.member_events(member).await.is_empty(),
         "choosing before sign-up enrols nobody yet"
@@ -1038,6 +1043,73 @@ async fn eligibility_confirmed_after_choosing_a_clinic_at_sign_up_enrols_the_mem
     assert_eq!(told[0].1["member"]["plan"], seed::demo::ACME_PLAN_NAME);
     let info = app.member_info(&token).await;
     assert_eq!(info.body["subscription"]["status"], "pending");
+}
+
+#[tokio::test]
+async fn eligibility_confirmed_after_the_clinic_chosen_at_sign_up_filled_up_enrols_nobody_there_and_offers_its_waitlist()
+ {
+    let app = TestApp::spawn(50).await;
+    let (_, provider) = app.provider_account(DENVER, "desk@frontrange.example").await;
+    let (member, token) = signed_up_having_chosen_lodo(&app).await;
+    // Meanwhile the clinic's panel fills up: one place, taken by another member.
+    let capacity = app
+        .edit_location(
+            &provider,
+            LODO,
+            &json!({"panelCapacity": 1, "acceptingNewPatients": true}),
+        )
+        .await;
+    assert_eq!(capacity.status, 200, "{:?}", capacity.body);
+    enrolled(&app, "first@example.com", &denver()).await;
+    assert_eq!(accepting(&app, LODO).await, (false, true), "full: closed by itself");
+
+    let confirmed = app.confirm_info(&token, &crate::helpers::jane_form()).await;
+    assert_eq!(confirmed.status, 200, "{:?}", confirmed.body);
+    assert_eq!(confirmed.body["eligible"], true, "the eligibility is confirmed");
+    assert_eq!(confirmed.body["eligibility"]["status"], "active");
+    assert_eq!(confirmed.body["nextStep"], "selectDPC", "the member chooses a provider");
+    assert!(confirmed.body["providerId"].is_null() && confirmed.body["locationId"].is_null());
+    assert!(confirmed.body["subscription"]["status"].is_null());
+    let told = &confirmed.body["notEnrolled"];
+    assert_eq!(told["code"], "not_accepting");
+    assert_eq!(told["location"]["id"], LODO);
+    assert_eq!(told["location"]["providerId"], DENVER);
+    let name = crate::enrolment::clinic_name(&app, LODO).await;
+    assert_eq!(
+        told["message"],
+        format!(
+            "{name} stopped accepting new patients, so you were not enrolled there. Your eligibility is confirmed: \
+             choose another provider, or join its waitlist to be emailed when it accepts new patients again."
+        )
+    );
+    assert!(
+        app.member_events(member).await.is_empty(),
+        "no enrolment at the full clinic"
+    );
+    assert_eq!(
+        app.outbox_of("clinic_member").await.len(),
+        1,
+        "the clinic hears of the member who took the place only"
+    );
+    let info = app.member_info(&token).await;
+    assert!(info.body["subscription"]["status"].is_null());
+    assert_eq!(info.body["eligibility"]["status"], "active");
+    let home = app.home(&token).await;
+    assert_eq!(home.body["nextStep"], "selectDPC");
+    assert!(home.body["providerId"].is_null());
+
+    // Nothing is lost: the member joins the clinic's waitlist, or chooses another clinic.
+    let waitlist = app
+        .post_as(
+            "/member/app/join/wait/list",
+            &json!({"location": LODO, "search": {"location": {"lat": 39.75, "lng": -105.0}, "address": "Denver, CO 80202", "filters": {}}}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(waitlist.status, 201, "{:?}", waitlist.body);
+    let other = set_provider(&app, &token, &choice(DENVER, HIGHLANDS)).await;
+    assert_eq!(other.status, 200, "{:?}", other.body);
+    assert_eq!(app.membership_row(member).await.0, "pending");
 }
 
 /// Reads CSV the way a spreadsheet importer would: Python's csv module, in a real process.

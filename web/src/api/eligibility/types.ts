@@ -33,6 +33,8 @@ export interface ConfirmInfoResponse {
   locationId?: number | null;
   filterMarket?: { company?: string | null; location?: string | null } | null;
   eligibility?: { code?: number; status?: string | null; err?: { chcDown?: boolean } | null } | null;
+  /** The clinic chosen before sign-up stopped accepting new patients meanwhile: no enrolment was made there. */
+  notEnrolled?: { code: string; message: string; location: { id: number; providerId: number } } | null;
 }
 
 /** The error body of confirm/info: the message, and on 500 whether the roster check is down. */

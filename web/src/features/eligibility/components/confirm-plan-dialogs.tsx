@@ -58,6 +58,7 @@ export function ConfirmPlanDialogs({ dialog, openDialog, member, locationLabel, 
   const review = { label: 'Review information', onClick: reviewInformation };
   const okayToTarget = { label: 'Okay', onClick: () => finish(target) };
   const login = { label: 'Login', onClick: signOut };
+  const notEnrolled = confirmed?.notEnrolled ?? null;
 
   return (
     <>
@@ -131,13 +132,18 @@ export function ConfirmPlanDialogs({ dialog, openDialog, member, locationLabel, 
         open={dialog === 'select-provider'}
         title="Eligibility confirmed!"
         onClose={() => {}}
+        secondary={
+          notEnrolled
+            ? { label: 'Join its waitlist', onClick: () => finish(paths.clinicProfile.getHref(notEnrolled.location.providerId, notEnrolled.location.id)) }
+            : undefined
+        }
         primary={{
           label: 'Select my provider now',
           onClick: () =>
             finish(paths.marketplace.getHref({ company: confirmed?.filterMarket?.company ?? undefined, location: confirmed?.filterMarket?.location ?? undefined, selectProvider: 'true' })),
         }}
       >
-        <p>Now choose the clinic where you will get your care.</p>
+        <p>{notEnrolled ? notEnrolled.message : 'Now choose the clinic where you will get your care.'}</p>
       </ActionDialog>
 
       <ActionDialog open={dialog === 'could-not-confirm'} title={ELIGIBILITY_TEXTS.couldNotConfirm} onClose={reviewInformation} secondary={fixLater} primary={review}>

@@ -190,6 +190,21 @@ describe('eligibility confirmation', () => {
     await waitFor(() => expect(screen.queryByText('Date of birth cannot be in the future')).toBeNull());
   });
 
+  it('tells a member whose chosen clinic filled up meanwhile that it stopped accepting them, and offers another provider or its waitlist', async () => {
+    const message =
+      'Front Range DPC – LoDo stopped accepting new patients, so you were not enrolled there. Your eligibility is confirmed: choose another provider, or join its waitlist to be emailed when it accepts new patients again.';
+    const { router } = setup(newMember(), {
+      body: { nextStep: 'selectDPC', hasFamily: false, providerId: null, locationId: null, notEnrolled: { code: 'not_accepting', message, location: { id: 4, providerId: 1 } } },
+    });
+    await fillJane();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm Eligibility' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Eligibility confirmed!' });
+    expect(within(dialog).getByText(message)).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Select my provider now' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Join its waitlist' }));
+    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/marketplace/provider/details/1?location=4'));
+  });
+
   it('asks a Self subscriber with family whether to add them', async () => {
     setup(newMember(), { body: { nextStep: 'complete', hasFamily: true, providerId: 1, locationId: 1 } }, { '/member/app/provider/1/postenrollment': { body: {} } });
     await fillJane();
