@@ -216,6 +216,15 @@ export function sql(query) {
 
 export const quote = (text) => `'${text.replace(/'/g, "''")}'`;
 
+/** The operator's CLI, <repo>/target/debug/indexer unless E2E_INDEXER names another. */
+const INDEXER = process.env.E2E_INDEXER ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../target/debug/indexer');
+
+/** Runs the operator's CLI against the e2e server's database; answers what it printed. */
+export function indexer(...args) {
+  requireDatabase();
+  return execFileSync(INDEXER, args, { encoding: 'utf8', env: { ...process.env, DATABASE_URL } });
+}
+
 /** The folder the e2e server's SMTP server (scripts/smtp-sink.py) writes each received message to. */
 export const MAIL_DIR = process.env.E2E_MAIL_DIR ?? '';
 

@@ -7,22 +7,12 @@
 // verified by the clinic on" today. Screenshots at 1280x800 and 390x844.
 //
 // Needs E2E_DATABASE_URL and E2E_MAIL_DIR, as provider.e2e.mjs.
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { assert, BASE_URL, DATABASE_URL, DESKTOP, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, requireDatabase, screenshot, sql, test } from './harness.mjs';
+import { assert, BASE_URL, DESKTOP, indexer, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, requireDatabase, screenshot, sql, test } from './harness.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const INDEXER = process.env.E2E_INDEXER ?? path.join(ROOT, 'target/debug/indexer');
 const PASSWORD = 'Nearcare-listings-1';
 /** The demo organisation and its Denver location (crates/seed/src/demo.rs). */
 const ORGANISATION = 1;
 const LANGUAGE = 'Icelandic';
-
-function indexer(...args) {
-  requireDatabase();
-  return execFileSync(INDEXER, args, { encoding: 'utf8', env: { ...process.env, DATABASE_URL } });
-}
 
 /** Today as the app writes dates: MM/DD/YYYY (UTC). */
 function today() {

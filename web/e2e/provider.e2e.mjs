@@ -10,22 +10,11 @@
 // Needs E2E_DATABASE_URL (the e2e server's database: the CLI writes the invitation there, and the
 // organisation is picked from it) and E2E_MAIL_DIR (the messages the e2e server's SMTP server
 // received). The CLI is <repo>/target/debug/indexer unless E2E_INDEXER names another.
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { assert, BASE_URL, DATABASE_URL, DESKTOP, latestLink, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, requireDatabase, screenshot, sql, test } from './harness.mjs';
+import { assert, BASE_URL, DESKTOP, indexer, latestLink, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, requireDatabase, screenshot, sql, test } from './harness.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const INDEXER = process.env.E2E_INDEXER ?? path.join(ROOT, 'target/debug/indexer');
 const PASSWORD = 'Nearcare-provider-1';
 const EMPTY_SOLUTIONS = 'You are not paricipating in any solution!';
 const EMPTY_FAVORITES = 'There are no solutions marked as favorites!';
-
-/** Runs the operator's CLI against the e2e server's database. */
-function indexer(...args) {
-  requireDatabase();
-  return execFileSync(INDEXER, args, { encoding: 'utf8', env: { ...process.env, DATABASE_URL } });
-}
 
 /** An organisation (the catalogue's DPC provider) without provider accounts, so its carousels start empty. */
 function pickOrganisation() {
@@ -124,7 +113,7 @@ test('provider: invited, sets a password, favourites, participates; the facilita
     await page.getByText(EMPTY_FAVORITES, { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Sign Out' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    assert((await nav.getByRole('link').allInnerTexts()).join(',') === 'Members,Solutions,Listings,Rates', 'the side bar has Members, Solutions, Listings and Rates');
+    assert((await nav.getByRole('link').allInnerTexts()).join(',') === 'Members,Solutions,Listings,Rates,Settings', 'the side bar has Members, Solutions, Listings, Rates and Settings');
     await screenshot(page, 'provider-desktop-01-solutions-empty');
 
     // A member page is not for a provider.

@@ -2,7 +2,9 @@
 // Settings' "Where you're signed in" lists both, and ending the other one from there sends that
 // browser to the login page with the reason at its next step. The member is made through the API
 // (sign-up, the emailed verification link, a password), so the test needs the SMTP sink's folder.
-import { api, assert, BASE_URL, DESKTOP, launchBrowser, logIn, MOBILE, newPage, outboxLink, screenshot, test } from './harness.mjs';
+// A provider account sees and ends its sessions the same way, from the portal's Settings (it is
+// invited with the indexer CLI, so that test also needs the e2e server's database).
+import { api, assert, BASE_URL, DESKTOP, indexer, launchBrowser, logIn, MOBILE, newPage, outboxLink, screenshot, sql, test } from './harness.mjs';
 
 const PASSWORD = 'Nearcare-e2e-sessions-1';
 const ENDED_ELSEWHERE = 'This session was signed out from another device. Please log in again.';
@@ -11,10 +13,15 @@ const ENDED_ELSEWHERE = 'This session was signed out from another device. Please
 async function memberWithPassword() {
   const email = `e2e-sessions-${Date.now()}-${Math.floor(Math.random() * 1e6)}@acme.example`;
   await api('/member/app/signup', { method: 'POST', body: { email, employerId: 1, companyName: 'Acme Corporation', firstName: 'Sam', lastName: 'Session', terms_and_conditions: true } });
+  await choosePassword(email);
+  return email;
+}
+
+/** Sets the password an emailed link (verification or invitation) lets its owner choose. */
+async function choosePassword(email) {
   const link = new URL(await outboxLink(email));
   const { newToken } = await api('/member/app/validate/token', { method: 'POST', body: { token: link.searchParams.get('token') } });
   await api('/member/app/password/reset', { method: 'POST', body: { token: newToken, password: PASSWORD } });
-  return email;
 }
 
 /** Logs in and waits to leave the login page (a member without a clinic yet lands on the marketplace). */
@@ -31,8 +38,8 @@ async function sessionRows(page, count) {
 }
 
 /** A signed-in page that makes its next call: it must land on the login page with the reason. */
-async function assertSentToLogin(page, label) {
-  await page.goto(`${BASE_URL}/account/details`);
+async function assertSentToLogin(page, label, from = '/account/details') {
+  await page.goto(`${BASE_URL}${from}`);
   await page.waitForURL(/\/login$/, { timeout: 10_000 });
   const notice = page.getByText(ENDED_ELSEWHERE);
   await notice.waitFor();
@@ -105,6 +112,54 @@ test('sessions: two browsers sign in, one ends the other from Settings, and the 
       else await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert(refused?.code === 'session_ended' && refused?.reason === 'signed_out', `the signed-out token is refused, got ${JSON.stringify(refused)}`);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("sessions: a provider sees where the account is signed in from the portal's Settings and ends the other devices", async () => {
+  const organisation = Number(sql('select id from organisations order by id desc limit 1'));
+  const email = `e2e-provider-sessions-${Date.now()}@dpc.example`;
+  indexer('providers', 'invite', '--organisation', String(organisation), '--email', email, '--first-name', 'Pat', '--last-name', 'Sessions');
+  await choosePassword(email);
+  const browser = await launchBrowser();
+  try {
+    const desk = await newPage(browser, DESKTOP);
+    const phone = await newPage(browser, MOBILE);
+    await signIn(desk.page, email);
+    await desk.page.waitForURL(/\/dpc-providers\//);
+    await signIn(phone.page, email);
+
+    // The side bar's Settings: both sessions, this one marked.
+    await desk.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await desk.page.waitForURL(/\/dpc-providers\/settings$/);
+    await desk.page.getByRole('heading', { name: "Where you're signed in" }).waitFor();
+    const deskRows = await sessionRows(desk.page, 2);
+    assert((await deskRows.first().getAttribute('data-current')) === 'true', 'the current session is listed first');
+    assert(/Chrome on Linux/.test(await deskRows.nth(1).innerText()), 'the other device is named');
+    await screenshot(desk.page, 'sessions-provider-desktop-01-settings');
+
+    // The phone reaches the same page from the drawer.
+    await phone.page.getByRole('button', { name: 'Open menu' }).click();
+    await phone.page.getByRole('link', { name: 'Settings' }).click();
+    await phone.page.waitForURL(/\/dpc-providers\/settings$/);
+    await sessionRows(phone.page, 2);
+    await screenshot(phone.page, 'sessions-provider-mobile-01-settings');
+
+    // "Sign out of all other devices" on the phone: the desktop's next step is the login page.
+    await phone.page.getByRole('button', { name: 'Sign out of all other devices' }).click();
+    await sessionRows(phone.page, 1);
+    await screenshot(phone.page, 'sessions-provider-mobile-02-others-ended');
+    await assertSentToLogin(desk.page, 'provider-desktop', '/dpc-providers/members');
+
+    // The desktop signs in again and ends the phone's session from its row.
+    await signIn(desk.page, email);
+    await desk.page.goto(`${BASE_URL}/dpc-providers/settings`);
+    const again = await sessionRows(desk.page, 2);
+    await again.nth(1).getByRole('button', { name: /^Sign out / }).click();
+    await sessionRows(desk.page, 1);
+    await screenshot(desk.page, 'sessions-provider-desktop-02-other-ended');
+    await assertSentToLogin(phone.page, 'provider-mobile', '/dpc-providers/settings');
   } finally {
     await browser.close();
   }

@@ -11,6 +11,8 @@ function providerToken(): string {
   return `header.${btoa(JSON.stringify({ sub: '90', role: 'provider', org: 3 })).replace(/=+$/, '')}.signature`;
 }
 
+const NOW = new Date().toISOString();
+
 function renderAt(path: string) {
   const { calls } = mockFetch((url) => {
     if (url.pathname === '/dpcproviders/me') return { body: { id: 90, email: 'pat@milehigh.example', organisation: { id: 3, name: 'Mile High Health' } } };
@@ -19,6 +21,19 @@ function renderAt(path: string) {
     if (url.pathname === '/member/app/home') return { body: { providerId: null, locationId: null, setup: 'incomplete', planID: null } };
     if (url.pathname === '/member/app/potential/employers') return { body: [] };
     if (url.pathname === '/member/app/market') return { body: { categories: [] } };
+    if (url.pathname === '/member/app/sessions') {
+      const session = { createdAt: NOW, lastActiveAt: NOW, expiresAt: NOW, network: '203.0.113.0/24' };
+      return {
+        body: {
+          sessions: [
+            { ...session, id: 7, current: true, device: 'Chrome on macOS' },
+            { ...session, id: 8, current: false, device: 'Safari on iPhone' },
+          ],
+          idleLimit: '12 hours',
+          absoluteLimit: '30 days',
+        },
+      };
+    }
     return undefined;
   });
   const router = renderRouteObjects(routes, path);
@@ -45,14 +60,26 @@ describe('routes by account kind', () => {
     }
   });
 
-  it('gives a provider the organisation name, Sign Out, and a side bar with Solutions, Listings and Rates', async () => {
+  it('gives a provider the organisation name, Sign Out, and a side bar with Members, Solutions, Listings, Rates and Settings', async () => {
     signIn(providerToken());
     renderAt('/dpc-providers/solutions');
     expect(await screen.findByText('Mile High Health')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Sign Out' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Members', 'Solutions', 'Listings', 'Rates']);
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Members', 'Solutions', 'Listings', 'Rates', 'Settings']);
     expect(document.title).toBe('Member - Solutions');
+  });
+
+  it("shows a provider where their account is signed in, on the member Settings' card", async () => {
+    signIn(providerToken());
+    const { calls } = renderAt('/dpc-providers/settings');
+    expect(await screen.findByRole('heading', { name: "Where you're signed in" })).toBeTruthy();
+    const rows = await screen.findAllByTestId('session-row');
+    expect(rows.map((row) => row.dataset.current === 'true')).toEqual([true, false]);
+    expect(within(rows[1]!).getByText('Safari on iPhone')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign out of all other devices' })).toBeTruthy();
+    expect(document.title).toBe('Member - Settings');
+    expect(calls.some((call) => call.url.pathname === '/member/app/member/info')).toBe(false);
   });
 
   it('sends a member away from provider pages, and a visitor to login', async () => {

@@ -44,6 +44,7 @@ const providerPortal = () => import('./routes/provider-portal');
 const ProviderSolutionsRoute = lazyNamed(providerPortal, 'ProviderSolutionsRoute');
 const ProviderSolutionDetailsRoute = lazyNamed(providerPortal, 'ProviderSolutionDetailsRoute');
 const ProviderRatesRoute = lazyNamed(providerPortal, 'ProviderRatesRoute');
+const ProviderSettingsRoute = lazyNamed(providerPortal, 'ProviderSettingsRoute');
 const ParticipationReviewRoute = lazyNamed(providerPortal, 'ParticipationReviewRoute');
 const ProviderListingsRoute = lazyNamed(() => import('./routes/provider-listings'), 'ProviderListingsRoute');
 
@@ -136,6 +137,7 @@ export const routes: RouteObject[] = [
           route(paths.providerSolutions.path, ProviderSolutionsRoute, { name: 'Solutions' }, providerOnly),
           route(paths.providerSolutionDetails.path, ProviderSolutionDetailsRoute, { name: 'Solution Details' }, providerOnly),
           route(paths.providerRates.path, ProviderRatesRoute, { name: 'Rates' }, providerOnly),
+          route(paths.providerSettings.path, ProviderSettingsRoute, { name: 'Settings' }, providerOnly),
           route(paths.providerListings.path, ProviderListingsRoute, { name: 'Listings' }, providerOnly),
           route(paths.providerMembers.path, ProviderMembersRoute, { name: 'Members' }, providerOnly),
           route(paths.providerMember.path, ProviderMemberRoute, { name: 'Member' }, providerOnly),

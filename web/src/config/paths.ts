@@ -91,6 +91,8 @@ export const paths = {
     getHref: (solutionId: number | string) => `/dpc-providers/solutions/details/${solutionId}`,
   },
   providerRates: { path: '/dpc-providers/rates' },
+  /** Where the provider account is signed in (issue 24): the member Settings' sessions card. */
+  providerSettings: { path: '/dpc-providers/settings' },
   /** The organisation's own listings, kept true by the clinic (issue 23, docs/listings-contract.md). */
   providerListings: { path: '/dpc-providers/listings' },
   /** The clinic panel (issue 22, docs/clinic-panel-contract.md). */

@@ -25,6 +25,7 @@ const PROVIDER_NAV_ITEMS = [
   { to: paths.providerSolutions.path, label: 'Solutions' },
   { to: paths.providerListings.path, label: 'Listings' },
   { to: paths.providerRates.path, label: 'Rates' },
+  { to: paths.providerSettings.path, label: 'Settings' },
 ];
 
 /** Navigating through the menu acts on the signed-in member again (the spec clears the selected dependent). */
