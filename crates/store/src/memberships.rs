@@ -843,9 +843,29 @@ fn word_start_pattern(word: &str) -> String {
     pattern
 }
 
+/// A word as a LIKE pattern's literal text (`%`, `_` and `\\` escaped).
+fn like_literal(word: &str) -> String {
+    let mut literal = String::with_capacity(word.len());
+    for character in word.chars() {
+        if matches!(character, '%' | '_' | '\\') {
+            literal.push('\\');
+        }
+        literal.push(character);
+    }
+    literal
+}
+
 /// The filter every panel read shares: the organisation ($1), the location ($2) and the words
-/// ($3 as patterns, $4 as they were typed), on `memberships ms left join members m`.
+/// ($3 as patterns, $4 as they were typed), on `memberships ms left join members m`. The
+/// longest word of three letters or more ($5) first narrows the members to those whose names
+/// or member id contain it, found by the trigram index `members_panel_search` (shorter words
+/// leave it null); the words' exact rule is then checked on those alone.
 const PANEL_FILTER: &str = "ms.organisation_id = $1 and ($2::bigint is null or ms.location_id = $2)
+     and ($5::text is null or ms.member_facts is not null or ms.member_id::text = $5
+          or ms.member_id in (
+              select id from members
+              where lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || coalesce(member_id, ''))
+                    like '%' || $5 || '%'))
      and not exists (
          select 1 from unnest($3::text[], $4::text[]) as w(pattern, word)
          where not (coalesce(m.first_name, ms.member_facts->>'firstName', '') ~* w.pattern
@@ -856,6 +876,12 @@ const PANEL_FILTER: &str = "ms.organisation_id = $1 and ($2::bigint is null or m
 /// One page (1-based, `page_size` rows) of a tab, newest first.
 pub async fn panel_page(pool: &PgPool, query: &PanelQuery, page: i64, page_size: i64) -> Result<PanelPage> {
     let patterns: Vec<String> = query.words.iter().map(|word| word_start_pattern(word)).collect();
+    let narrowing = query
+        .words
+        .iter()
+        .filter(|word| word.chars().count() >= 3)
+        .max_by_key(|word| word.chars().count())
+        .map(|word| like_literal(word));
     let counts = sqlx::query_as::<_, PanelCounts>(sqlx::AssertSqlSafe(format!(
         "select count(*) filter (where ms.tab = 'pending') as pending,
                 count(*) filter (where ms.tab = 'active') as active,
@@ -867,14 +893,15 @@ pub async fn panel_page(pool: &PgPool, query: &PanelQuery, page: i64, page_size:
     .bind(query.location_id)
     .bind(&patterns)
     .bind(&query.words)
+    .bind(&narrowing)
     .fetch_one(pool)
     .await?;
     let rows = sqlx::query_as::<_, PanelRow>(sqlx::AssertSqlSafe(format!(
         "with page as (
              select ms.id from memberships ms left join members m on m.id = ms.member_id
-             where {PANEL_FILTER} and ms.tab = $5
+             where {PANEL_FILTER} and ms.tab = $6
              order by ms.changed_at desc, ms.id desc
-             limit $6 offset $7
+             limit $7 offset $8
          )
          select x.id, x.member_id, x.organisation_id, x.location_id, x.status, x.enrolled_at, x.active_from,
                 x.active_until, x.closed_at, x.changed_at, x.reason,
@@ -889,6 +916,7 @@ pub async fn panel_page(pool: &PgPool, query: &PanelQuery, page: i64, page_size:
     .bind(query.location_id)
     .bind(&patterns)
     .bind(&query.words)
+    .bind(&narrowing)
     .bind(query.tab)
     .bind(page_size)
     .bind((page - 1).saturating_mul(page_size))
