@@ -29,6 +29,8 @@ pub fn input(clinics: usize, gazetteer: &Gazetteer) -> SnapshotInput {
         locations: catalogue.locations,
         clinicians: catalogue.clinicians,
         employers: catalogue.employers,
+        networks: catalogue.networks,
+        insurance_plans: catalogue.insurance_plans,
         version: search::CatalogueVersion::default(),
     }
 }

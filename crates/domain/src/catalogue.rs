@@ -11,6 +11,8 @@ pub struct Organisation {
     pub id: i64,
     pub name: String,
     pub kind: OrganisationKind,
+    /// When the row last changed, in microseconds since the Unix epoch (0 before it is stored).
+    pub updated_at_micros: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,6 +20,8 @@ pub struct Organisation {
 pub enum OrganisationKind {
     Group,
     Organisation,
+    /// A health plan: owns networks and insurance plans, runs no clinic.
+    Payer,
 }
 
 impl OrganisationKind {
@@ -25,6 +29,7 @@ impl OrganisationKind {
         match self {
             Self::Group => "group",
             Self::Organisation => "organisation",
+            Self::Payer => "payer",
         }
     }
 
@@ -32,6 +37,7 @@ impl OrganisationKind {
         match text {
             "group" => Some(Self::Group),
             "organisation" => Some(Self::Organisation),
+            "payer" => Some(Self::Payer),
             _ => None,
         }
     }
@@ -79,6 +85,8 @@ pub struct Location {
     pub zip: String,
     pub lat: f64,
     pub lng: f64,
+    /// True when the position was geocoded from the address (a ZIP centroid), not given.
+    pub position_approximate: bool,
     pub phone: String,
     pub website: String,
     pub logo: String,
@@ -112,6 +120,8 @@ pub struct Location {
     /// When a provider last confirmed the whole listing (or edited it), or an operator imported
     /// it; `None` when never.
     pub last_verified: Option<DateTime<Utc>>,
+    /// When the row last changed, in microseconds since the Unix epoch (0 before it is stored).
+    pub updated_at_micros: i64,
 }
 
 impl Location {
@@ -171,6 +181,8 @@ pub struct Clinician {
     pub telehealth: bool,
     /// When a provider last confirmed this listing (or edited it), or an operator imported it.
     pub last_verified: Option<DateTime<Utc>>,
+    /// When the row last changed, in microseconds since the Unix epoch (0 before it is stored).
+    pub updated_at_micros: i64,
 }
 
 impl Clinician {
@@ -369,6 +381,33 @@ pub struct RosterMember {
     pub pediatric_covered: bool,
 }
 
+/// A provider insurance network: the organisations whose clinicians take part in it, managed
+/// by an organisation (usually a payer), over a coverage area of states.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Network {
+    pub id: i64,
+    pub name: String,
+    pub owner_organisation_id: Option<i64>,
+    /// Two-letter state codes.
+    pub coverage_states: Vec<String>,
+    pub organisation_ids: Vec<i64>,
+    pub updated_at_micros: i64,
+}
+
+/// A health insurance product sold on networks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InsurancePlan {
+    pub id: i64,
+    pub name: String,
+    /// A code of Plan-Net's InsuranceProductTypeCS: commppo, commhmo, medi, ...
+    pub product_type: String,
+    pub owned_by_organisation_id: Option<i64>,
+    pub administered_by_organisation_id: Option<i64>,
+    pub coverage_states: Vec<String>,
+    pub network_ids: Vec<i64>,
+    pub updated_at_micros: i64,
+}
+
 /// Everything the operator loads: the input of `indexer seed` and of a snapshot build.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Catalogue {
@@ -384,4 +423,6 @@ pub struct Catalogue {
     pub plans: Vec<Plan>,
     pub employer_groups: Vec<EmployerGroup>,
     pub roster: Vec<RosterMember>,
+    pub networks: Vec<Network>,
+    pub insurance_plans: Vec<InsurancePlan>,
 }

@@ -1,6 +1,6 @@
 //! Pure types and rules of the Nearcare marketplace: catalogue rows, search filters, the distance
 //! slider, ZIP codes, great-circle geometry, and member accounts (emails, passwords, phones,
-//! dates of birth, the membership state machine). Nothing in this crate does IO.
+//! dates of birth, the membership state machine), NPIs. Nothing in this crate does IO.
 
 pub mod accounts;
 pub mod catalogue;
@@ -10,6 +10,7 @@ pub mod filters;
 pub mod geo;
 pub mod listing;
 pub mod membership;
+pub mod npi;
 pub mod participation;
 pub mod zip;
 

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use domain::{Clinician, Employer, Gender, LatLng, Location, Organisation};
+use domain::{Clinician, Employer, Gender, InsurancePlan, LatLng, Location, Network, Organisation};
 use serde::{Deserialize, Serialize};
 
 use crate::bitset::Bitset;
@@ -19,6 +19,9 @@ pub struct SnapshotInput {
     pub locations: Vec<Location>,
     pub clinicians: Vec<Clinician>,
     pub employers: Vec<Employer>,
+    /// The provider directory's networks and insurance plans (the FHIR API serves them).
+    pub networks: Vec<Network>,
+    pub insurance_plans: Vec<InsurancePlan>,
     /// Which state of the catalogue these rows are.
     pub version: CatalogueVersion,
 }

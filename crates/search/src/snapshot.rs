@@ -3,6 +3,7 @@
 //! queries. Imports `rows`, `bitset`, `text`, `cards` (the card cache it owns) and `error`,
 //! never the query modules (`plan`, `search`, `pins`, `lists`): they depend on it.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -35,6 +36,9 @@ pub(crate) struct Core {
     employer_networks: Vec<OnceLock<Option<Bitset>>>,
     pub(crate) location_text: TextIndex,
     pub(crate) clinician_text: TextIndex,
+    /// Structures another crate derives from the rows on first use (see
+    /// [`Snapshot::derived_from_rows`]).
+    pub(crate) derived_from_rows: OnceLock<Box<dyn Any + Send + Sync>>,
 }
 
 /// Filter bitsets that a patch may change.
@@ -177,11 +181,14 @@ impl AttributeBits {
 pub struct Snapshot {
     pub(crate) core: Arc<Core>,
     pub(crate) bits: Arc<AttributeBits>,
-    location_overrides: Arc<HashMap<u32, Location>>,
-    clinician_overrides: Arc<HashMap<u32, Clinician>>,
+    pub(crate) location_overrides: Arc<HashMap<u32, Location>>,
+    pub(crate) clinician_overrides: Arc<HashMap<u32, Clinician>>,
     /// Clinicians re-linked by patches (see `links`).
     links: Arc<Links>,
     pub(crate) cards: Arc<CardCache>,
+    /// Structures another crate derives from this snapshot, patches included, on first use (see
+    /// [`Snapshot::derived`]); a patched snapshot starts without.
+    pub(crate) derived: Arc<OnceLock<Box<dyn Any + Send + Sync>>>,
     /// The published generation this snapshot was loaded from (0 when built in memory).
     pub generation: i64,
     pub version: CatalogueVersion,
@@ -292,6 +299,7 @@ impl Snapshot {
             employer_networks,
             location_text,
             clinician_text,
+            derived_from_rows: OnceLock::new(),
         };
         let cards = CardCache::new(core.input.locations.len(), core.tables.location_clinicians.pair_count());
         Self {
@@ -301,6 +309,7 @@ impl Snapshot {
             clinician_overrides: Arc::default(),
             links: Arc::default(),
             cards: Arc::new(cards),
+            derived: Arc::default(),
             generation: 0,
             version,
             directory,
@@ -648,6 +657,7 @@ impl Snapshot {
             clinician_overrides: Arc::new(clinician_overrides),
             links: Arc::clone(&self.links),
             cards: Arc::clone(&self.cards),
+            derived: Arc::default(),
             generation: self.generation,
             version: CatalogueVersion {
                 watermark_micros: version.watermark_micros.max(self.version.watermark_micros),

@@ -164,6 +164,7 @@ pub(crate) fn generate(count: usize, seed: u64, locations: &[Location], spans: &
             languages: LanguageSet::default(),
             telehealth: false,
             last_verified: None,
+            updated_at_micros: 0,
         });
     }
     clinicians
@@ -227,39 +228,13 @@ impl NpiSequence {
 
     fn get(&self, index: u64) -> String {
         let base = MAX_CLINICIANS as u64 + self.permutation.apply(index);
-        format!("{base}{}", npi_check_digit(base))
+        format!("{base}{}", domain::npi::check_digit(base))
     }
-}
-
-/// The NPI check digit of a 9-digit base: the Luhn digit of "80840" followed by the base
-/// (the prefix's doubled digits contribute the constant 24).
-pub(crate) fn npi_check_digit(base: u64) -> u64 {
-    let mut sum = 24;
-    let mut rest = base;
-    let mut double = true;
-    while rest > 0 {
-        let digit = rest % 10;
-        sum += if double {
-            let doubled = digit * 2;
-            if doubled > 9 { doubled - 9 } else { doubled }
-        } else {
-            digit
-        };
-        double = !double;
-        rest /= 10;
-    }
-    (10 - sum % 10) % 10
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn check_digit_matches_the_cms_example() {
-        // CMS's worked example: NPI 123456789 -> check digit 3.
-        assert_eq!(npi_check_digit(123_456_789), 3);
-    }
 
     #[test]
     fn npi_sequence_is_a_bijection_on_a_sample() {

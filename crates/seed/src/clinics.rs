@@ -400,6 +400,7 @@ impl<'g> Builder<'g> {
             id: profile.id,
             name: profile.name.clone(),
             kind,
+            updated_at_micros: 0,
         });
         self.spans.push((self.locations.len(), 0));
         self.location_names.clear();
@@ -495,6 +496,7 @@ impl<'g> Builder<'g> {
             zip: zip.zip.clone(),
             lat,
             lng,
+            position_approximate: false,
             phone,
             website: profile.website.clone(),
             logo: String::new(),
@@ -517,6 +519,7 @@ impl<'g> Builder<'g> {
             telehealth: false,
             panel_capacity: None,
             last_verified: None,
+            updated_at_micros: 0,
         });
     }
 

@@ -61,6 +61,11 @@ const PAYERS: &[(&str, &str, &[PlanSpec])] = &[
     ),
 ];
 
+/// The payers and their plans (plan id, name, group id), for the provider directory too.
+pub(crate) fn payer_plans() -> impl Iterator<Item = (&'static str, &'static str, &'static [PlanSpec])> {
+    PAYERS.iter().copied()
+}
+
 pub(crate) fn payers() -> Vec<Payer> {
     PAYERS
         .iter()

@@ -17,11 +17,14 @@
 //! * clinicians: 60% female, MD 45%, DO 15%, NP 25%, PA 10%, FNP/APRN 5%; most work at one
 //!   location, some at two or three of the same organisation;
 //! * employers: 40 plus one per 5,000 clinics (at most 500); roster: 200 rows plus one per 200
-//!   clinics (at most 5,000).
+//!   clinics (at most 5,000);
+//! * directory: each payer is an organisation without locations managing one network that
+//!   half the clinic organisations take part in, and selling its plans on it.
 
 mod clinicians;
 mod clinics;
 pub mod demo;
+mod directory;
 mod insurance;
 pub mod listings;
 mod market;
@@ -74,6 +77,7 @@ pub fn generate_as_of(config: &SeedConfig, as_of: chrono::NaiveDate, gazetteer: 
     );
     let vendors = market::vendors(config.seed);
     let solutions = market::solutions(&vendors);
+    let directory = directory::generate(&clinics.organisations, &clinics.locations, config.seed);
     let plans = insurance::plans();
     let employer_groups = insurance::employer_groups(&employers, &plans, config.seed);
     let roster = insurance::roster(
@@ -82,8 +86,10 @@ pub fn generate_as_of(config: &SeedConfig, as_of: chrono::NaiveDate, gazetteer: 
         &employer_groups,
         config.seed,
     );
+    let mut organisations = clinics.organisations;
+    organisations.extend(directory.payers);
     Catalogue {
-        organisations: clinics.organisations,
+        organisations,
         locations: clinics.locations,
         clinicians,
         employers,
@@ -95,5 +101,7 @@ pub fn generate_as_of(config: &SeedConfig, as_of: chrono::NaiveDate, gazetteer: 
         plans,
         employer_groups,
         roster,
+        networks: directory.networks,
+        insurance_plans: directory.insurance_plans,
     }
 }

@@ -16,6 +16,7 @@ pub(crate) mod stream {
     pub const ROSTER: u64 = 6;
     pub const IDENTIFIERS: u64 = 7;
     pub const LISTINGS: u64 = 8;
+    pub const DIRECTORY: u64 = 9;
 }
 
 /// SplitMix64: a 64-bit counter run through a strong mixing function.

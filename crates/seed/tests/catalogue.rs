@@ -130,14 +130,21 @@ fn counts_match_the_config_and_ids_are_dense() {
         assert!(dense(catalogue.categories.iter().map(|c| c.id).collect()));
         assert!(dense(catalogue.vendors.iter().map(|v| v.id).collect()));
         assert!(dense(catalogue.solutions.iter().map(|s| s.id).collect()));
-        let organisations = catalogue.organisations.len() as i64;
+        // Clinic organisations come first; payers (the directory's networks and plans) follow
+        // and run no clinic.
+        let organisations = clinic_organisations(&catalogue) as i64;
+        assert!(
+            catalogue.organisations[organisations as usize..]
+                .iter()
+                .all(|o| o.kind == OrganisationKind::Payer)
+        );
         assert!(
             catalogue
                 .locations
                 .iter()
                 .all(|l| (1..=organisations).contains(&l.organisation_id))
         );
-        // Every organisation has at least one location.
+        // Every clinic organisation has at least one location.
         let with_locations: HashSet<i64> = catalogue.locations.iter().map(|l| l.organisation_id).collect();
         assert_eq!(with_locations.len() as i64, organisations);
         if clinics == 0 {
@@ -304,7 +311,7 @@ fn organisations_are_mostly_single_and_the_others_cluster_in_one_metro() {
         .iter()
         .filter(|o| o.kind == OrganisationKind::Group)
         .count();
-    assert_share("groups", groups, catalogue.organisations.len(), 0.15, 0.25);
+    assert_share("groups", groups, clinic_organisations(&catalogue), 0.15, 0.25);
     // Locations of one organisation are contiguous and mostly near its first location.
     let mut first_of: HashMap<i64, &domain::Location> = HashMap::new();
     let (mut near, mut far) = (0, 0);
@@ -735,7 +742,7 @@ fn small_catalogues_keep_demo_ids_that_exist() {
         },
         gazetteer(),
     );
-    assert_eq!(catalogue.organisations.len(), 1);
+    assert_eq!(clinic_organisations(&catalogue), 1);
     assert_eq!(
         catalogue.employers[demo::NORTHWIND_EMPLOYER_ID as usize - 1].network_organisation_ids,
         [1]
@@ -979,4 +986,13 @@ fn the_listing_facts_leave_the_rest_of_the_catalogue_as_it_was() {
     assert_eq!(strip(&one), strip(&other), "only the confirmation dates follow the day");
     let shift = other.locations[0].last_verified.unwrap() - one.locations[0].last_verified.unwrap();
     assert_eq!(shift.num_days(), 151);
+}
+
+/// Organisations that run clinics (payers do not).
+fn clinic_organisations(catalogue: &Catalogue) -> usize {
+    catalogue
+        .organisations
+        .iter()
+        .filter(|o| o.kind != OrganisationKind::Payer)
+        .count()
 }

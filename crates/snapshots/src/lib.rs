@@ -102,6 +102,8 @@ pub fn snapshot_input(input: store::catalogue::IndexInput) -> SnapshotInput {
         locations: input.locations,
         clinicians: input.clinicians,
         employers: input.employers,
+        networks: input.networks,
+        insurance_plans: input.insurance_plans,
         version: search::CatalogueVersion {
             watermark_micros: input.watermark.timestamp_micros(),
             cursor: input.cursor,

@@ -9,7 +9,10 @@ pub use load::load;
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use domain::{CareModalities, Clinician, Employer, EmployerStatus, Gender, Location, Organisation, OrganisationKind};
+use domain::{
+    CareModalities, Clinician, Employer, EmployerStatus, Gender, InsurancePlan, Location, Network, Organisation,
+    OrganisationKind,
+};
 use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Postgres, Row, Transaction};
 
@@ -57,6 +60,8 @@ pub struct IndexInput {
     pub locations: Vec<Location>,
     pub clinicians: Vec<Clinician>,
     pub employers: Vec<Employer>,
+    pub networks: Vec<Network>,
+    pub insurance_plans: Vec<InsurancePlan>,
     /// The newest `updated_at` seen (for people: how fresh the rows are).
     pub watermark: DateTime<Utc>,
     /// The database snapshot the rows were read under ([`changes_since`] reads what it could
@@ -67,13 +72,13 @@ pub struct IndexInput {
 /// Columns of a location as the search snapshot needs them. Descriptions and opening hours stay
 /// in PostgreSQL (profiles read them there): at a million rows they would be a tenth of a
 /// rebuild's memory.
-const LOCATION_COLUMNS: &str = "id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, \
-     phone, website, logo, '' as description, accepting_new_patients, is_virtual, virtual_states, home_care, at_clinic, \
+pub(crate) const LOCATION_COLUMNS: &str = "id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, \
+     position_approximate, phone, website, logo, '' as description, accepting_new_patients, is_virtual, virtual_states, home_care, at_clinic, \
      at_work, in_home, phone_visits, text_chat, video_visits, service_type_codes, pediatric_min_age, \
      pediatric_max_age, provider_portal_url, post_enrolment_redirect, null::jsonb as hours, time_zone, languages, \
      accessibility, telehealth, panel_capacity, last_verified, updated_at";
 
-const CLINICIAN_COLUMNS: &str = "id, npi, first_name, last_name, credentials, category, speciality, gender, \
+pub(crate) const CLINICIAN_COLUMNS: &str = "id, npi, first_name, last_name, credentials, category, speciality, gender, \
      accepting_new_patients, '' as description, logo, languages, telehealth, last_verified, updated_at";
 
 /// Reads everything a snapshot build needs, in one repeatable-read transaction so the rows and
@@ -93,13 +98,15 @@ pub async fn read_index_input(pool: &PgPool) -> Result<IndexInput> {
              (select max(updated_at) from clinicians),
              (select max(updated_at) from organisations),
              (select max(updated_at) from employers),
+             (select max(updated_at) from networks),
+             (select max(updated_at) from insurance_plans),
              'epoch'::timestamptz),
              pg_current_snapshot()::text",
     )
     .fetch_one(&mut *transaction)
     .await?;
 
-    let organisations = sqlx::query("select id, name, kind from organisations order by id")
+    let organisations = sqlx::query("select id, name, kind, updated_at from organisations order by id")
         .fetch_all(&mut *transaction)
         .await?
         .iter()
@@ -124,12 +131,16 @@ pub async fn read_index_input(pool: &PgPool) -> Result<IndexInput> {
     attach_clinician_locations(&mut transaction, &mut clinicians, None).await?;
 
     let employers = read_employers(&mut transaction).await?;
+    let networks = read_networks(&mut *transaction, None).await?;
+    let insurance_plans = read_insurance_plans(&mut *transaction, None).await?;
     transaction.commit().await?;
     Ok(IndexInput {
         organisations,
         locations,
         clinicians,
         employers,
+        networks,
+        insurance_plans,
         watermark,
         cursor,
     })
@@ -157,6 +168,73 @@ async fn read_employers(transaction: &mut Transaction<'_, Postgres>) -> Result<V
             })
         })
         .collect()
+}
+
+/// Networks with their member organisations; `only` limits the read to some ids.
+pub(crate) async fn read_networks<'c>(
+    executor: impl sqlx::PgExecutor<'c>,
+    only: Option<&[i64]>,
+) -> Result<Vec<Network>> {
+    let rows = sqlx::query(
+        "select n.id, n.name, n.owner_organisation_id, n.coverage_states, n.updated_at,
+                coalesce(array_agg(m.organisation_id order by m.organisation_id)
+                         filter (where m.organisation_id is not null), '{}') as members
+         from networks n left join network_organisations m on m.network_id = n.id
+         where $1::bigint[] is null or n.id = any($1)
+         group by n.id order by n.id",
+    )
+    .bind(only)
+    .fetch_all(executor)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(Network {
+                id: row.try_get("id")?,
+                name: row.try_get("name")?,
+                owner_organisation_id: row.try_get("owner_organisation_id")?,
+                coverage_states: row.try_get("coverage_states")?,
+                organisation_ids: row.try_get("members")?,
+                updated_at_micros: micros(row.try_get("updated_at")?),
+            })
+        })
+        .collect()
+}
+
+/// Insurance plans with their networks; `only` limits the read to some ids.
+pub(crate) async fn read_insurance_plans<'c>(
+    executor: impl sqlx::PgExecutor<'c>,
+    only: Option<&[i64]>,
+) -> Result<Vec<InsurancePlan>> {
+    let rows = sqlx::query(
+        "select p.id, p.name, p.product_type, p.owned_by_organisation_id, p.administered_by_organisation_id,
+                p.coverage_states, p.updated_at,
+                coalesce(array_agg(n.network_id order by n.network_id)
+                         filter (where n.network_id is not null), '{}') as networks
+         from insurance_plans p left join insurance_plan_networks n on n.plan_id = p.id
+         where $1::bigint[] is null or p.id = any($1)
+         group by p.id order by p.id",
+    )
+    .bind(only)
+    .fetch_all(executor)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(InsurancePlan {
+                id: row.try_get("id")?,
+                name: row.try_get("name")?,
+                product_type: row.try_get("product_type")?,
+                owned_by_organisation_id: row.try_get("owned_by_organisation_id")?,
+                administered_by_organisation_id: row.try_get("administered_by_organisation_id")?,
+                coverage_states: row.try_get("coverage_states")?,
+                network_ids: row.try_get("networks")?,
+                updated_at_micros: micros(row.try_get("updated_at")?),
+            })
+        })
+        .collect()
+}
+
+fn micros(at: DateTime<Utc>) -> i64 {
+    at.timestamp_micros()
 }
 
 /// Fills `location_ids` of the clinicians; `only` limits the read to some clinician ids.
@@ -297,13 +375,14 @@ pub async fn set_accepting_new_patients(pool: &PgPool, location_id: i64, accepti
     Ok(true)
 }
 
-fn organisation_from_row(row: &PgRow) -> Result<Organisation> {
+pub(crate) fn organisation_from_row(row: &PgRow) -> Result<Organisation> {
     let kind: String = row.try_get("kind")?;
     Ok(Organisation {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
         kind: OrganisationKind::parse(&kind)
             .ok_or_else(|| StoreError::InvalidData(format!("organisation kind {kind}")))?,
+        updated_at_micros: micros(row.try_get("updated_at")?),
     })
 }
 
@@ -320,6 +399,7 @@ pub fn location_from_row(row: &PgRow) -> Result<Location> {
         zip: row.try_get("zip")?,
         lat: row.try_get("lat")?,
         lng: row.try_get("lng")?,
+        position_approximate: row.try_get("position_approximate")?,
         phone: row.try_get("phone")?,
         website: row.try_get("website")?,
         logo: row.try_get("logo")?,
@@ -348,10 +428,11 @@ pub fn location_from_row(row: &PgRow) -> Result<Location> {
         telehealth: row.try_get("telehealth")?,
         panel_capacity: listing_columns::panel_capacity(row, "panel_capacity")?,
         last_verified: row.try_get("last_verified")?,
+        updated_at_micros: micros(row.try_get("updated_at")?),
     })
 }
 
-fn clinician_from_row(row: &PgRow) -> Result<Clinician> {
+pub(crate) fn clinician_from_row(row: &PgRow) -> Result<Clinician> {
     let gender: String = row.try_get("gender")?;
     Ok(Clinician {
         id: row.try_get("id")?,
@@ -369,5 +450,6 @@ fn clinician_from_row(row: &PgRow) -> Result<Clinician> {
         languages: listing_columns::languages(row, "languages")?,
         telehealth: row.try_get("telehealth")?,
         last_verified: row.try_get("last_verified")?,
+        updated_at_micros: micros(row.try_get("updated_at")?),
     })
 }

@@ -65,6 +65,8 @@ pub fn input() -> SnapshotInput {
         locations,
         clinicians: catalogue.clinicians,
         employers: catalogue.employers,
+        networks: catalogue.networks,
+        insurance_plans: catalogue.insurance_plans,
         version: search::CatalogueVersion {
             watermark_micros: 1,
             cursor: String::new(),

@@ -10,7 +10,8 @@ use crate::{Result, StoreError};
 const COPY_CHUNK_BYTES: usize = 4 << 20;
 
 /// Tables in an order that respects foreign keys when truncating in reverse.
-const CATALOGUE_TABLES: &str = "eligibility_roster, employer_groups, plans, payers, solution_rates, solutions, vendors, \
+const CATALOGUE_TABLES: &str = "directory_role_links, directory_identities, insurance_plan_networks, insurance_plans, \
+     network_organisations, networks, eligibility_roster, employer_groups, plans, payers, solution_rates, solutions, vendors, \
      marketplace_categories, clinician_locations, clinicians, locations, employer_network, employers, organisations";
 
 /// Writes a whole catalogue in one transaction. With `replace`, the previous catalogue is
@@ -34,6 +35,7 @@ pub async fn load(pool: &PgPool, catalogue: &Catalogue, replace: bool) -> Result
     copy_clinicians(&mut transaction, &catalogue.clinicians).await?;
     copy_marketplace(&mut transaction, catalogue).await?;
     copy_insurance(&mut transaction, catalogue).await?;
+    copy_directory(&mut transaction, catalogue).await?;
     for table in [
         "organisations",
         "employers",
@@ -43,6 +45,8 @@ pub async fn load(pool: &PgPool, catalogue: &Catalogue, replace: bool) -> Result
         "vendors",
         "solutions",
         "solution_rates",
+        "networks",
+        "insurance_plans",
     ] {
         let statement = format!(
             "select setval(pg_get_serial_sequence('{table}', 'id'), coalesce((select max(id) from {table}), 0) + 1, false)"
@@ -135,6 +139,7 @@ async fn copy_locations(transaction: &mut Transaction<'_, Postgres>, locations: 
                 .text(&location.zip)
                 .number(location.lat)
                 .number(location.lng)
+                .boolean(location.position_approximate)
                 .text(&location.phone)
                 .text(&location.website)
                 .text(&location.logo)
@@ -169,7 +174,8 @@ async fn copy_locations(transaction: &mut Transaction<'_, Postgres>, locations: 
     });
     copy_rows(
         transaction,
-        "copy locations (id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, phone, \
+        "copy locations (id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, \
+         position_approximate, phone, \
          website, logo, description, accepting_new_patients, is_virtual, virtual_states, home_care, at_clinic, \
          at_work, in_home, phone_visits, text_chat, video_visits, service_type_codes, pediatric_min_age, \
          pediatric_max_age, provider_portal_url, post_enrolment_redirect, hours, time_zone, languages, \
@@ -360,6 +366,69 @@ async fn copy_insurance(transaction: &mut Transaction<'_, Postgres>, catalogue: 
         "copy eligibility_roster (payer_id, member_id, first_name, last_name, date_of_birth, plan_id, \
          group_number, relation, subscriber_member_id, pediatric_covered) from stdin",
         roster,
+    )
+    .await
+}
+
+/// Networks with their member organisations, and insurance plans with their networks.
+async fn copy_directory(transaction: &mut Transaction<'_, Postgres>, catalogue: &Catalogue) -> Result<()> {
+    let networks = catalogue.networks.iter().map(|network| {
+        move |buffer: &mut CopyBuffer| {
+            buffer
+                .number(network.id)
+                .text(&network.name)
+                .optional_number(network.owner_organisation_id)
+                .text_array(&network.coverage_states);
+        }
+    });
+    copy_rows(
+        transaction,
+        "copy networks (id, name, owner_organisation_id, coverage_states) from stdin",
+        networks,
+    )
+    .await?;
+    let members = catalogue.networks.iter().flat_map(|network| {
+        network.organisation_ids.iter().map(move |organisation_id| {
+            move |buffer: &mut CopyBuffer| {
+                buffer.number(network.id).number(*organisation_id);
+            }
+        })
+    });
+    copy_rows(
+        transaction,
+        "copy network_organisations (network_id, organisation_id) from stdin",
+        members,
+    )
+    .await?;
+    let plans = catalogue.insurance_plans.iter().map(|plan| {
+        move |buffer: &mut CopyBuffer| {
+            buffer
+                .number(plan.id)
+                .text(&plan.name)
+                .text(&plan.product_type)
+                .optional_number(plan.owned_by_organisation_id)
+                .optional_number(plan.administered_by_organisation_id)
+                .text_array(&plan.coverage_states);
+        }
+    });
+    copy_rows(
+        transaction,
+        "copy insurance_plans (id, name, product_type, owned_by_organisation_id, administered_by_organisation_id, \
+         coverage_states) from stdin",
+        plans,
+    )
+    .await?;
+    let plan_networks = catalogue.insurance_plans.iter().flat_map(|plan| {
+        plan.network_ids.iter().map(move |network_id| {
+            move |buffer: &mut CopyBuffer| {
+                buffer.number(plan.id).number(*network_id);
+            }
+        })
+    });
+    copy_rows(
+        transaction,
+        "copy insurance_plan_networks (plan_id, network_id) from stdin",
+        plan_networks,
     )
     .await
 }
