@@ -57,6 +57,9 @@ step "web: install, type-check, build, component tests"
 # node_modules older than the lock file (a pull that added a package) is installed again.
 (cd web && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; } && npm run build && npm run lint && npm test)
 
+step "FHIR: fhir.resources, fhirpy and the import round trip (.local/fhir-venv)"
+scripts/fhir-tests.sh
+
 step "browser tests (Chromium) against the real server"
 if ! command -v chromium >/dev/null 2>&1; then
   apt-get update -qq && apt-get install -y -qq chromium >/dev/null

@@ -14,6 +14,8 @@ macro_rules! say {
 
 mod directory_cli;
 mod employers_cli;
+mod import_cli;
+mod import_plan;
 mod members_cli;
 mod providers_cli;
 
@@ -69,8 +71,11 @@ enum Command {
     },
     /// Builds a new snapshot generation from PostgreSQL and publishes it.
     Rebuild,
-    /// Shows the published generation and the catalogue.
+    /// Shows the published generation, the catalogue and the last import of each source.
     Status,
+    /// Imports FHIR Plan-Net resources (NDJSON, gzipped NDJSON, a Bundle) or the operators' CSV
+    /// into the catalogue, validated whole first, and publishes the result to running servers.
+    Import(import_cli::ImportArgs),
     /// Runs a query against the current snapshot and prints the API's JSON.
     #[command(subcommand)]
     Query(QueryCommand),
@@ -241,6 +246,10 @@ async fn run(cli: Cli) -> Result<()> {
             rebuild(&pool, &index_dir, &files_store).await?;
         }
         Command::Status => status(&pool).await?,
+        Command::Import(args) => {
+            let files_store = snapshots::GenerationStore::from_setting(cli.generation_store.as_deref())?;
+            import_cli::run(&pool, &index_dir, &files_store, args).await?;
+        }
         Command::Query(query) => run_query(&pool, &index_dir, query).await?,
         Command::Location(LocationCommand::SetAccepting { id, accepting }) => {
             if !store::catalogue::set_accepting_new_patients(&pool, id, accepting).await? {
@@ -417,6 +426,8 @@ async fn status(pool: &store::PgPool) -> Result<()> {
         .map(|(generation, servers)| serde_json::json!({ "generation": generation, "servers": servers }))
         .collect();
     report["servedGenerations"] = serde_json::Value::Array(served);
+    // The last import of each source (docs/fhir-contract.md).
+    report["imports"] = serde_json::to_value(store::directory::last_imports(pool).await?)?;
     say!("{}", serde_json::to_string_pretty(&report)?);
     Ok(())
 }

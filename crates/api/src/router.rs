@@ -17,7 +17,7 @@ use crate::routes;
 use crate::state::AppState;
 
 /// Path prefixes that belong to the API; anything else is the SPA.
-const API_PREFIXES: [&str; 8] = [
+const API_PREFIXES: [&str; 9] = [
     "/legal/",
     "/member/",
     "/market/",
@@ -26,6 +26,7 @@ const API_PREFIXES: [&str; 8] = [
     "/ready",
     "/openapi.json",
     "/dev/",
+    "/fhir/",
 ];
 
 pub fn router(state: AppState) -> Router {
@@ -116,4 +117,5 @@ fn feature_routes() -> Router<AppState> {
         .merge(routes::clinic_panel::router())
         .merge(routes::analytics::router())
         .merge(routes::dev_mailbox::router())
+        .merge(routes::fhir::router())
 }

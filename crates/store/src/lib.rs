@@ -9,6 +9,7 @@ pub mod capacity;
 pub mod catalogue;
 pub mod contact_requests;
 pub mod copy;
+pub mod directory;
 pub mod enrolment;
 pub mod family;
 pub mod favourites;

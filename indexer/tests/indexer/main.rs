@@ -9,6 +9,7 @@ use search::SearchRequest;
 use sqlx::Row;
 
 mod fleet;
+mod import;
 mod members;
 
 fn index_dir(name: &str) -> PathBuf {

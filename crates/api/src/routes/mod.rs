@@ -10,6 +10,7 @@ pub mod eligibility;
 pub mod enrolment;
 pub mod family;
 pub mod favourites;
+pub mod fhir;
 pub mod geo;
 pub mod health;
 pub mod legal;

@@ -17,6 +17,7 @@ mod enrolment;
 mod errors;
 mod family;
 mod favourites;
+mod fhir;
 mod fleet;
 mod geocoder;
 mod hardening;

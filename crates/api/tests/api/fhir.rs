@@ -1,0 +1,394 @@
+//! `/fhir/r4`: the CapabilityStatement, reads, searches, `near`, paging, includes and the
+//! OperationOutcome errors, against the real application and snapshot.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::helpers::TestApp;
+
+fn entries(bundle: &Value) -> Vec<&Value> {
+    bundle["entry"]
+        .as_array()
+        .map(|entries| entries.iter().collect())
+        .unwrap_or_default()
+}
+
+fn next_link(bundle: &Value) -> Option<String> {
+    bundle["link"]
+        .as_array()?
+        .iter()
+        .find(|link| link["relation"] == "next")
+        .map(|link| link["url"].as_str().unwrap().to_owned())
+}
+
+/// The path and query of an absolute link.
+fn path_of(url: &str) -> String {
+    let start = url.find("/fhir/r4").expect("a FHIR link");
+    url[start..].to_owned()
+}
+
+fn assert_outcome(answer: &crate::helpers::Answer, status: u16, parameter: &str) {
+    assert_eq!(answer.status, status, "{}", answer.body);
+    assert_eq!(answer.body["resourceType"], "OperationOutcome", "{}", answer.body);
+    assert_eq!(answer.body["issue"][0]["severity"], "error");
+    assert_eq!(answer.body["issue"][0]["expression"][0], parameter, "{}", answer.body);
+    assert!(
+        answer.headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/fhir+json"),
+        "{:?}",
+        answer.headers
+    );
+}
+
+#[tokio::test]
+async fn metadata_lists_every_resource_with_its_profiles_and_parameters() {
+    let app = TestApp::spawn(200).await;
+    let answer = app.get("/fhir/r4/metadata").await;
+    assert_eq!(answer.status, 200);
+    let statement = &answer.body;
+    assert_eq!(statement["resourceType"], "CapabilityStatement");
+    assert_eq!(statement["fhirVersion"], "4.0.1");
+    let resources = statement["rest"][0]["resource"].as_array().unwrap();
+    let types: HashSet<&str> = resources
+        .iter()
+        .map(|resource| resource["type"].as_str().unwrap())
+        .collect();
+    for expected in [
+        "Organization",
+        "Location",
+        "HealthcareService",
+        "Practitioner",
+        "PractitionerRole",
+        "InsurancePlan",
+    ] {
+        assert!(types.contains(expected), "{expected}");
+    }
+    let location = resources
+        .iter()
+        .find(|resource| resource["type"] == "Location")
+        .unwrap();
+    let params: HashSet<&str> = location["searchParam"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|param| param["name"].as_str().unwrap())
+        .collect();
+    for expected in [
+        "near",
+        "address",
+        "address-city",
+        "address-state",
+        "address-postalcode",
+        "organization",
+        "type",
+        "_id",
+        "_lastUpdated",
+    ] {
+        assert!(params.contains(expected), "{expected}");
+    }
+    let organisation = resources
+        .iter()
+        .find(|resource| resource["type"] == "Organization")
+        .unwrap();
+    assert!(organisation["supportedProfile"].to_string().contains("plannet-Network"));
+}
+
+#[tokio::test]
+async fn a_read_answers_the_resource_with_its_profile_and_an_unknown_id_is_404() {
+    let app = TestApp::spawn(200).await;
+    let answer = app.get("/fhir/r4/Location/1").await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(answer.body["resourceType"], "Location");
+    assert_eq!(answer.body["id"], "1");
+    assert!(
+        answer.body["meta"]["profile"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("plannet-Location")
+    );
+    assert!(answer.body["meta"]["lastUpdated"].as_str().unwrap().ends_with('Z'));
+    assert!(
+        answer.headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/fhir+json")
+    );
+
+    let practitioner = app.get("/fhir/r4/Practitioner/1").await;
+    assert_eq!(
+        practitioner.body["identifier"][0]["system"],
+        "http://hl7.org/fhir/sid/us-npi"
+    );
+    let network = app.get("/fhir/r4/Organization/network-1").await;
+    assert_eq!(network.status, 200, "{}", network.body);
+    assert_eq!(network.body["type"][0]["coding"][0]["code"], "ntwk");
+    let state = app.get("/fhir/r4/Location/state-CO").await;
+    assert_eq!(state.body["name"], "Colorado");
+
+    let missing = app.get("/fhir/r4/Location/999999").await;
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.body["resourceType"], "OperationOutcome");
+    let unknown_type = app.get("/fhir/r4/Network/1").await;
+    assert_eq!(unknown_type.status, 404);
+    assert!(
+        unknown_type.body["issue"][0]["diagnostics"]
+            .as_str()
+            .unwrap()
+            .contains("type=ntwk")
+    );
+}
+
+#[tokio::test]
+async fn near_is_sorted_by_true_distance_and_carries_it() {
+    let app = TestApp::spawn(400).await;
+    let answer = app
+        .get("/fhir/r4/Location?near=39.7392|-104.9903|80|km&_count=50")
+        .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(answer.body["type"], "searchset");
+    let found = entries(&answer.body);
+    assert!(!found.is_empty(), "Denver has clinics within 80 km");
+    let mut previous = 0.0;
+    for entry in &found {
+        assert_eq!(entry["search"]["mode"], "match");
+        let extension = &entry["search"]["extension"][0];
+        assert_eq!(
+            extension["url"],
+            "http://hl7.org/fhir/StructureDefinition/location-distance"
+        );
+        assert_eq!(extension["valueDistance"]["code"], "km");
+        let distance = extension["valueDistance"]["value"].as_f64().unwrap();
+        // An independent great-circle distance (spherical law of cosines).
+        let position = &entry["resource"]["position"];
+        let (lat, lng) = (
+            position["latitude"].as_f64().unwrap(),
+            position["longitude"].as_f64().unwrap(),
+        );
+        let (phi1, phi2) = (39.7392_f64.to_radians(), lat.to_radians());
+        let cosine = phi1.sin() * phi2.sin() + phi1.cos() * phi2.cos() * (lng + 104.9903).to_radians().cos();
+        let expected = cosine.clamp(-1.0, 1.0).acos() * 6_371.008_8;
+        assert!((distance - expected).abs() < 0.01, "{distance} vs {expected}");
+        assert!(distance <= 80.0 + 1e-6);
+        assert!(distance >= previous, "sorted by distance");
+        previous = distance;
+    }
+}
+
+#[tokio::test]
+async fn next_links_page_through_every_match_once() {
+    let app = TestApp::spawn(300).await;
+    // Near, combined with another parameter.
+    let first = "/fhir/r4/Location?near=39.7392|-104.9903|300|mi&address-state=CO&_count=7".to_owned();
+    let all = app
+        .get("/fhir/r4/Location?near=39.7392|-104.9903|300|mi&address-state=CO&_count=100")
+        .await;
+    let expected: Vec<String> = entries(&all.body)
+        .iter()
+        .map(|entry| entry["resource"]["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(expected.len() > 7 && expected.len() < 100, "{}", expected.len());
+    let mut seen = Vec::new();
+    let mut path = Some(first);
+    while let Some(current) = path {
+        let page = app.get(&current).await;
+        assert_eq!(page.status, 200, "{}", page.body);
+        for entry in entries(&page.body) {
+            assert_eq!(entry["resource"]["address"]["state"], "CO");
+            seen.push(entry["resource"]["id"].as_str().unwrap().to_owned());
+        }
+        path = next_link(&page.body).map(|url| path_of(&url));
+    }
+    assert_eq!(seen, expected);
+
+    // Without near: id order, every practitioner once.
+    let mut ids = Vec::new();
+    let mut path = Some("/fhir/r4/Practitioner?_count=100".to_owned());
+    while let Some(current) = path {
+        let page = app.get(&current).await;
+        ids.extend(
+            entries(&page.body)
+                .iter()
+                .map(|entry| entry["resource"]["id"].as_str().unwrap().parse::<i64>().unwrap()),
+        );
+        path = next_link(&page.body).map(|url| path_of(&url));
+    }
+    assert_eq!(ids.len(), 240);
+    assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    let count = app.get("/fhir/r4/Practitioner?_summary=count").await;
+    assert_eq!(count.body["total"], 240);
+    assert!(count.body.get("entry").is_none());
+}
+
+#[tokio::test]
+async fn practitioner_roles_include_their_practitioner_location_and_organization() {
+    let app = TestApp::spawn(200).await;
+    let answer = app
+        .get("/fhir/r4/PractitionerRole?practitioner=Practitioner/1&_include=PractitionerRole:practitioner,PractitionerRole:location,PractitionerRole:organization")
+        .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let found = entries(&answer.body);
+    let matches: Vec<&&Value> = found
+        .iter()
+        .filter(|entry| entry["search"]["mode"] == "match")
+        .collect();
+    assert!(!matches.is_empty());
+    let included: HashSet<String> = found
+        .iter()
+        .filter(|entry| entry["search"]["mode"] == "include")
+        .map(|entry| {
+            format!(
+                "{}/{}",
+                entry["resource"]["resourceType"].as_str().unwrap(),
+                entry["resource"]["id"].as_str().unwrap()
+            )
+        })
+        .collect();
+    for role in matches {
+        let resource = &role["resource"];
+        for field in ["practitioner", "organization"] {
+            let reference = resource[field]["reference"].as_str().unwrap();
+            assert!(included.contains(reference), "{reference} in {included:?}");
+        }
+        let location = resource["location"][0]["reference"].as_str().unwrap();
+        assert!(included.contains(location));
+    }
+    let reverse = app
+        .get("/fhir/r4/Practitioner?_id=1&_revinclude=PractitionerRole:practitioner")
+        .await;
+    assert!(
+        entries(&reverse.body).iter().any(
+            |entry| entry["search"]["mode"] == "include" && entry["resource"]["resourceType"] == "PractitionerRole"
+        )
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_or_malformed_parameter_is_a_400_outcome_naming_it() {
+    let app = TestApp::spawn(100).await;
+    assert_outcome(&app.get("/fhir/r4/Location?adress=Main").await, 400, "adress");
+    assert_outcome(&app.get("/fhir/r4/Location?near=91|0|5|km").await, 400, "near");
+    assert_outcome(&app.get("/fhir/r4/Location?_count=500").await, 400, "_count");
+    assert_outcome(
+        &app.get("/fhir/r4/Location?address-city:fuzzy=x").await,
+        400,
+        "address-city:fuzzy",
+    );
+    assert_outcome(
+        &app.get("/fhir/r4/PractitionerRole?location=Practitioner/1").await,
+        400,
+        "location",
+    );
+    assert_outcome(
+        &app.get("/fhir/r4/Location?_lastUpdated=yesterday").await,
+        400,
+        "_lastUpdated",
+    );
+    assert_outcome(&app.get("/fhir/r4/Location?_cursor=nonsense").await, 400, "_cursor");
+    assert_outcome(
+        &app.get("/fhir/r4/Location?_include=Location:organization").await,
+        400,
+        "_include",
+    );
+    assert_outcome(&app.get("/fhir/r4/Location/1?_elements=id").await, 400, "_elements");
+    assert_outcome(&app.get("/fhir/r4/Location?_format=xml").await, 406, "_format");
+    let xml = app
+        .client
+        .get(format!("{}/fhir/r4/metadata", app.address))
+        .header("accept", "application/fhir+xml")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(xml.status().as_u16(), 406);
+    let post = app
+        .post("/fhir/r4/Location", &serde_json::json!({"resourceType": "Location"}))
+        .await;
+    assert_eq!(post.status, 405);
+    assert_eq!(post.body["resourceType"], "OperationOutcome");
+    let unknown = app.get("/fhir/r4/Location/1/_history").await;
+    assert_eq!(unknown.status, 404);
+    assert_eq!(unknown.body["resourceType"], "OperationOutcome");
+}
+
+#[tokio::test]
+async fn format_parameters_and_json_accept_headers_are_honoured() {
+    let app = TestApp::spawn(100).await;
+    for query in [
+        "_format=json",
+        "_format=application/fhir%2Bjson",
+        "_format=application/json",
+    ] {
+        let answer = app.get(&format!("/fhir/r4/Location/1?{query}")).await;
+        assert_eq!(answer.status, 200, "{query}: {}", answer.body);
+    }
+    let pretty = app
+        .client
+        .get(format!("{}/fhir/r4/Location/1?_pretty=true", app.address))
+        .header("accept", "application/fhir+json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pretty.status().as_u16(), 200);
+    assert!(pretty.text().await.unwrap().contains("\n  \""));
+}
+
+#[tokio::test]
+async fn search_parameters_filter_as_plan_net_defines_them() {
+    let app = TestApp::spawn(300).await;
+    let location = app.get("/fhir/r4/Location/1").await.body;
+    let city = location["address"]["city"].as_str().unwrap();
+    let organisation = location["managingOrganization"]["reference"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let by_city = app
+        .get(&format!("/fhir/r4/Location?address-city={}&_count=100", &city[..3]))
+        .await;
+    assert!(entries(&by_city.body).iter().all(|entry| {
+        entry["resource"]["address"]["city"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .starts_with(&city[..3].to_lowercase())
+    }));
+    let by_organisation = app.get(&format!("/fhir/r4/Location?organization={organisation}")).await;
+    assert!(
+        entries(&by_organisation.body)
+            .iter()
+            .any(|entry| entry["resource"]["id"] == "1")
+    );
+    assert!(
+        entries(&by_organisation.body)
+            .iter()
+            .all(|entry| entry["resource"]["managingOrganization"]["reference"] == organisation.as_str())
+    );
+    let networks = app.get("/fhir/r4/Organization?type=ntwk").await;
+    assert!(!entries(&networks.body).is_empty());
+    assert!(
+        entries(&networks.body)
+            .iter()
+            .all(|entry| entry["resource"]["id"].as_str().unwrap().starts_with("network-"))
+    );
+    let in_network = app
+        .get("/fhir/r4/PractitionerRole?network=Organization/network-1&_count=5")
+        .await;
+    assert!(entries(&in_network.body).iter().all(|entry| {
+        entry["resource"]["extension"]
+            .to_string()
+            .contains("Organization/network-1")
+    }));
+    let pediatrics = app
+        .get("/fhir/r4/HealthcareService?service-type=https://x12.org/codes/service-type-codes|BH&_count=5")
+        .await;
+    assert!(
+        entries(&pediatrics.body)
+            .iter()
+            .all(|entry| entry["resource"]["type"].to_string().contains("\"BH\""))
+    );
+    let future = app.get("/fhir/r4/Practitioner?_lastUpdated=gt2100-01-01").await;
+    assert!(entries(&future.body).is_empty());
+    let plans = app.get("/fhir/r4/InsurancePlan?type=commppo").await;
+    assert!(!entries(&plans.body).is_empty());
+}
