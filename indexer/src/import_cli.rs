@@ -162,7 +162,7 @@ pub async fn run(
     if args.full {
         fill_kept_elsewhere(pool, &source, &records, &mut current).await?;
     }
-    let plan = import_plan::plan(&records, &current, &gazetteer, args.full);
+    let plan = import_plan::plan(&records, &current, &gazetteer, args.full, chrono::Utc::now());
     for change in &plan.report {
         if args.dry_run || !matches!(change, import_plan::Change::Add { .. }) || plan.report.len() <= 200 {
             say!("{change}");

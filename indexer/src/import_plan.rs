@@ -270,7 +270,14 @@ fn existing(current: &Current, kind: ResourceType, id: &str) -> Option<Entity> {
 
 /// Plans the writes of the accepted records. `full` also retires the source's entries missing
 /// from the file.
-pub fn plan(records: &[Record], current: &Current, gazetteer: &Gazetteer, full: bool) -> Plan {
+/// `now` is when the import runs: a new listing without a `last-verified` date was verified then.
+pub fn plan(
+    records: &[Record],
+    current: &Current,
+    gazetteer: &Gazetteer,
+    full: bool,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Plan {
     let mut changes = DirectoryChanges::default();
     let mut report = Vec::new();
     let mut targets = Targets {
@@ -495,7 +502,7 @@ pub fn plan(records: &[Record], current: &Current, gazetteer: &Gazetteer, full: 
             .as_ref()
             .map(organisation_name)
             .unwrap_or_default();
-        let (row, approximate) = location_row(location, &services, before, &clinic_name, &states_of, gazetteer);
+        let (row, approximate) = location_row(location, &services, before, &clinic_name, &states_of, gazetteer, now);
         accepting_at.insert(target.clone(), row.accepting_new_patients);
         let resource = format!("Location/{}", record.id);
         match &target {
@@ -571,7 +578,15 @@ pub fn plan(records: &[Record], current: &Current, gazetteer: &Gazetteer, full: 
         };
         let services = [service];
         let location = location_record_of(before);
-        let (row, _) = location_row(&location, &services, Some(before), &before.name, &states_of, gazetteer);
+        let (row, _) = location_row(
+            &location,
+            &services,
+            Some(before),
+            &before.name,
+            &states_of,
+            gazetteer,
+            now,
+        );
         let mut fields = Vec::new();
         location_diff(&mut fields, before, &row);
         accepting_at.insert(Target::Existing(id), row.accepting_new_patients);
@@ -708,7 +723,9 @@ pub fn plan(records: &[Record], current: &Current, gazetteer: &Gazetteer, full: 
             // Kept as the clinician's listing has them (the import does not write them).
             languages: before.map(|before| before.languages.clone()).unwrap_or_default(),
             telehealth: before.is_some_and(|before| before.telehealth),
-            last_verified: before.and_then(|before| before.last_verified),
+            last_verified: practitioner
+                .last_verified
+                .or_else(|| before.map_or(Some(now), |before| before.last_verified)),
             updated_at_micros: 0,
         };
         let resource = format!("Practitioner/{}", record.id);
@@ -728,6 +745,7 @@ pub fn plan(records: &[Record], current: &Current, gazetteer: &Gazetteer, full: 
                     &row.accepting_new_patients,
                 );
                 diff(&mut fields, "photo", &before.logo, &row.logo);
+                diff(&mut fields, "last-verified", &before.last_verified, &row.last_verified);
                 if fields.is_empty() {
                     unchanged += 1;
                 } else {
@@ -974,6 +992,7 @@ fn location_record_of(location: &Location) -> LocationRecord {
         website: location.website.clone(),
         accepting: None,
         is_virtual: location.is_virtual,
+        last_verified: location.last_verified,
         area_state: None,
     }
 }
@@ -987,6 +1006,7 @@ fn location_row(
     organisation_name: &str,
     states_of: &dyn Fn(&[Area]) -> Vec<String>,
     gazetteer: &Gazetteer,
+    now: chrono::DateTime<chrono::Utc>,
 ) -> (Location, bool) {
     let (lat, lng, approximate) = match location.position {
         Some((lat, lng)) => {
@@ -1118,6 +1138,10 @@ fn location_row(
         service_type_codes: service_types,
         pediatric_min_age: pediatric.map(|ages| ages.0),
         pediatric_max_age: pediatric.map(|ages| ages.1),
+        // The file's date, else the catalogue's; a new listing is verified by its import.
+        last_verified: location
+            .last_verified
+            .or_else(|| before.map_or(Some(now), |before| before.last_verified)),
         ..template
     };
     (row, approximate && location.position.is_none())
@@ -1163,6 +1187,7 @@ fn location_diff(fields: &mut Vec<String>, before: &Location, after: &Location) 
         &(before.pediatric_min_age, before.pediatric_max_age),
         &(after.pediatric_min_age, after.pediatric_max_age),
     );
+    diff(fields, "last-verified", &before.last_verified, &after.last_verified);
 }
 
 fn plural(count: usize, noun: &str) -> String {

@@ -32,6 +32,9 @@ pub const EXT_LOCATION_REFERENCE: &str =
 pub const EXT_LOCATION_DISTANCE: &str = "http://hl7.org/fhir/StructureDefinition/location-distance";
 /// Ours: a position geocoded from the address rather than given.
 pub const EXT_POSITION_APPROXIMATE: &str = "https://nearcare.example/fhir/StructureDefinition/position-approximate";
+/// Ours: when the clinic last confirmed the listing (Location) or its clinician's (Practitioner),
+/// or an operator imported it; Plan-Net has no element for it (docs/listings-contract.md).
+pub const EXT_LAST_VERIFIED: &str = "https://nearcare.example/fhir/StructureDefinition/last-verified";
 /// Ours: the ages, in years, of the children a clinic's pediatric service takes.
 pub const EXT_PEDIATRIC_AGES: &str = "https://nearcare.example/fhir/StructureDefinition/pediatric-age-range";
 

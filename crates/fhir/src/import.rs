@@ -89,6 +89,8 @@ pub struct LocationRecord {
     pub website: String,
     pub accepting: Option<bool>,
     pub is_virtual: bool,
+    /// The `last-verified` extension; `None` keeps what the catalogue has (now for a new row).
+    pub last_verified: Option<chrono::DateTime<chrono::Utc>>,
     /// An area (physical type `jdn` or `area`): only a coverage area, not a clinic.
     pub area_state: Option<String>,
 }
@@ -116,6 +118,8 @@ pub struct PractitionerRecord {
     pub credentials: String,
     pub gender: domain::Gender,
     pub logo: String,
+    /// The `last-verified` extension, as on a Location.
+    pub last_verified: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -384,6 +388,34 @@ impl Reader<'_> {
         found
     }
 
+    /// The `valueDateTime` of a `last-verified` extension among `extensions` (a date-time with
+    /// its offset, as FHIR's dateTime with a time has it).
+    fn last_verified(&mut self, extensions: &[Value], path: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+        let mut found = None;
+        for (index, extension) in extensions.iter().enumerate() {
+            let extension_path = format!("{path}[{index}]");
+            let Some(object) = self.object(extension, &extension_path) else {
+                continue;
+            };
+            if object.get("url").and_then(Value::as_str) != Some(EXT_LAST_VERIFIED) {
+                continue;
+            }
+            let text = self.string(object, &extension_path, "valueDateTime");
+            match text.map(chrono::DateTime::parse_from_rfc3339) {
+                Some(Ok(at)) => found = Some(at.to_utc()),
+                Some(Err(_)) => self.problem(
+                    &join(&extension_path, "valueDateTime"),
+                    format!(
+                        "\"{}\" is not a date-time with a time zone (2026-11-26T17:00:00Z)",
+                        text.unwrap_or_default()
+                    ),
+                ),
+                None => self.problem(&extension_path, "needs a valueDateTime"),
+            }
+        }
+        found
+    }
+
     fn areas(&mut self, values: &[Value], path: &str) -> Vec<Area> {
         let mut areas = Vec::new();
         for (index, value) in values.iter().enumerate() {
@@ -556,6 +588,7 @@ fn read_location(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> Loca
             website: String::new(),
             accepting: None,
             is_virtual: false,
+            last_verified: None,
             area_state: Some(state),
         };
     }
@@ -648,6 +681,7 @@ fn read_location(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> Loca
     }
     let extensions = reader.array(resource, "", "extension");
     let accepting = reader.accepting(extensions, "extension");
+    let last_verified = reader.last_verified(extensions, "extension");
     LocationRecord {
         organisation,
         name,
@@ -661,6 +695,7 @@ fn read_location(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> Loca
         website,
         accepting,
         is_virtual,
+        last_verified,
         area_state: None,
     }
 }
@@ -879,6 +914,8 @@ fn read_practitioner(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> 
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
+    let extensions = reader.array(resource, "", "extension");
+    let last_verified = reader.last_verified(extensions, "extension");
     PractitionerRecord {
         npi: npi.unwrap_or_default(),
         first_name,
@@ -886,6 +923,7 @@ fn read_practitioner(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> 
         credentials,
         gender,
         logo,
+        last_verified,
     }
 }
 

@@ -291,6 +291,7 @@ pub fn read_csv(input: impl Read, gazetteer: &Gazetteer) -> CsvRead {
                             credentials: row.get("credentials").to_owned(),
                             gender,
                             logo: String::new(),
+                            last_verified: None,
                         }),
                     });
                 }
@@ -521,6 +522,7 @@ fn location_records(
         website: row.get("website").to_owned(),
         accepting,
         is_virtual,
+        last_verified: None,
         area_state: None,
     };
     let physical = !care_settings.is_empty();

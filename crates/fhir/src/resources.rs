@@ -93,6 +93,16 @@ fn new_patients(accepting: bool) -> Value {
     })
 }
 
+/// When the listing was last confirmed (ours: Plan-Net has no element for it).
+fn last_verified(at: Option<chrono::DateTime<chrono::Utc>>) -> Option<Value> {
+    at.map(|at| {
+        json!({
+            "url": EXT_LAST_VERIFIED,
+            "valueDateTime": at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+        })
+    })
+}
+
 fn telecom(location: &Location) -> Vec<Value> {
     let mut telecom = Vec::new();
     if !location.phone.is_empty() {
@@ -179,10 +189,9 @@ pub fn location(snapshot: &Snapshot, ordinal: usize) -> Value {
     resource.insert("resourceType".into(), json!("Location"));
     resource.insert("id".into(), json!(location.id.to_string()));
     resource.insert("meta".into(), meta(PROFILE_LOCATION, location.updated_at_micros));
-    resource.insert(
-        "extension".into(),
-        json!([new_patients(location.accepting_new_patients)]),
-    );
+    let mut extensions = vec![new_patients(location.accepting_new_patients)];
+    extensions.extend(last_verified(location.last_verified));
+    resource.insert("extension".into(), Value::Array(extensions));
     resource.insert("status".into(), json!("active"));
     resource.insert("name".into(), json!(location.location_name));
     resource.insert("alias".into(), json!([location.name]));
@@ -322,6 +331,11 @@ pub fn practitioner(clinician: &Clinician) -> Value {
     resource.insert("resourceType".into(), json!("Practitioner"));
     resource.insert("id".into(), json!(clinician.id.to_string()));
     resource.insert("meta".into(), meta(PROFILE_PRACTITIONER, clinician.updated_at_micros));
+    put_list(
+        &mut resource,
+        "extension",
+        last_verified(clinician.last_verified).into_iter().collect(),
+    );
     resource.insert(
         "identifier".into(),
         json!([{ "system": NPI_SYSTEM, "value": clinician.npi }]),

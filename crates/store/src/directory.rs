@@ -557,22 +557,26 @@ async fn write_locations(
         .collect();
     let pediatric_min: Vec<Option<i16>> = locations.iter().map(|(_, l, _)| l.pediatric_min_age).collect();
     let pediatric_max: Vec<Option<i16>> = locations.iter().map(|(_, l, _)| l.pediatric_max_age).collect();
+    let last_verified: Vec<Option<chrono::DateTime<chrono::Utc>>> =
+        locations.iter().map(|(_, l, _)| l.last_verified).collect();
     sqlx::query(
         "insert into locations (id, organisation_id, name, location_name, address1, city, state, zip, lat, lng,
              position_approximate, phone, website, logo, accepting_new_patients, is_virtual, virtual_states,
              home_care, at_clinic, at_work, in_home, phone_visits, text_chat, video_visits, service_type_codes,
-             pediatric_min_age, pediatric_max_age)
+             pediatric_min_age, pediatric_max_age, last_verified)
          select id, organisation_id, name, location_name, address1, city, state, zip, lat, lng,
              position_approximate, phone, website, logo, accepting, is_virtual,
              coalesce(string_to_array(nullif(states, ''), ','), '{}'), home_care, at_clinic, at_work, in_home, phone_visits,
-             text_chat, video_visits, coalesce(string_to_array(nullif(services, ''), ','), '{}'), pediatric_min, pediatric_max
+             text_chat, video_visits, coalesce(string_to_array(nullif(services, ''), ','), '{}'), pediatric_min, pediatric_max,
+             last_verified
          from unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                      $8::text[], $9::float8[], $10::float8[], $11::bool[], $12::text[], $13::text[], $14::text[],
                      $15::bool[], $16::bool[], $17::text[], $18::bool[], $19::bool[], $20::bool[], $21::bool[],
-                     $22::bool[], $23::bool[], $24::bool[], $25::text[], $26::int2[], $27::int2[])
+                     $22::bool[], $23::bool[], $24::bool[], $25::text[], $26::int2[], $27::int2[], $28::timestamptz[])
            as u(id, organisation_id, name, location_name, address1, city, state, zip, lat, lng,
                 position_approximate, phone, website, logo, accepting, is_virtual, states, home_care, at_clinic,
-                at_work, in_home, phone_visits, text_chat, video_visits, services, pediatric_min, pediatric_max)
+                at_work, in_home, phone_visits, text_chat, video_visits, services, pediatric_min, pediatric_max,
+                last_verified)
          on conflict (id) do update set organisation_id = excluded.organisation_id, name = excluded.name,
              location_name = excluded.location_name, address1 = excluded.address1, city = excluded.city,
              state = excluded.state, zip = excluded.zip, lat = excluded.lat, lng = excluded.lng,
@@ -583,7 +587,8 @@ async fn write_locations(
              at_clinic = excluded.at_clinic, at_work = excluded.at_work, in_home = excluded.in_home,
              phone_visits = excluded.phone_visits, text_chat = excluded.text_chat,
              video_visits = excluded.video_visits, service_type_codes = excluded.service_type_codes,
-             pediatric_min_age = excluded.pediatric_min_age, pediatric_max_age = excluded.pediatric_max_age",
+             pediatric_min_age = excluded.pediatric_min_age, pediatric_max_age = excluded.pediatric_max_age,
+             last_verified = excluded.last_verified",
     )
     .bind(&ids)
     .bind(&organisations)
@@ -612,6 +617,7 @@ async fn write_locations(
     .bind(&service_types)
     .bind(&pediatric_min)
     .bind(&pediatric_max)
+    .bind(&last_verified)
     .execute(&mut **transaction)
     .await?;
     Ok(())
@@ -624,15 +630,18 @@ async fn write_clinicians(transaction: &mut Transaction<'_, Postgres>, clinician
     let column = |get: fn(&Clinician) -> &str| -> Vec<&str> { clinicians.iter().map(|(_, c)| get(c)).collect() };
     let ids: Vec<i64> = clinicians.iter().map(|(id, _)| *id).collect();
     let accepting: Vec<bool> = clinicians.iter().map(|(_, c)| c.accepting_new_patients).collect();
+    let last_verified: Vec<Option<chrono::DateTime<chrono::Utc>>> =
+        clinicians.iter().map(|(_, c)| c.last_verified).collect();
     sqlx::query(
         "insert into clinicians (id, npi, first_name, last_name, credentials, category, speciality, gender,
-             accepting_new_patients, logo)
+             accepting_new_patients, logo, last_verified)
          select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                              $8::text[], $9::bool[], $10::text[])
+                              $8::text[], $9::bool[], $10::text[], $11::timestamptz[])
          on conflict (id) do update set npi = excluded.npi, first_name = excluded.first_name,
              last_name = excluded.last_name, credentials = excluded.credentials, category = excluded.category,
              speciality = excluded.speciality, gender = excluded.gender,
-             accepting_new_patients = excluded.accepting_new_patients, logo = excluded.logo",
+             accepting_new_patients = excluded.accepting_new_patients, logo = excluded.logo,
+             last_verified = excluded.last_verified",
     )
     .bind(&ids)
     .bind(column(|c| &c.npi))
@@ -644,6 +653,7 @@ async fn write_clinicians(transaction: &mut Transaction<'_, Postgres>, clinician
     .bind(column(|c| c.gender.as_str()))
     .bind(&accepting)
     .bind(column(|c| &c.logo))
+    .bind(&last_verified)
     .execute(&mut **transaction)
     .await?;
     Ok(())

@@ -334,6 +334,82 @@ async fn a_small_attribute_change_is_published_as_a_patch_and_a_new_location_by_
     assert_eq!(count(&database, "index_generations").await, generations + 1);
 }
 
+/// The `last-verified` extension a Nearcare export writes comes back as the listing's date; a
+/// new listing without one was verified by its import; a later date alone is a patch.
+#[tokio::test]
+async fn the_last_verified_date_is_read_from_the_file_or_set_by_the_import() {
+    let database = testkit::database().await.unwrap();
+    let (work, index) = (work_dir("verified"), index_dir("import-verified"));
+    let file = work.join("net.ndjson");
+    let verified = |at: &str| json!({ "url": "https://nearcare.example/fhir/StructureDefinition/last-verified", "valueDateTime": at });
+    let mut resources = network_file();
+    resources[3]["extension"]
+        .as_array_mut()
+        .unwrap()
+        .push(verified("2026-03-04T05:06:07.123456Z"));
+    resources[7]["extension"] = json!([verified("2026-02-01T10:00:00-07:00")]);
+    ndjson(&file, &resources);
+    let before_import = chrono::Utc::now();
+    let first = import(&database, &index, &[file.to_str().unwrap()]);
+    assert!(
+        first.status.success(),
+        "{}\n{}",
+        text(&first.stdout),
+        text(&first.stderr)
+    );
+    let location_verified = |name: &'static str| {
+        sqlx::query_scalar::<_, Option<chrono::DateTime<chrono::Utc>>>(
+            "select last_verified from locations where location_name = $1",
+        )
+        .bind(name)
+        .fetch_one(&database.pool)
+    };
+    let clinician_verified = |family: &'static str| {
+        sqlx::query_scalar::<_, Option<chrono::DateTime<chrono::Utc>>>(
+            "select last_verified from clinicians where last_name = $1",
+        )
+        .bind(family)
+        .fetch_one(&database.pool)
+    };
+    let from_file = location_verified("Clinic loc-1").await.unwrap().unwrap();
+    assert_eq!(from_file.to_rfc3339(), "2026-03-04T05:06:07.123456+00:00");
+    let by_import = location_verified("Clinic loc-2").await.unwrap().unwrap();
+    assert!(by_import >= before_import - chrono::Duration::seconds(1), "{by_import}");
+    let practitioner_from_file = clinician_verified("Lopez").await.unwrap().unwrap();
+    assert_eq!(practitioner_from_file.to_rfc3339(), "2026-02-01T17:00:00+00:00");
+    assert!(clinician_verified("Chen").await.unwrap().unwrap() >= before_import - chrono::Duration::seconds(1));
+
+    // The same file again: the dates the import set stay (nothing changes).
+    let again = import(&database, &index, &[file.to_str().unwrap()]);
+    assert!(text(&again.stdout).starts_with("no changes"), "{}", text(&again.stdout));
+    assert_eq!(location_verified("Clinic loc-2").await.unwrap().unwrap(), by_import);
+
+    resources[3]["extension"][1] = verified("2026-11-20T09:00:00Z");
+    ndjson(&file, &resources);
+    let later = import(&database, &index, &[file.to_str().unwrap(), "--dry-run"]);
+    assert!(text(&later.stdout).contains("last-verified"), "{}", text(&later.stdout));
+    let later = import(&database, &index, &[file.to_str().unwrap()]);
+    assert!(
+        text(&later.stdout).contains("published as a patch"),
+        "{}",
+        text(&later.stdout)
+    );
+    let updated = location_verified("Clinic loc-1").await.unwrap().unwrap();
+    assert_eq!(updated.to_rfc3339(), "2026-11-20T09:00:00+00:00");
+
+    resources[3]["extension"][1] = verified("2026-11-20");
+    ndjson(&file, &resources);
+    let refused = import(&database, &index, &[file.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr)
+            .contains("line 4: Location/loc-1: extension[1].valueDateTime \"2026-11-20\" is not a date-time"),
+        "{}\n{}",
+        text(&refused.stdout),
+        text(&refused.stderr)
+    );
+}
+
 #[tokio::test]
 async fn a_csv_and_a_bundle_are_read_into_the_same_records() {
     let database = testkit::database().await.unwrap();
