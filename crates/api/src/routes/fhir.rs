@@ -20,12 +20,60 @@ use crate::state::AppState;
 const FHIR_JSON: &str = "application/fhir+json; charset=utf-8";
 
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/fhir/r4/metadata", any(metadata))
-        .route("/fhir/r4/{kind}", any(search_type))
-        .route("/fhir/r4/{kind}/{id}", any(read))
+    // Each served type has routes of its own, so metrics and logs name the documented template
+    // (`/fhir/r4/Location/{id}`); `{kind}` answers any other type (404 naming the served ones).
+    let mut router = Router::new().route("/fhir/r4/metadata", any(metadata));
+    for kind in ResourceType::ALL {
+        router = router
+            .route(
+                &format!("/fhir/r4/{}", kind.name()),
+                any(
+                    move |State(state): State<AppState>,
+                          method: Method,
+                          headers: HeaderMap,
+                          RawQuery(query): RawQuery| async move {
+                        search_type(&state, kind.name(), &method, &headers, query.as_deref())
+                    },
+                ),
+            )
+            .route(
+                &format!("/fhir/r4/{}/{{id}}", kind.name()),
+                any(
+                    move |State(state): State<AppState>,
+                          Path(id): Path<String>,
+                          method: Method,
+                          headers: HeaderMap,
+                          RawQuery(query): RawQuery| async move {
+                        read(&state, kind.name(), &id, &method, &headers, query.as_deref())
+                    },
+                ),
+            );
+    }
+    router
+        .route("/fhir/r4/{kind}", any(search_unserved))
+        .route("/fhir/r4/{kind}/{id}", any(read_unserved))
         .route("/fhir", any(unknown))
         .route("/fhir/{*rest}", any(unknown))
+}
+
+async fn search_unserved(
+    State(state): State<AppState>,
+    Path(kind): Path<String>,
+    method: Method,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> FhirResult {
+    search_type(&state, &kind, &method, &headers, query.as_deref())
+}
+
+async fn read_unserved(
+    State(state): State<AppState>,
+    Path((kind, id)): Path<(String, String)>,
+    method: Method,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> FhirResult {
+    read(&state, &kind, &id, &method, &headers, query.as_deref())
 }
 
 /// An answer that is an OperationOutcome.
@@ -229,39 +277,34 @@ async fn metadata(
     Ok(answer(resource_json(statement), &format))
 }
 
-async fn search_type(
-    State(state): State<AppState>,
-    Path(kind): Path<String>,
-    method: Method,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
-) -> FhirResult {
-    let (pairs, format) = prepare(&method, &headers, query.as_deref())?;
-    let kind = resource_type(&kind)?;
+fn search_type(state: &AppState, kind: &str, method: &Method, headers: &HeaderMap, query: Option<&str>) -> FhirResult {
+    let (pairs, format) = prepare(method, headers, query)?;
+    let kind = resource_type(kind)?;
     let query = fhir::parse_query(kind, &pairs).map_err(Outcome::parameter)?;
-    let snapshot = snapshot(&state)?;
+    let snapshot = snapshot(state)?;
     let directory = Directory::new(&snapshot);
     let page = search(&directory, &query).map_err(Outcome::parameter)?;
     let unit = query.near.map(|near| near.unit);
     Ok(answer(
-        write_bundle(&directory, &base(&state), &query, &page, unit),
+        write_bundle(&directory, &base(state), &query, &page, unit),
         &format,
     ))
 }
 
-async fn read(
-    State(state): State<AppState>,
-    Path((kind, id)): Path<(String, String)>,
-    method: Method,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+fn read(
+    state: &AppState,
+    kind: &str,
+    id: &str,
+    method: &Method,
+    headers: &HeaderMap,
+    query: Option<&str>,
 ) -> FhirResult {
-    let (pairs, format) = prepare(&method, &headers, query.as_deref())?;
-    let kind = resource_type(&kind)?;
+    let (pairs, format) = prepare(method, headers, query)?;
+    let kind = resource_type(kind)?;
     only_format_parameters(&pairs, "a read")?;
-    let snapshot = snapshot(&state)?;
+    let snapshot = snapshot(state)?;
     let directory = Directory::new(&snapshot);
-    let Some(item) = directory.find(kind, &id) else {
+    let Some(item) = directory.find(kind, id) else {
         return Err(Outcome::new(
             StatusCode::NOT_FOUND,
             "not-found",
