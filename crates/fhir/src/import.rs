@@ -341,17 +341,31 @@ impl Reader<'_> {
         self.string(concept, path, "text").map(|text| text.trim().to_owned())
     }
 
-    /// The `acceptingPatients` code of a `newpatients` extension among `extensions`.
-    fn accepting(&mut self, extensions: &[Value], path: &str) -> Option<bool> {
-        let mut found = None;
+    /// The extensions among `extensions` whose `url` is `url`, with their paths (an entry that is
+    /// not an object is a problem, as everywhere).
+    fn extensions_named<'v>(
+        &mut self,
+        extensions: &'v [Value],
+        path: &str,
+        url: &str,
+    ) -> Vec<(String, &'v Map<String, Value>)> {
+        let mut named = Vec::new();
         for (index, extension) in extensions.iter().enumerate() {
             let extension_path = format!("{path}[{index}]");
             let Some(object) = self.object(extension, &extension_path) else {
                 continue;
             };
-            if object.get("url").and_then(Value::as_str) != Some(EXT_NEW_PATIENTS) {
-                continue;
+            if object.get("url").and_then(Value::as_str) == Some(url) {
+                named.push((extension_path, object));
             }
+        }
+        named
+    }
+
+    /// The `acceptingPatients` code of a `newpatients` extension among `extensions`.
+    fn accepting(&mut self, extensions: &[Value], path: &str) -> Option<bool> {
+        let mut found = None;
+        for (extension_path, object) in self.extensions_named(extensions, path, EXT_NEW_PATIENTS) {
             for (part_index, part) in self.array(object, &extension_path, "extension").iter().enumerate() {
                 let part_path = format!("{extension_path}.extension[{part_index}]");
                 let Some(part) = self.object(part, &part_path) else {
@@ -392,14 +406,7 @@ impl Reader<'_> {
     /// its offset, as FHIR's dateTime with a time has it).
     fn last_verified(&mut self, extensions: &[Value], path: &str) -> Option<chrono::DateTime<chrono::Utc>> {
         let mut found = None;
-        for (index, extension) in extensions.iter().enumerate() {
-            let extension_path = format!("{path}[{index}]");
-            let Some(object) = self.object(extension, &extension_path) else {
-                continue;
-            };
-            if object.get("url").and_then(Value::as_str) != Some(EXT_LAST_VERIFIED) {
-                continue;
-            }
+        for (extension_path, object) in self.extensions_named(extensions, path, EXT_LAST_VERIFIED) {
             let text = self.string(object, &extension_path, "valueDateTime");
             match text.map(chrono::DateTime::parse_from_rfc3339) {
                 Some(Ok(at)) => found = Some(at.to_utc()),
