@@ -2,8 +2,9 @@
  * The account group's own routes (2.21): the personal detail, the family list and detail, the
  * settings and change-password pages, and the account alert page.
  */
-import { Link, Navigate, useLocation, useParams } from 'react-router';
-import { ChevronLeftIcon, ChevronRightIcon, EditIcon, PlusIcon } from '@/components/icons/icons';
+import { useId } from 'react';
+import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, EditIcon, PlusIcon } from '@/components/icons/icons';
 import { Alert } from '@/components/ui/alert';
 import { LinkButton } from '@/components/ui/button';
 import { Card, DetailList } from '@/components/ui/card';
@@ -11,7 +12,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { StatusDot } from '@/components/ui/status-dot';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
-import { accountStatus, fullName, GENDER_LABELS } from '@/lib/member';
+import { accountStatus, fullName, GENDER_LABELS, type Member } from '@/lib/member';
 import { displayPhone, isoToUsDate, MESSAGES } from '@/lib/validation';
 import { useFamilyMember, useFamilyMembers } from '@/api/family/family-members';
 import { WithMember } from './account-details-page';
@@ -68,13 +69,7 @@ export function FamilyMembersMenuPage() {
             ) : null}
             <ul className={styles.rows}>
               <li>
-                <Link to={paths.accountPersonal.path} className={styles.rowLink}>
-                  <span className={styles.rowText}>
-                    <strong>{fullName(member)}</strong>
-                    {member.subscriberRelation === 'Self' ? <span>Primary Account Holder</span> : null}
-                  </span>
-                  <ChevronRightIcon size={18} />
-                </Link>
+                <HolderRow member={member} />
               </li>
               {family.isPending ? (
                 <li>
@@ -103,6 +98,52 @@ export function FamilyMembersMenuPage() {
         );
       }}
     </WithMember>
+  );
+}
+
+const HOLDER_OPEN = 'open';
+
+/**
+ * The Self row (2.21: it "opens the family-members menu"). The list is itself that menu, so the
+ * row links to it with `?holder=open`, which discloses the holder's summary under the row; the
+ * state lives in the address so Back closes it and a shared link opens it.
+ */
+function HolderRow({ member }: { member: Member }) {
+  const [search] = useSearchParams();
+  const open = search.get('holder') === HOLDER_OPEN;
+  const summaryId = useId();
+  const eligibility = accountStatus(member.eligibility?.status);
+  return (
+    <>
+      <Link
+        to={{ pathname: paths.familyMembersMenu.path, search: open ? '' : `?holder=${HOLDER_OPEN}` }}
+        replace
+        preventScrollReset
+        className={styles.rowLink}
+        aria-expanded={open}
+        aria-controls={summaryId}
+      >
+        <span className={styles.rowText}>
+          <strong>{fullName(member)}</strong>
+          {member.subscriberRelation === 'Self' ? <span>Primary Account Holder</span> : null}
+        </span>
+        <ChevronDownIcon size={18} className={open ? styles.chevronOpen : styles.chevron} />
+      </Link>
+      <div id={summaryId} className={styles.holderSummary} hidden={!open}>
+        <DetailList
+          columns={2}
+          items={[
+            { label: 'Relationship', value: member.subscriberRelation },
+            { label: 'Date of birth', value: isoToUsDate(member.dob) },
+            { label: 'Member ID', value: member.memberId },
+            { label: 'Plan eligibility status', value: <StatusDot label={eligibility.label} tone={eligibility.tone} /> },
+          ]}
+        />
+        <Link to={paths.accountPersonal.path} className={styles.holderLink}>
+          View personal details <ChevronRightIcon size={16} />
+        </Link>
+      </div>
+    </>
   );
 }
 

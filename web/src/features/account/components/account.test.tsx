@@ -4,6 +4,7 @@ import type { Member } from '@/lib/member';
 import { memberFixture } from '@/test/fixtures';
 import { bodyOf, mockFetch, renderRoutes, signIn } from '@/test/render';
 import { AccountDetailsPage } from './account-details-page';
+import { FamilyMembersMenuPage } from './account-pages';
 import { hardNavigation } from '@/lib/hard-navigation';
 import { getAccessToken } from '@/lib/session';
 import { selectedDependent } from '@/lib/storage';
@@ -314,6 +315,39 @@ describe('family', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/home'));
     expect(getAccessToken()).toBe(ownToken);
     assign.mockRestore();
+  });
+
+  it('opens the family-members menu from the Self row: a disclosure with the holder\'s summary and a link to the personal details', async () => {
+    signIn();
+    mockFetch((url) => {
+      if (url.pathname === '/member/app/member/info') return { body: memberFixture() };
+      if (url.pathname === '/member/app/family/members') return { body: [john] };
+      return undefined;
+    });
+    const { router } = renderRoutes({ '/account/family-members/menu': <FamilyMembersMenuPage />, '/account/personal': <p>personal page</p> }, '/account/family-members/menu');
+    const self = await screen.findByRole('link', { name: /^Jane Doe\s*Primary Account Holder$/ });
+    expect(self.getAttribute('href')).toBe('/account/family-members/menu?holder=open');
+    expect(self.getAttribute('aria-expanded')).toBe('false');
+    const summary = document.getElementById(self.getAttribute('aria-controls')!)!;
+    expect(summary.hidden).toBe(true);
+    self.focus();
+    fireEvent.click(self);
+    await waitFor(() => expect(self.getAttribute('aria-expanded')).toBe('true'));
+    expect(router.state.location.pathname).toBe('/account/family-members/menu');
+    expect(summary.hidden).toBe(false);
+    expect(document.activeElement).toBe(self);
+    const facts = within(summary);
+    expect(facts.getByText('Relationship').nextElementSibling?.textContent).toBe('Self');
+    expect(facts.getByText('Date of birth').nextElementSibling?.textContent).toBe('04/12/1985');
+    expect(facts.getByText('Member ID').nextElementSibling?.textContent).toBe('123-456789');
+    expect(facts.getByText('Plan eligibility status').nextElementSibling?.textContent).toContain('Active');
+    // A second click closes it again, still on the menu.
+    fireEvent.click(self);
+    await waitFor(() => expect(self.getAttribute('aria-expanded')).toBe('false'));
+    expect(summary.hidden).toBe(true);
+    fireEvent.click(self);
+    fireEvent.click(await facts.findByRole('link', { name: 'View personal details' }));
+    expect(await screen.findByText('personal page')).toBeTruthy();
   });
 
   it("offers a family member without a provider the red Select Provider, acting on them", async () => {
