@@ -164,6 +164,8 @@ def compare(source, target, identities_path):
         {"searchByName": "family"},
         {"selectedCredentials": ["MD"], "searchDistance": 0},
         {"selectedGenders": ["F"], "newPatients": True, "searchDistance": 7},
+        {"selectedLanguages": ["es"]},
+        {"selectedAccessibility": ["handiaccess"], "searchDistance": 0},
     ]
     compared = 0
     for origin in origins:
@@ -189,6 +191,75 @@ def compare(source, target, identities_path):
         assert listed(before, lambda id: mapped("Location", id)) == listed(after, int), f"near differs at {origin}"
         compared += 1
     print(f"round trip: {compared} searches identical on the imported catalogue (ids mapped)")
+    compare_listing_facts(source, target, mapped)
+
+
+EXTENSIONS = "http://hl7.org/fhir/us/davinci-pdex-plan-net/StructureDefinition/"
+FACTS = {
+    "Location": {
+        "elements": ["hoursOfOperation"],
+        "extensions": [EXTENSIONS + "accessibility", "http://hl7.org/fhir/StructureDefinition/timezone",
+                       EXTENSIONS + "newpatients", "https://nearcare.example/fhir/StructureDefinition/last-verified"],
+    },
+    "HealthcareService": {
+        "elements": ["communication", "type"],
+        "extensions": [EXTENSIONS + "delivery-method", "https://nearcare.example/fhir/StructureDefinition/telehealth",
+                       "https://nearcare.example/fhir/StructureDefinition/pediatric-age-range"],
+    },
+    "Practitioner": {
+        "elements": ["communication"],
+        "extensions": ["https://nearcare.example/fhir/StructureDefinition/telehealth",
+                       "https://nearcare.example/fhir/StructureDefinition/last-verified"],
+    },
+}
+
+
+def compare_listing_facts(source, target, mapped):
+    """Export -> import -> export: each listing's facts (issue 23's: hours, time zone, languages,
+    accessibility, telehealth, services, new patients, last verified) are the same on both sides,
+    and the seeded catalogue has some of each."""
+    def everything(base, kind):
+        found = {}
+        for bundle in pages(f"{base}/fhir/r4/{kind}", _count=100):
+            for entry in bundle.get("entry", []):
+                found[entry["resource"]["id"]] = entry["resource"]
+        return found
+
+    def facts(resource, kind):
+        extensions = [e for e in resource.get("extension", []) if e["url"] in FACTS[kind]["extensions"]]
+        return {
+            "elements": {key: resource.get(key) for key in FACTS[kind]["elements"]},
+            "extensions": sorted(extensions, key=json.dumps),
+        }
+
+    seen = {}
+    for kind in FACTS:
+        before = everything(source, kind)
+        after = everything(target, kind)
+        compared = 0
+        for resource_id, resource in before.items():
+            if resource_id.startswith("state-"):
+                continue
+            imported = after[str(mapped(kind, resource_id))]
+            assert facts(resource, kind) == facts(imported, kind), (
+                f"{kind}/{resource_id}: listing facts differ after the round trip:\n"
+                f"{facts(resource, kind)}\n{facts(imported, kind)}"
+            )
+            compared += 1
+            for key in FACTS[kind]["elements"]:
+                if resource.get(key):
+                    seen[f"{kind}.{key}"] = seen.get(f"{kind}.{key}", 0) + 1
+            for extension in resource.get("extension", []):
+                name = extension["url"].rsplit("/", 1)[-1]
+                if extension.get("valueBoolean") is not False:
+                    seen[f"{kind}.{name}"] = seen.get(f"{kind}.{name}", 0) + 1
+        print(f"round trip: {compared} {kind} resources with the same listing facts")
+    wanted = ["Location.hoursOfOperation", "Location.accessibility", "Location.timezone", "HealthcareService.communication",
+              "HealthcareService.telehealth", "HealthcareService.type", "Practitioner.communication",
+              "Practitioner.telehealth", "Location.last-verified", "Practitioner.last-verified"]
+    missing = [fact for fact in wanted if not seen.get(fact)]
+    assert not missing, f"the seed exports none of {missing}: the round trip would not check them ({seen})"
+    print("round trip: listing facts carried: " + ", ".join(f"{fact} {seen[fact]}" for fact in wanted))
 
 
 if __name__ == "__main__":

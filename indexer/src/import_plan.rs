@@ -720,9 +720,15 @@ pub fn plan(
             description: String::new(),
             logo: practitioner.logo.clone(),
             location_ids: Vec::new(),
-            // Kept as the clinician's listing has them (the import does not write them).
-            languages: before.map(|before| before.languages.clone()).unwrap_or_default(),
-            telehealth: before.is_some_and(|before| before.telehealth),
+            // The file's, else kept as the clinician's listing has them.
+            languages: practitioner
+                .languages
+                .clone()
+                .or_else(|| before.map(|before| before.languages.clone()))
+                .unwrap_or_default(),
+            telehealth: practitioner
+                .telehealth
+                .unwrap_or_else(|| before.is_some_and(|before| before.telehealth)),
             last_verified: practitioner
                 .last_verified
                 .or_else(|| before.map_or(Some(now), |before| before.last_verified)),
@@ -745,6 +751,13 @@ pub fn plan(
                     &row.accepting_new_patients,
                 );
                 diff(&mut fields, "photo", &before.logo, &row.logo);
+                diff(
+                    &mut fields,
+                    "communication",
+                    &before.languages.codes(),
+                    &row.languages.codes(),
+                );
+                diff(&mut fields, "telehealth", &before.telehealth, &row.telehealth);
                 diff(&mut fields, "last-verified", &before.last_verified, &row.last_verified);
                 if fields.is_empty() {
                     unchanged += 1;
@@ -993,6 +1006,9 @@ fn location_record_of(location: &Location) -> LocationRecord {
         accepting: None,
         is_virtual: location.is_virtual,
         last_verified: location.last_verified,
+        hours: location.hours.clone(),
+        time_zone: location.time_zone,
+        accessibility: Some(location.accessibility),
         area_state: None,
     }
 }
@@ -1077,6 +1093,8 @@ fn location_row(
         }
     }
     let pediatric = first.and_then(|service| service.pediatric_ages);
+    let languages = services.iter().find_map(|service| service.languages.clone());
+    let telehealth = services.iter().find_map(|service| service.telehealth);
     let template = before.cloned().unwrap_or_else(|| Location {
         id: 0,
         organisation_id: 0,
@@ -1142,6 +1160,12 @@ fn location_row(
         last_verified: location
             .last_verified
             .or_else(|| before.map_or(Some(now), |before| before.last_verified)),
+        // The listing facts the file gives; those it leaves out stay as the catalogue has them.
+        hours: location.hours.clone().or_else(|| template.hours.clone()),
+        time_zone: location.time_zone.or(template.time_zone),
+        accessibility: location.accessibility.unwrap_or(template.accessibility),
+        languages: languages.unwrap_or_else(|| template.languages.clone()),
+        telehealth: telehealth.unwrap_or(template.telehealth),
         ..template
     };
     (row, approximate && location.position.is_none())
@@ -1187,7 +1211,50 @@ fn location_diff(fields: &mut Vec<String>, before: &Location, after: &Location) 
         &(before.pediatric_min_age, before.pediatric_max_age),
         &(after.pediatric_min_age, after.pediatric_max_age),
     );
+    diff(
+        fields,
+        "hoursOfOperation",
+        &hours_text(before.hours.as_ref()),
+        &hours_text(after.hours.as_ref()),
+    );
+    diff(fields, "timezone", &before.time_zone, &after.time_zone);
+    diff(
+        fields,
+        "communication",
+        &before.languages.codes(),
+        &after.languages.codes(),
+    );
+    diff(
+        fields,
+        "accessibility",
+        &before.accessibility.codes(),
+        &after.accessibility.codes(),
+    );
+    diff(fields, "telehealth", &before.telehealth, &after.telehealth);
     diff(fields, "last-verified", &before.last_verified, &after.last_verified);
+}
+
+/// A week of hours as a report line reads it: `mon 08:00-12:00 13:00-17:30; sat 00:00-24:00`.
+fn hours_text(hours: Option<&domain::listing::WeeklyHours>) -> String {
+    let Some(hours) = hours else {
+        return "not given".to_owned();
+    };
+    let days: Vec<String> = domain::listing::Weekday::ALL
+        .into_iter()
+        .filter(|day| hours.on(*day).next().is_some())
+        .map(|day| {
+            let ranges: Vec<String> = hours
+                .on(day)
+                .map(|range| format!("{}-{}", range.opens, range.closes))
+                .collect();
+            format!("{} {}", day.code(), ranges.join(" "))
+        })
+        .collect();
+    if days.is_empty() {
+        "closed every day".to_owned()
+    } else {
+        days.join("; ")
+    }
 }
 
 fn plural(count: usize, noun: &str) -> String {

@@ -35,12 +35,23 @@ pub const EXT_POSITION_APPROXIMATE: &str = "https://nearcare.example/fhir/Struct
 /// Ours: when the clinic last confirmed the listing (Location) or its clinician's (Practitioner),
 /// or an operator imported it; Plan-Net has no element for it (docs/listings-contract.md).
 pub const EXT_LAST_VERIFIED: &str = "https://nearcare.example/fhir/StructureDefinition/last-verified";
+/// Plan-Net's accessibility of a Location (one extension per AccessibilityCS code).
+pub const EXT_ACCESSIBILITY: &str = "http://hl7.org/fhir/us/davinci-pdex-plan-net/StructureDefinition/accessibility";
+/// FHIR's own extension for a Location's IANA time zone, in which its hoursOfOperation are read.
+pub const EXT_TIME_ZONE: &str = "http://hl7.org/fhir/StructureDefinition/timezone";
+/// Ours: whether the clinic (HealthcareService) or the clinician (Practitioner) sees patients by
+/// video or phone. Plan-Net's virtual delivery method says it too, but cannot tell it apart from
+/// a clinic's phone, video and text contact modalities, so the flag is carried as it is.
+pub const EXT_TELEHEALTH: &str = "https://nearcare.example/fhir/StructureDefinition/telehealth";
 /// Ours: the ages, in years, of the children a clinic's pediatric service takes.
 pub const EXT_PEDIATRIC_AGES: &str = "https://nearcare.example/fhir/StructureDefinition/pediatric-age-range";
 
 pub const CS_ACCEPTING_PATIENTS: &str = "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/AcceptingPatientsCS";
 pub const CS_DELIVERY_METHOD: &str = "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/DeliveryMethodCS";
 pub const CS_VIRTUAL_MODALITIES: &str = "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/VirtualModalitiesCS";
+pub const CS_ACCESSIBILITY: &str = "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/AccessibilityCS";
+/// Languages as BCP 47 tags (the ISO 639 codes the listings keep).
+pub const CS_LANGUAGE: &str = "urn:ietf:bcp:47";
 pub const CS_ORG_TYPE: &str = "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/OrgTypeCS";
 pub const CS_SERVICE_CATEGORY: &str =
     "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/HealthcareServiceCategoryCS";
@@ -185,6 +196,20 @@ pub const VIRTUAL_MODALITIES: &[(&str, &str)] = &[
     ("video", "Video Chat"),
     ("sms", "SMS Text Messaging"),
 ];
+
+/// AccessibilityCS's display of each code.
+pub fn accessibility_display(code: domain::listing::Accessibility) -> &'static str {
+    use domain::listing::Accessibility::*;
+    match code {
+        CulturalCompetence => "Cultural competence",
+        HandicapAccessible => "handicap accessible",
+        AdaCompliant => "ADA compliant",
+        PublicTransit => "public transit options",
+        AnsweringService => "answering service",
+        Cognitive => "cognitive",
+        Mobility => "mobility",
+    }
+}
 
 /// The US states and territories the gazetteer knows, with their names: the coverage areas
 /// (`Location/state-XX`).

@@ -6,6 +6,7 @@
 use std::fmt;
 
 use domain::ZipCode;
+use domain::listing::{Accessibility, AccessibilitySet, Language, LanguageSet, TimeZone, WeeklyHours};
 use gazetteer::Gazetteer;
 use serde_json::{Map, Value};
 
@@ -91,6 +92,13 @@ pub struct LocationRecord {
     pub is_virtual: bool,
     /// The `last-verified` extension; `None` keeps what the catalogue has (now for a new row).
     pub last_verified: Option<chrono::DateTime<chrono::Utc>>,
+    /// `hoursOfOperation`; `None` (no element) keeps what the catalogue has, as for the facts
+    /// below (none for a new row).
+    pub hours: Option<WeeklyHours>,
+    /// The `timezone` extension.
+    pub time_zone: Option<TimeZone>,
+    /// The `accessibility` extensions.
+    pub accessibility: Option<AccessibilitySet>,
     /// An area (physical type `jdn` or `area`): only a coverage area, not a clinic.
     pub area_state: Option<String>,
 }
@@ -108,6 +116,11 @@ pub struct ServiceRecord {
     pub pediatric_ages: Option<(i16, i16)>,
     pub logo: String,
     pub coverage: Vec<Area>,
+    /// `communication`: the languages spoken at the clinic; `None` keeps the catalogue's.
+    pub languages: Option<LanguageSet>,
+    /// Our `telehealth` extension, else whether a delivery method says virtual; `None` when
+    /// neither is given (keeps the catalogue's).
+    pub telehealth: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -120,6 +133,10 @@ pub struct PractitionerRecord {
     pub logo: String,
     /// The `last-verified` extension, as on a Location.
     pub last_verified: Option<chrono::DateTime<chrono::Utc>>,
+    /// `communication`; `None` keeps the catalogue's.
+    pub languages: Option<LanguageSet>,
+    /// Our `telehealth` extension; `None` keeps the catalogue's.
+    pub telehealth: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -423,6 +440,120 @@ impl Reader<'_> {
         found
     }
 
+    /// The languages of `communication` (BCP 47 tags; a region or script subtag is read as its
+    /// language: `es-MX` is Spanish); `None` when there is no such element.
+    fn languages(&mut self, concepts: &[Value], path: &str) -> Option<LanguageSet> {
+        if concepts.is_empty() {
+            return None;
+        }
+        let mut languages = Vec::new();
+        for (index, concept) in concepts.iter().enumerate() {
+            let concept_path = format!("{path}[{index}]");
+            let codes = self.codes(concept, &concept_path, Some(CS_LANGUAGE));
+            if codes.is_empty() {
+                self.problem(&concept_path, format!("has no language code (system {CS_LANGUAGE})"));
+            }
+            for code in codes {
+                let primary = code.split('-').next().unwrap_or_default();
+                match Language::parse(primary) {
+                    Some(language) => languages.push(language),
+                    None => self.problem(
+                        &concept_path,
+                        format!("\"{code}\" is not a language code (ISO 639, as BCP 47 writes it: en, es, zh)"),
+                    ),
+                }
+            }
+        }
+        Some(LanguageSet::new(languages))
+    }
+
+    /// The AccessibilityCS codes of the `accessibility` extensions; `None` when there is none.
+    fn accessibility(&mut self, extensions: &[Value], path: &str) -> Option<AccessibilitySet> {
+        let named = self.extensions_named(extensions, path, EXT_ACCESSIBILITY);
+        if named.is_empty() {
+            return None;
+        }
+        let mut codes = Vec::new();
+        for (extension_path, object) in named {
+            let concept_path = join(&extension_path, "valueCodeableConcept");
+            let Some(concept) = object.get("valueCodeableConcept") else {
+                self.problem(
+                    &extension_path,
+                    "needs a valueCodeableConcept (an AccessibilityCS code)",
+                );
+                continue;
+            };
+            let found = self.codes(concept, &concept_path, Some(CS_ACCESSIBILITY));
+            if found.is_empty() {
+                self.problem(&concept_path, "has no AccessibilityCS code");
+            }
+            for code in found {
+                match Accessibility::parse(&code) {
+                    Some(known) => codes.push(known),
+                    None => {
+                        let known: Vec<&str> = Accessibility::ALL.iter().map(|code| code.code()).collect();
+                        self.problem(
+                            &concept_path,
+                            format!("\"{code}\" is not an AccessibilityCS code ({})", known.join(", ")),
+                        );
+                    }
+                }
+            }
+        }
+        Some(AccessibilitySet::new(codes))
+    }
+
+    /// The `valueBoolean` of our `telehealth` extension among `extensions`.
+    fn telehealth(&mut self, extensions: &[Value], path: &str) -> Option<bool> {
+        let mut found = None;
+        for (extension_path, object) in self.extensions_named(extensions, path, EXT_TELEHEALTH) {
+            match object.get("valueBoolean") {
+                Some(Value::Bool(offered)) => found = Some(*offered),
+                _ => self.problem(&join(&extension_path, "valueBoolean"), "is required: true or false"),
+            }
+        }
+        found
+    }
+
+    /// The IANA zone of a `timezone` extension among `extensions`.
+    fn time_zone(&mut self, extensions: &[Value], path: &str) -> Option<TimeZone> {
+        let mut found = None;
+        for (extension_path, object) in self.extensions_named(extensions, path, EXT_TIME_ZONE) {
+            let value_path = join(&extension_path, "valueCode");
+            match object.get("valueCode").and_then(Value::as_str) {
+                Some(name) => match TimeZone::parse(name) {
+                    Some(zone) => found = Some(zone),
+                    None => {
+                        let known: Vec<&str> = TimeZone::ALL.iter().map(|zone| zone.as_str()).collect();
+                        self.problem(
+                            &value_path,
+                            format!("\"{name}\" is not a time zone of US clinics ({})", known.join(", ")),
+                        );
+                    }
+                },
+                None => self.problem(&value_path, "is required (an IANA time zone, America/Denver)"),
+            }
+        }
+        found
+    }
+
+    /// `hoursOfOperation`; `None` when there is no such element.
+    fn hours(&mut self, resource: &Map<String, Value>) -> Option<WeeklyHours> {
+        let entries = self.array(resource, "", "hoursOfOperation");
+        if entries.is_empty() {
+            return None;
+        }
+        match crate::hours::read_hours_of_operation(entries) {
+            Ok(hours) => Some(hours),
+            Err(problems) => {
+                for (path, message) in problems {
+                    self.problem(&path, message);
+                }
+                None
+            }
+        }
+    }
+
     fn areas(&mut self, values: &[Value], path: &str) -> Vec<Area> {
         let mut areas = Vec::new();
         for (index, value) in values.iter().enumerate() {
@@ -596,6 +727,9 @@ fn read_location(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> Loca
             accepting: None,
             is_virtual: false,
             last_verified: None,
+            hours: None,
+            time_zone: None,
+            accessibility: None,
             area_state: Some(state),
         };
     }
@@ -689,6 +823,9 @@ fn read_location(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> Loca
     let extensions = reader.array(resource, "", "extension");
     let accepting = reader.accepting(extensions, "extension");
     let last_verified = reader.last_verified(extensions, "extension");
+    let accessibility = reader.accessibility(extensions, "extension");
+    let time_zone = reader.time_zone(extensions, "extension");
+    let hours = reader.hours(resource);
     LocationRecord {
         organisation,
         name,
@@ -703,6 +840,9 @@ fn read_location(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> Loca
         accepting,
         is_virtual,
         last_verified,
+        hours,
+        time_zone,
+        accessibility,
         area_state: None,
     }
 }
@@ -730,6 +870,8 @@ fn read_service(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> Body 
     let extensions = reader.array(resource, "", "extension");
     let accepting = reader.accepting(extensions, "extension");
     let mut physical = false;
+    let mut delivery_named = false;
+    let mut virtual_delivery = false;
     let mut virtual_modalities = Vec::new();
     let mut pediatric_ages = None;
     for (index, extension) in extensions.iter().enumerate() {
@@ -751,8 +893,14 @@ fn read_service(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> Body 
                     };
                     match part.get("url").and_then(Value::as_str) {
                         Some("type") => match codes.first().map(String::as_str) {
-                            Some("physical") => physical = true,
-                            Some("virtual") => {}
+                            Some("physical") => {
+                                delivery_named = true;
+                                physical = true;
+                            }
+                            Some("virtual") => {
+                                delivery_named = true;
+                                virtual_delivery = true;
+                            }
                             other => reader.problem(
                                 &concept_path,
                                 format!(
@@ -816,6 +964,11 @@ fn read_service(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> Body 
         .to_owned();
     let coverage = reader.array(resource, "", "coverageArea").to_vec();
     let coverage = reader.areas(&coverage, "coverageArea");
+    let communication = reader.array(resource, "", "communication");
+    let languages = reader.languages(communication, "communication");
+    let telehealth = reader
+        .telehealth(extensions, "extension")
+        .or(delivery_named.then_some(virtual_delivery));
     // Without a readable location the problems are recorded: the record is never used.
     let location = location.unwrap_or(Ref {
         kind: "Location",
@@ -832,6 +985,8 @@ fn read_service(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> Body 
         pediatric_ages,
         logo,
         coverage,
+        languages,
+        telehealth,
     })
 }
 
@@ -923,6 +1078,9 @@ fn read_practitioner(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> 
         .to_owned();
     let extensions = reader.array(resource, "", "extension");
     let last_verified = reader.last_verified(extensions, "extension");
+    let telehealth = reader.telehealth(extensions, "extension");
+    let communication = reader.array(resource, "", "communication");
+    let languages = reader.languages(communication, "communication");
     PractitionerRecord {
         npi: npi.unwrap_or_default(),
         first_name,
@@ -931,6 +1089,8 @@ fn read_practitioner(reader: &mut Reader<'_>, resource: &Map<String, Value>) -> 
         gender,
         logo,
         last_verified,
+        languages,
+        telehealth,
     }
 }
 

@@ -292,6 +292,8 @@ pub fn read_csv(input: impl Read, gazetteer: &Gazetteer) -> CsvRead {
                             gender,
                             logo: String::new(),
                             last_verified: None,
+                            languages: None,
+                            telehealth: None,
                         }),
                     });
                 }
@@ -523,6 +525,9 @@ fn location_records(
         accepting,
         is_virtual,
         last_verified: None,
+        hours: None,
+        time_zone: None,
+        accessibility: None,
         area_state: None,
     };
     let physical = !care_settings.is_empty();
@@ -540,6 +545,8 @@ fn location_records(
         pediatric_ages,
         logo: String::new(),
         coverage,
+        languages: None,
+        telehealth: None,
     };
     (location, service)
 }

@@ -6,6 +6,7 @@
 pub mod capability;
 pub mod codes;
 pub mod directory;
+pub mod hours;
 pub mod import;
 pub mod import_csv;
 pub mod matching;

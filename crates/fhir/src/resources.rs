@@ -2,6 +2,7 @@
 //! catalogue"), read from a search snapshot. References are relative (`Organization/5`), so a
 //! resource is the same whatever address the server is reached at.
 
+use domain::listing::{LanguageSet, WeeklyHours};
 use domain::{Clinician, Gender, InsurancePlan, Location, Network, Organisation};
 use search::Snapshot;
 use serde_json::{Map, Value, json};
@@ -103,6 +104,20 @@ fn last_verified(at: Option<chrono::DateTime<chrono::Utc>>) -> Option<Value> {
     })
 }
 
+/// Languages as FHIR's `communication` (HealthcareService's and Practitioner's).
+fn communication(languages: &LanguageSet) -> Vec<Value> {
+    languages
+        .iter()
+        .map(|language| {
+            json!({ "coding": [coding(CS_LANGUAGE, language.code(), language.name())], "text": language.name() })
+        })
+        .collect()
+}
+
+fn telehealth(offered: bool) -> Value {
+    json!({ "url": EXT_TELEHEALTH, "valueBoolean": offered })
+}
+
 fn telecom(location: &Location) -> Vec<Value> {
     let mut telecom = Vec::new();
     if !location.phone.is_empty() {
@@ -181,8 +196,9 @@ pub fn network(network: &Network) -> Value {
     Value::Object(resource)
 }
 
-/// A clinic location.
-pub fn location(snapshot: &Snapshot, ordinal: usize) -> Value {
+/// A clinic location, with its opening hours (which the snapshot does not keep: the caller
+/// reads them from PostgreSQL).
+pub fn location(snapshot: &Snapshot, ordinal: usize, hours: Option<&WeeklyHours>) -> Value {
     let location = snapshot.location(ordinal);
     let organisation = snapshot.organisation_of(ordinal);
     let mut resource = Map::new();
@@ -190,6 +206,15 @@ pub fn location(snapshot: &Snapshot, ordinal: usize) -> Value {
     resource.insert("id".into(), json!(location.id.to_string()));
     resource.insert("meta".into(), meta(PROFILE_LOCATION, location.updated_at_micros));
     let mut extensions = vec![new_patients(location.accepting_new_patients)];
+    extensions.extend(location.accessibility.iter().map(|code| {
+        json!({
+            "url": EXT_ACCESSIBILITY,
+            "valueCodeableConcept": concept(CS_ACCESSIBILITY, code.code(), accessibility_display(code))
+        })
+    }));
+    if let Some(zone) = location.time_zone {
+        extensions.push(json!({ "url": EXT_TIME_ZONE, "valueCode": zone.as_str() }));
+    }
     extensions.extend(last_verified(location.last_verified));
     resource.insert("extension".into(), Value::Array(extensions));
     resource.insert("status".into(), json!("active"));
@@ -216,6 +241,13 @@ pub fn location(snapshot: &Snapshot, ordinal: usize) -> Value {
         "managingOrganization".into(),
         json!({ "reference": format!("Organization/{}", organisation.id), "display": organisation.name }),
     );
+    if let Some(hours) = hours {
+        put_list(
+            &mut resource,
+            "hoursOfOperation",
+            crate::hours::hours_of_operation(hours),
+        );
+    }
     Value::Object(resource)
 }
 
@@ -253,12 +285,13 @@ pub fn healthcare_service(snapshot: &Snapshot, ordinal: usize) -> Value {
             json!({ "url": "virtualModalities", "valueCodeableConcept": concept(CS_VIRTUAL_MODALITIES, code, display) })
         })
         .collect();
-    if location.is_virtual || !virtual_modalities.is_empty() {
+    if location.is_virtual || location.telehealth || !virtual_modalities.is_empty() {
         let mut parts =
             vec![json!({ "url": "type", "valueCodeableConcept": concept(CS_DELIVERY_METHOD, "virtual", "Virtual") })];
         parts.extend(virtual_modalities);
         extensions.push(json!({ "url": EXT_DELIVERY_METHOD, "extension": parts }));
     }
+    extensions.push(telehealth(location.telehealth));
     if let (Some(low), Some(high)) = (location.pediatric_min_age, location.pediatric_max_age) {
         extensions.push(json!({
             "url": EXT_PEDIATRIC_AGES,
@@ -304,6 +337,7 @@ pub fn healthcare_service(snapshot: &Snapshot, ordinal: usize) -> Value {
     if !location.logo.is_empty() {
         resource.insert("photo".into(), json!({ "url": location.logo }));
     }
+    put_list(&mut resource, "communication", communication(&location.languages));
     let settings: Vec<Value> = [
         (modalities.at_clinic, CARE_SETTINGS[0]),
         (modalities.at_work, CARE_SETTINGS[1]),
@@ -331,11 +365,9 @@ pub fn practitioner(clinician: &Clinician) -> Value {
     resource.insert("resourceType".into(), json!("Practitioner"));
     resource.insert("id".into(), json!(clinician.id.to_string()));
     resource.insert("meta".into(), meta(PROFILE_PRACTITIONER, clinician.updated_at_micros));
-    put_list(
-        &mut resource,
-        "extension",
-        last_verified(clinician.last_verified).into_iter().collect(),
-    );
+    let mut extensions = vec![telehealth(clinician.telehealth)];
+    extensions.extend(last_verified(clinician.last_verified));
+    resource.insert("extension".into(), Value::Array(extensions));
     resource.insert(
         "identifier".into(),
         json!([{ "system": NPI_SYSTEM, "value": clinician.npi }]),
@@ -367,6 +399,7 @@ pub fn practitioner(clinician: &Clinician) -> Value {
     if !clinician.logo.is_empty() {
         resource.insert("photo".into(), json!([{ "url": clinician.logo }]));
     }
+    put_list(&mut resource, "communication", communication(&clinician.languages));
     Value::Object(resource)
 }
 

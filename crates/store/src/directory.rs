@@ -86,11 +86,13 @@ pub async fn organisations_by_id(pool: &PgPool, ids: &[i64]) -> Result<HashMap<i
         .collect()
 }
 
-/// Locations with every column (descriptions included), by id.
+/// Locations with every column (descriptions and opening hours included), by id.
 pub async fn locations_by_id(pool: &PgPool, ids: &[i64]) -> Result<HashMap<i64, Location>> {
     let statement = format!(
         "select {}, description from locations where id = any($1)",
-        LOCATION_COLUMNS.replace("'' as description, ", "")
+        LOCATION_COLUMNS
+            .replace("'' as description, ", "")
+            .replace("null::jsonb as hours", "hours")
     );
     let rows = sqlx::query(sqlx::AssertSqlSafe(statement))
         .bind(ids)
@@ -559,24 +561,43 @@ async fn write_locations(
     let pediatric_max: Vec<Option<i16>> = locations.iter().map(|(_, l, _)| l.pediatric_max_age).collect();
     let last_verified: Vec<Option<chrono::DateTime<chrono::Utc>>> =
         locations.iter().map(|(_, l, _)| l.last_verified).collect();
+    let hours: Vec<Option<String>> = locations
+        .iter()
+        .map(|(_, l, _)| l.hours.as_ref().map(|hours| hours.to_json().to_string()))
+        .collect();
+    let time_zones: Vec<Option<&str>> = locations
+        .iter()
+        .map(|(_, l, _)| l.time_zone.map(|zone| zone.as_str()))
+        .collect();
+    let languages: Vec<String> = locations
+        .iter()
+        .map(|(_, l, _)| l.languages.codes().join(","))
+        .collect();
+    let accessibility: Vec<String> = locations
+        .iter()
+        .map(|(_, l, _)| l.accessibility.codes().join(","))
+        .collect();
     sqlx::query(
         "insert into locations (id, organisation_id, name, location_name, address1, city, state, zip, lat, lng,
              position_approximate, phone, website, logo, accepting_new_patients, is_virtual, virtual_states,
              home_care, at_clinic, at_work, in_home, phone_visits, text_chat, video_visits, service_type_codes,
-             pediatric_min_age, pediatric_max_age, last_verified)
+             pediatric_min_age, pediatric_max_age, last_verified, hours, time_zone, languages, accessibility,
+             telehealth)
          select id, organisation_id, name, location_name, address1, city, state, zip, lat, lng,
              position_approximate, phone, website, logo, accepting, is_virtual,
              coalesce(string_to_array(nullif(states, ''), ','), '{}'), home_care, at_clinic, at_work, in_home, phone_visits,
              text_chat, video_visits, coalesce(string_to_array(nullif(services, ''), ','), '{}'), pediatric_min, pediatric_max,
-             last_verified
+             last_verified, hours::jsonb, time_zone, coalesce(string_to_array(nullif(languages, ''), ','), '{}'),
+             coalesce(string_to_array(nullif(accessibility, ''), ','), '{}'), telehealth
          from unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                      $8::text[], $9::float8[], $10::float8[], $11::bool[], $12::text[], $13::text[], $14::text[],
                      $15::bool[], $16::bool[], $17::text[], $18::bool[], $19::bool[], $20::bool[], $21::bool[],
-                     $22::bool[], $23::bool[], $24::bool[], $25::text[], $26::int2[], $27::int2[], $28::timestamptz[])
+                     $22::bool[], $23::bool[], $24::bool[], $25::text[], $26::int2[], $27::int2[], $28::timestamptz[],
+                     $29::text[], $30::text[], $31::text[], $32::text[], $33::bool[])
            as u(id, organisation_id, name, location_name, address1, city, state, zip, lat, lng,
                 position_approximate, phone, website, logo, accepting, is_virtual, states, home_care, at_clinic,
                 at_work, in_home, phone_visits, text_chat, video_visits, services, pediatric_min, pediatric_max,
-                last_verified)
+                last_verified, hours, time_zone, languages, accessibility, telehealth)
          on conflict (id) do update set organisation_id = excluded.organisation_id, name = excluded.name,
              location_name = excluded.location_name, address1 = excluded.address1, city = excluded.city,
              state = excluded.state, zip = excluded.zip, lat = excluded.lat, lng = excluded.lng,
@@ -588,7 +609,8 @@ async fn write_locations(
              phone_visits = excluded.phone_visits, text_chat = excluded.text_chat,
              video_visits = excluded.video_visits, service_type_codes = excluded.service_type_codes,
              pediatric_min_age = excluded.pediatric_min_age, pediatric_max_age = excluded.pediatric_max_age,
-             last_verified = excluded.last_verified",
+             last_verified = excluded.last_verified, hours = excluded.hours, time_zone = excluded.time_zone,
+             languages = excluded.languages, accessibility = excluded.accessibility, telehealth = excluded.telehealth",
     )
     .bind(&ids)
     .bind(&organisations)
@@ -618,6 +640,11 @@ async fn write_locations(
     .bind(&pediatric_min)
     .bind(&pediatric_max)
     .bind(&last_verified)
+    .bind(&hours)
+    .bind(&time_zones)
+    .bind(&languages)
+    .bind(&accessibility)
+    .bind(flag(|l| l.telehealth))
     .execute(&mut **transaction)
     .await?;
     Ok(())
@@ -632,16 +659,22 @@ async fn write_clinicians(transaction: &mut Transaction<'_, Postgres>, clinician
     let accepting: Vec<bool> = clinicians.iter().map(|(_, c)| c.accepting_new_patients).collect();
     let last_verified: Vec<Option<chrono::DateTime<chrono::Utc>>> =
         clinicians.iter().map(|(_, c)| c.last_verified).collect();
+    let languages: Vec<String> = clinicians.iter().map(|(_, c)| c.languages.codes().join(",")).collect();
+    let telehealth: Vec<bool> = clinicians.iter().map(|(_, c)| c.telehealth).collect();
     sqlx::query(
         "insert into clinicians (id, npi, first_name, last_name, credentials, category, speciality, gender,
-             accepting_new_patients, logo, last_verified)
-         select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                              $8::text[], $9::bool[], $10::text[], $11::timestamptz[])
+             accepting_new_patients, logo, last_verified, languages, telehealth)
+         select id, npi, first_name, last_name, credentials, category, speciality, gender, accepting, logo,
+             last_verified, coalesce(string_to_array(nullif(languages, ''), ','), '{}'), telehealth
+         from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                     $8::text[], $9::bool[], $10::text[], $11::timestamptz[], $12::text[], $13::bool[])
+           as u(id, npi, first_name, last_name, credentials, category, speciality, gender, accepting, logo,
+                last_verified, languages, telehealth)
          on conflict (id) do update set npi = excluded.npi, first_name = excluded.first_name,
              last_name = excluded.last_name, credentials = excluded.credentials, category = excluded.category,
              speciality = excluded.speciality, gender = excluded.gender,
              accepting_new_patients = excluded.accepting_new_patients, logo = excluded.logo,
-             last_verified = excluded.last_verified",
+             last_verified = excluded.last_verified, languages = excluded.languages, telehealth = excluded.telehealth",
     )
     .bind(&ids)
     .bind(column(|c| &c.npi))
@@ -654,6 +687,8 @@ async fn write_clinicians(transaction: &mut Transaction<'_, Postgres>, clinician
     .bind(&accepting)
     .bind(column(|c| &c.logo))
     .bind(&last_verified)
+    .bind(&languages)
+    .bind(&telehealth)
     .execute(&mut **transaction)
     .await?;
     Ok(())

@@ -4,6 +4,8 @@
 //! changed field, and `last_verified`; the rows' triggers send `NOTIFY catalogue_changed`, so
 //! every server patches its search snapshot.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use domain::listing::{
     AccessibilitySet, ClinicianPatch, LanguageSet, LocationPatch, PediatricAges, TimeZone, WeeklyHours,
@@ -681,6 +683,18 @@ pub async fn location_profile(pool: &PgPool, location_id: i64) -> Result<Option<
         })
     })
     .transpose()
+}
+
+/// The opening hours of these locations, by id (`None`: the clinic gave none); the FHIR API
+/// reads them per answer, since the snapshot keeps no hours. Unknown ids are left out.
+pub async fn hours_of_locations(pool: &PgPool, ids: &[i64]) -> Result<HashMap<i64, Option<WeeklyHours>>> {
+    let rows = sqlx::query("select id, hours from locations where id = any($1)")
+        .bind(ids)
+        .fetch_all(pool)
+        .await?;
+    rows.iter()
+        .map(|row| Ok((row.try_get("id")?, listing_columns::hours(row, "hours")?)))
+        .collect()
 }
 
 /// A clinician's profile facts: description, languages, telehealth and `last_verified`.

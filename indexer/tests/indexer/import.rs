@@ -498,3 +498,132 @@ async fn a_csv_and_a_bundle_are_read_into_the_same_records() {
         "a Bundle's problem is named by the line where its entry starts"
     );
 }
+
+/// Issue 23's listing facts in Plan-Net: a Location's hours, time zone and accessibility, its
+/// clinic's languages and telehealth, a practitioner's languages and telehealth.
+fn with_listing_facts(mut resources: Vec<Value>) -> Vec<Value> {
+    let plan_net = "http://hl7.org/fhir/us/davinci-pdex-plan-net";
+    let extensions = resources[3]["extension"].as_array_mut().unwrap();
+    for code in ["handiaccess", "pubtrans"] {
+        extensions.push(json!({ "url": format!("{plan_net}/StructureDefinition/accessibility"),
+            "valueCodeableConcept": { "coding": [{ "system": format!("{plan_net}/CodeSystem/AccessibilityCS"), "code": code }] } }));
+    }
+    extensions
+        .push(json!({ "url": "http://hl7.org/fhir/StructureDefinition/timezone", "valueCode": "America/Denver" }));
+    resources[3]["hoursOfOperation"] = json!([
+        { "daysOfWeek": ["mon", "tue", "wed", "thu", "fri"], "openingTime": "08:00:00", "closingTime": "12:00:00" },
+        { "daysOfWeek": ["mon", "tue", "wed", "thu", "fri"], "openingTime": "13:00:00", "closingTime": "17:30:00" },
+        { "daysOfWeek": ["sat"], "allDay": true }
+    ]);
+    resources[6]["communication"] = json!([
+        { "coding": [{ "system": "urn:ietf:bcp:47", "code": "en" }] },
+        { "coding": [{ "system": "urn:ietf:bcp:47", "code": "es-MX" }] }
+    ]);
+    resources[6]["extension"] =
+        json!([{ "url": "https://nearcare.example/fhir/StructureDefinition/telehealth", "valueBoolean": true }]);
+    resources[7]["communication"] = json!([{ "coding": [{ "system": "urn:ietf:bcp:47", "code": "vi" }] }]);
+    resources[7]["extension"] =
+        json!([{ "url": "https://nearcare.example/fhir/StructureDefinition/telehealth", "valueBoolean": true }]);
+    resources
+}
+
+#[tokio::test]
+async fn hours_languages_accessibility_and_telehealth_are_read_and_kept_when_a_file_leaves_them_out() {
+    let database = testkit::database().await.unwrap();
+    let (work, index) = (work_dir("facts"), index_dir("import-facts"));
+    let file = work.join("facts.ndjson");
+    let resources = with_listing_facts(network_file());
+    ndjson(&file, &resources);
+    let first = import(&database, &index, &[file.to_str().unwrap()]);
+    assert!(
+        first.status.success(),
+        "{}\n{}",
+        text(&first.stdout),
+        text(&first.stderr)
+    );
+    let location: (Value, Option<String>, Vec<String>, Vec<String>, bool) = sqlx::query_as(
+        "select hours, time_zone, languages, accessibility, telehealth from locations where location_name = 'Clinic loc-1'",
+    )
+    .fetch_one(&database.pool)
+    .await
+    .unwrap();
+    let weekday = json!([{ "opens": "08:00", "closes": "12:00" }, { "opens": "13:00", "closes": "17:30" }]);
+    assert_eq!(
+        location.0,
+        json!({ "mon": weekday, "tue": weekday, "wed": weekday, "thu": weekday, "fri": weekday,
+                "sat": [{ "opens": "00:00", "closes": "24:00" }], "sun": [] })
+    );
+    assert_eq!(location.1.as_deref(), Some("America/Denver"));
+    assert_eq!(location.2, ["en", "es"]);
+    assert_eq!(location.3, ["handiaccess", "pubtrans"]);
+    assert!(location.4, "the clinic's telehealth extension");
+    let clinician: (Vec<String>, bool) =
+        sqlx::query_as("select languages, telehealth from clinicians where last_name = 'Lopez'")
+            .fetch_one(&database.pool)
+            .await
+            .unwrap();
+    assert_eq!(clinician, (vec!["vi".to_owned()], true));
+    let again = import(&database, &index, &[file.to_str().unwrap()]);
+    assert!(text(&again.stdout).starts_with("no changes"), "{}", text(&again.stdout));
+
+    // A file without the facts keeps them (the clinic may have entered them in the portal)...
+    ndjson(&file, &network_file());
+    let without = import(&database, &index, &[file.to_str().unwrap()]);
+    assert!(
+        text(&without.stdout).starts_with("no changes"),
+        "{}",
+        text(&without.stdout)
+    );
+    // ...and one that changes them says which.
+    let mut changed = with_listing_facts(network_file());
+    changed[3]["hoursOfOperation"][2]["daysOfWeek"] = json!(["sat", "sun"]);
+    changed[6]["extension"][0]["valueBoolean"] = json!(false);
+    ndjson(&file, &changed);
+    let dry = import(&database, &index, &[file.to_str().unwrap(), "--dry-run"]);
+    let report = text(&dry.stdout);
+    assert!(
+        report.contains("change Location/loc-1: hoursOfOperation \"mon 08:00-12:00 13:00-17:30;")
+            && report.contains("sat 00:00-24:00; sun 00:00-24:00\"; telehealth true -> false"),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn bad_hours_languages_accessibility_time_zones_and_telehealth_are_named_with_line_and_path() {
+    let database = testkit::database().await.unwrap();
+    let (work, index) = (work_dir("bad-facts"), index_dir("import-bad-facts"));
+    let file = work.join("bad.ndjson");
+    let mut resources = with_listing_facts(network_file());
+    resources[3]["hoursOfOperation"][0]["daysOfWeek"][1] = json!("tues");
+    resources[3]["hoursOfOperation"][1]["closingTime"] = json!("25:00:00");
+    resources[3]["extension"][1]["valueCodeableConcept"]["coding"][0]["code"] = json!("ramp");
+    resources[3]["extension"][3]["valueCode"] = json!("Europe/Paris");
+    resources[4]["hoursOfOperation"] = json!([
+        { "daysOfWeek": ["mon"], "openingTime": "08:00:00", "closingTime": "12:00:00" },
+        { "daysOfWeek": ["mon"], "openingTime": "11:00:00", "closingTime": "14:00:00" }
+    ]);
+    resources[5]["hoursOfOperation"] =
+        json!([{ "daysOfWeek": ["fri"], "openingTime": "17:00:00", "closingTime": "09:00:00" }]);
+    resources[6]["communication"][1]["coding"][0]["code"] = json!("klingon");
+    resources[6]["extension"][0]["valueBoolean"] = json!("yes");
+    resources[8]["communication"] = json!([{ "coding": [{ "system": "urn:ietf:bcp:47", "code": "xx" }] }]);
+    ndjson(&file, &resources);
+    let output = import(&database, &index, &[file.to_str().unwrap()]);
+    assert!(!output.status.success());
+    let errors = text(&output.stderr);
+    for expected in [
+        "line 4: Location/loc-1: hoursOfOperation[0].daysOfWeek[1] \"tues\" is not a day of the week",
+        "line 4: Location/loc-1: hoursOfOperation[1].closingTime \"25:00:00\" is not a time of day on the minute",
+        "line 4: Location/loc-1: extension[1].valueCodeableConcept \"ramp\" is not an AccessibilityCS code",
+        "line 4: Location/loc-1: extension[3].valueCode \"Europe/Paris\" is not a time zone of US clinics",
+        "line 5: Location/loc-2: hoursOfOperation on mon: has ranges that overlap (08:00-12:00 and 11:00-14:00)",
+        "line 6: Location/loc-3: hoursOfOperation[0] opens at 17:00 but closes at 09:00",
+        "line 7: HealthcareService/svc-1: communication[1] \"klingon\" is not a language code",
+        "line 7: HealthcareService/svc-1: extension[0].valueBoolean is required: true or false",
+        "line 9: Practitioner/prac-2: communication[0] \"xx\" is not a language code",
+        "nothing was written",
+    ] {
+        assert!(errors.contains(expected), "{expected}\nin\n{errors}");
+    }
+    assert_eq!(count(&database, "locations").await, 0);
+}

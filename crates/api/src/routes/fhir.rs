@@ -9,7 +9,7 @@ use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
-use fhir::search::{RenderCache, resource_json, search, write_bundle};
+use fhir::search::{LocationHours, RenderCache, resource_json, search, write_bundle};
 use fhir::{Directory, ParamError, ResourceType};
 use search::Snapshot;
 use serde_json::Value;
@@ -32,7 +32,7 @@ pub fn router() -> Router<AppState> {
                           method: Method,
                           headers: HeaderMap,
                           RawQuery(query): RawQuery| async move {
-                        search_type(&state, kind.name(), &method, &headers, query.as_deref())
+                        search_type(&state, kind.name(), &method, &headers, query.as_deref()).await
                     },
                 ),
             )
@@ -44,7 +44,7 @@ pub fn router() -> Router<AppState> {
                           method: Method,
                           headers: HeaderMap,
                           RawQuery(query): RawQuery| async move {
-                        read(&state, kind.name(), &id, &method, &headers, query.as_deref())
+                        read(&state, kind.name(), &id, &method, &headers, query.as_deref()).await
                     },
                 ),
             );
@@ -63,7 +63,7 @@ async fn search_unserved(
     headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> FhirResult {
-    search_type(&state, &kind, &method, &headers, query.as_deref())
+    search_type(&state, &kind, &method, &headers, query.as_deref()).await
 }
 
 async fn read_unserved(
@@ -73,7 +73,7 @@ async fn read_unserved(
     headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> FhirResult {
-    read(&state, &kind, &id, &method, &headers, query.as_deref())
+    read(&state, &kind, &id, &method, &headers, query.as_deref()).await
 }
 
 /// An answer that is an OperationOutcome.
@@ -277,21 +277,51 @@ async fn metadata(
     Ok(answer(resource_json(statement), &format))
 }
 
-fn search_type(state: &AppState, kind: &str, method: &Method, headers: &HeaderMap, query: Option<&str>) -> FhirResult {
+/// The opening hours of the Locations an answer renders afresh (the snapshot keeps none): one
+/// query per answer, none when every Location is rendered already (docs/fhir-contract.md).
+async fn location_hours(state: &AppState, ids: &[i64]) -> Result<LocationHours, Outcome> {
+    if ids.is_empty() {
+        return Ok(LocationHours::new());
+    }
+    store::listings::hours_of_locations(&state.pool, ids)
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, "reading opening hours for the FHIR API");
+            Outcome::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "transient",
+                "The directory's opening hours cannot be read; try again shortly",
+            )
+        })
+}
+
+async fn search_type(
+    state: &AppState,
+    kind: &str,
+    method: &Method,
+    headers: &HeaderMap,
+    query: Option<&str>,
+) -> FhirResult {
     let (pairs, format) = prepare(method, headers, query)?;
     let kind = resource_type(kind)?;
     let query = fhir::parse_query(kind, &pairs).map_err(Outcome::parameter)?;
     let snapshot = snapshot(state)?;
+    let (page, wanted) = {
+        let directory = Directory::new(&snapshot);
+        let page = search(&directory, &query).map_err(Outcome::parameter)?;
+        let wanted = RenderCache::of(&directory).hours_wanted(&directory, page.items());
+        (page, wanted)
+    };
+    let hours = location_hours(state, &wanted).await?;
     let directory = Directory::new(&snapshot);
-    let page = search(&directory, &query).map_err(Outcome::parameter)?;
     let unit = query.near.map(|near| near.unit);
     Ok(answer(
-        write_bundle(&directory, &base(state), &query, &page, unit),
+        write_bundle(&directory, &base(state), &query, &page, unit, &hours),
         &format,
     ))
 }
 
-fn read(
+async fn read(
     state: &AppState,
     kind: &str,
     id: &str,
@@ -303,15 +333,20 @@ fn read(
     let kind = resource_type(kind)?;
     only_format_parameters(&pairs, "a read")?;
     let snapshot = snapshot(state)?;
-    let directory = Directory::new(&snapshot);
-    let Some(item) = directory.find(kind, id) else {
+    let Some(item) = Directory::new(&snapshot).find(kind, id) else {
         return Err(Outcome::new(
             StatusCode::NOT_FOUND,
             "not-found",
             format!("{kind}/{id} is not known"),
         ));
     };
-    let body = RenderCache::of(&directory).get(&directory, item).to_vec();
+    let wanted = {
+        let directory = Directory::new(&snapshot);
+        RenderCache::of(&directory).hours_wanted(&directory, std::iter::once(item))
+    };
+    let hours = location_hours(state, &wanted).await?;
+    let directory = Directory::new(&snapshot);
+    let body = RenderCache::of(&directory).get(&directory, item, &hours).to_vec();
     Ok(answer(body, &format))
 }
 

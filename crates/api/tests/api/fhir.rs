@@ -392,3 +392,141 @@ async fn search_parameters_filter_as_plan_net_defines_them() {
     let plans = app.get("/fhir/r4/InsurancePlan?type=commppo").await;
     assert!(!entries(&plans.body).is_empty());
 }
+
+/// Issue 23's listing facts, as a clinic edits them in the portal, in the Plan-Net resources: the
+/// Location's hours (from PostgreSQL: the snapshot keeps none), time zone and accessibility, the
+/// clinic's languages and telehealth, the clinician's; an edit reaches the FHIR reads.
+#[tokio::test]
+async fn listing_facts_are_emitted_as_plan_net_and_an_edit_reaches_them() {
+    use serde_json::json;
+    let app = TestApp::spawn(60).await;
+    let location = seed::demo::DENVER_LOCATION_ID;
+    let (_, token) = app
+        .provider_account(seed::demo::DENVER_ORGANISATION_ID, "dana@frontrange.example")
+        .await;
+    let clinician: i64 =
+        sqlx::query_scalar("select clinician_id from clinician_locations where location_id = $1 limit 1")
+            .bind(location)
+            .fetch_one(&app.database.pool)
+            .await
+            .unwrap();
+    // Read once first, so the edit must reach an answer that was rendered (and kept) before it.
+    let path = format!("/fhir/r4/Location/{location}");
+    assert_eq!(app.get(&path).await.status, 200);
+    let edited = app
+        .edit_location(
+            &token,
+            location,
+            &json!({
+                "hours": {
+                    "mon": [{ "opens": "08:00", "closes": "12:00" }, { "opens": "13:00", "closes": "17:00" }],
+                    "tue": [{ "opens": "08:00", "closes": "12:00" }, { "opens": "13:00", "closes": "17:00" }],
+                    "sat": [{ "opens": "20:00", "closes": "24:00" }],
+                },
+                "timeZone": "America/Denver",
+                "languages": ["en", "es"],
+                "accessibility": ["handiaccess", "pubtrans"],
+                "telehealth": true,
+            }),
+        )
+        .await;
+    assert_eq!(edited.status, 200, "{:?}", edited.body);
+    let edited = app
+        .edit_clinician(
+            &token,
+            clinician,
+            &json!({ "languages": ["vi", "en"], "telehealth": true }),
+        )
+        .await;
+    assert_eq!(edited.status, 200, "{:?}", edited.body);
+
+    let read = app
+        .eventually(
+            "the Location carries the new hours",
+            || app.get(&path),
+            |answer| answer.body["hoursOfOperation"].to_string().contains("sat"),
+        )
+        .await;
+    let resource = &read.body;
+    assert_eq!(
+        resource["hoursOfOperation"],
+        json!([
+            { "daysOfWeek": ["mon", "tue"], "openingTime": "08:00:00", "closingTime": "12:00:00" },
+            { "daysOfWeek": ["mon", "tue"], "openingTime": "13:00:00", "closingTime": "17:00:00" },
+            { "daysOfWeek": ["sat"], "openingTime": "20:00:00", "closingTime": "23:59:59" },
+        ])
+    );
+    let extensions = resource["extension"].as_array().unwrap();
+    let accessibility: Vec<&Value> = extensions
+        .iter()
+        .filter(|extension| {
+            extension["url"] == "http://hl7.org/fhir/us/davinci-pdex-plan-net/StructureDefinition/accessibility"
+        })
+        .map(|extension| &extension["valueCodeableConcept"]["coding"][0])
+        .collect();
+    assert_eq!(
+        accessibility,
+        [
+            &json!({ "system": "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/AccessibilityCS", "code": "handiaccess", "display": "handicap accessible" }),
+            &json!({ "system": "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/AccessibilityCS", "code": "pubtrans", "display": "public transit options" }),
+        ]
+    );
+    assert!(
+        extensions.contains(
+            &json!({ "url": "http://hl7.org/fhir/StructureDefinition/timezone", "valueCode": "America/Denver" })
+        ),
+        "{resource}"
+    );
+    // A search renders the same resource as the read.
+    let searched = app.get(&format!("/fhir/r4/Location?_id={location}")).await;
+    assert_eq!(&searched.body["entry"][0]["resource"], resource);
+
+    let service = app.get(&format!("/fhir/r4/HealthcareService/{location}")).await.body;
+    assert_eq!(
+        service["communication"],
+        json!([
+            { "coding": [{ "system": "urn:ietf:bcp:47", "code": "en", "display": "English" }], "text": "English" },
+            { "coding": [{ "system": "urn:ietf:bcp:47", "code": "es", "display": "Spanish" }], "text": "Spanish" },
+        ])
+    );
+    let service_extensions = service["extension"].as_array().unwrap();
+    assert!(
+        service_extensions.contains(
+            &json!({ "url": "https://nearcare.example/fhir/StructureDefinition/telehealth", "valueBoolean": true })
+        ),
+        "{service}"
+    );
+    assert!(
+        service_extensions.iter().any(|extension| {
+            extension["url"] == "http://hl7.org/fhir/us/davinci-pdex-plan-net/StructureDefinition/delivery-method"
+                && extension["extension"][0]["valueCodeableConcept"]["coding"][0]["code"] == "virtual"
+        }),
+        "telehealth is a virtual delivery method too: {service}"
+    );
+    let practitioner_path = format!("/fhir/r4/Practitioner/{clinician}");
+    let practitioner = app
+        .eventually(
+            "the Practitioner carries the new languages",
+            || app.get(&practitioner_path),
+            |answer| {
+                answer.body["communication"]
+                    .as_array()
+                    .is_some_and(|languages| languages.len() == 2)
+            },
+        )
+        .await
+        .body;
+    let codes: Vec<&Value> = practitioner["communication"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|concept| &concept["coding"][0]["code"])
+        .collect();
+    assert_eq!(codes, [&json!("en"), &json!("vi")]);
+    assert!(
+        practitioner["extension"].as_array().unwrap().contains(
+            &json!({ "url": "https://nearcare.example/fhir/StructureDefinition/telehealth", "valueBoolean": true })
+        ),
+        "{practitioner}"
+    );
+}
