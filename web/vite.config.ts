@@ -11,7 +11,11 @@ const apiPrefixes = ['/member', '/market', '/dpcproviders', '/health', '/openapi
 export default defineConfig({
   plugins: [react(), basemapTiles()],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      // Only the parts of Leaflet the maps use (see the module); its types stay Leaflet's.
+      { find: /^leaflet$/, replacement: fileURLToPath(new URL('./src/components/map/leaflet-lean.js', import.meta.url)) },
+    ],
   },
   server: {
     proxy: Object.fromEntries(apiPrefixes.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false }])),

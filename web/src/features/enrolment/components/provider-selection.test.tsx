@@ -7,12 +7,12 @@ import { addFamilyChoice, selectedDependent, selectedProvider } from '@/lib/stor
 import { memberFixture } from '@/test/fixtures';
 import { bodyOf, mockFetch, renderRoutes, signIn } from '@/test/render';
 import type { ClinicTarget } from '../utils/select-provider';
-import { useProviderSelection } from './use-provider-selection';
+import { useLazyProviderSelection } from './use-lazy-provider-selection';
+import { useProviderSelection, type ProviderSelection } from './use-provider-selection';
 
 const highlands: ClinicTarget = { entity: 'location', providerId: 1, locationId: 3, name: 'Front Range Direct Primary Care', locationName: 'Highlands' };
 
-function Harness({ target = highlands }: { target?: ClinicTarget }) {
-  const selection = useProviderSelection({ employerChosen: true });
+function SelectButton({ selection, target }: { selection: ProviderSelection; target: ClinicTarget }) {
   return (
     <>
       <button type="button" onClick={() => selection.select(target)} disabled={selection.busy}>
@@ -23,10 +23,19 @@ function Harness({ target = highlands }: { target?: ClinicTarget }) {
   );
 }
 
+function Harness({ target = highlands }: { target?: ClinicTarget }) {
+  return <SelectButton selection={useProviderSelection({ employerChosen: true })} target={target} />;
+}
+
+/** The marketplace's way: the same flow, its code fetched on the first Select. */
+function LazyHarness({ target = highlands }: { target?: ClinicTarget }) {
+  return <SelectButton selection={useLazyProviderSelection()} target={target} />;
+}
+
 type Answer = { status?: number; body: unknown };
 
 /** Renders the flow for `member` (null: signed out) with the server answering from `answers`. */
-function renderFlow(member: Member | null, answers: Record<string, Answer> = {}, { dependentId = null, target }: { dependentId?: number | null; target?: ClinicTarget } = {}) {
+function renderFlow(member: Member | null, answers: Record<string, Answer> = {}, { dependentId = null, target, lazy = false }: { dependentId?: number | null; target?: ClinicTarget; lazy?: boolean } = {}) {
   if (member) signIn();
   if (dependentId !== null) selectedDependent.set(dependentId);
   const fetched = mockFetch((url, init) => answers[`${init?.method ?? 'GET'} ${url.pathname}`]);
@@ -35,7 +44,7 @@ function renderFlow(member: Member | null, answers: Record<string, Answer> = {},
     {
       '/marketplace': (
         <MemberStateContext value={state}>
-          <Harness target={target} />
+          {lazy ? <LazyHarness target={target} /> : <Harness target={target} />}
         </MemberStateContext>
       ),
       '/register': <p>register page</p>,
@@ -64,6 +73,19 @@ describe('selecting a clinic', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/register'));
     expect(selectedProvider.get()).toEqual({ providerId: 1, locationId: 3, name: 'Front Range Direct Primary Care', locationName: 'Highlands' });
     expect(calls).toHaveLength(0);
+  });
+
+  it('loaded on the first Select (the marketplace): that Select runs once the code is here, signed out or enrolling', async () => {
+    const signedOut = renderFlow(null, {}, { lazy: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    await waitFor(() => expect(signedOut.router.state.location.pathname).toBe('/register'));
+    expect(selectedProvider.get()).toEqual({ providerId: 1, locationId: 3, name: 'Front Range Direct Primary Care', locationName: 'Highlands' });
+    signedOut.unmount();
+
+    const { calls } = renderFlow(memberFixture({ nextStep: 'selectDPC', subscription: null, providerId: null, locationId: null, location: null }), { 'POST /member/app/set/provider': enrolled(), 'GET /member/app/provider/1/postenrollment': noRedirect }, { lazy: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Select' }));
+    await screen.findByRole('dialog', { name: "Great! You're all set." });
+    expect(calls.filter((call) => call.url.pathname === '/member/app/set/provider')).toHaveLength(1);
   });
 
   it('refuses a card that is not a clinic location', async () => {
