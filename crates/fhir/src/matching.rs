@@ -174,6 +174,27 @@ impl Directory<'_> {
                 code: CLINIC_LOCATION_TYPE.0,
                 text: CLINIC_LOCATION_TYPE.1,
             }],
+            (Item::Location(ordinal), "accessibility") => self
+                .location_row(ordinal)
+                .accessibility
+                .iter()
+                .map(|code| Coded {
+                    system: CS_ACCESSIBILITY,
+                    code: code.code(),
+                    text: accessibility_display(code),
+                })
+                .collect(),
+            // The clinic's languages (its HealthcareService's communication).
+            (Item::Location(ordinal), "language") => self
+                .location_row(ordinal)
+                .languages
+                .iter()
+                .map(|language| Coded {
+                    system: CS_LANGUAGE,
+                    code: language.code(),
+                    text: language.name(),
+                })
+                .collect(),
             (Item::Service(_), "service-category") => vec![Coded {
                 system: CS_SERVICE_CATEGORY,
                 code: CLINIC_SERVICE_CATEGORY.0,

@@ -122,6 +122,17 @@ const LOCATION_PARAMS: &[ParamSpec] = &[
     pn!("address-postalcode", Kind::String, "location-address-postalcode"),
     pn!("organization", Kind::Reference(ORGANIZATION), "location-organization"),
     pn!("type", Kind::Token, "location-type"),
+    // Ours (Plan-Net defines none): the listing facts members filter by.
+    spec(
+        "accessibility",
+        Kind::Token,
+        "https://nearcare.example/fhir/SearchParameter/location-accessibility",
+    ),
+    spec(
+        "language",
+        Kind::Token,
+        "https://nearcare.example/fhir/SearchParameter/location-language",
+    ),
     pn!("partof", Kind::Reference(LOCATION), "location-partof"),
     pn!("endpoint", Kind::Reference(ENDPOINT), "location-endpoint"),
 ];

@@ -530,3 +530,54 @@ async fn listing_facts_are_emitted_as_plan_net_and_an_edit_reaches_them() {
         "{practitioner}"
     );
 }
+
+/// `Location?accessibility=` and `Location?language=` (ours) find the clinics with that fact, as
+/// PostgreSQL lists them, alone and with `near`.
+#[tokio::test]
+async fn locations_are_searched_by_accessibility_and_language() {
+    let app = TestApp::spawn(200).await;
+    for (parameter, value, column) in [
+        ("accessibility", "handiaccess", "accessibility"),
+        ("language", "es", "languages"),
+    ] {
+        let mut expected: Vec<String> = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(format!(
+            "select id from locations where $1 = any({column}) order by id"
+        )))
+        .bind(value)
+        .fetch_all(&app.database.pool)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|id| id.to_string())
+        .collect();
+        assert!(!expected.is_empty(), "the seed has clinics with {parameter} {value}");
+        let mut found = Vec::new();
+        let mut path = Some(format!("/fhir/r4/Location?{parameter}={value}&_count=100"));
+        while let Some(next) = path {
+            let bundle = app.get(&next).await;
+            assert_eq!(bundle.status, 200, "{}", bundle.body);
+            found.extend(
+                entries(&bundle.body)
+                    .iter()
+                    .map(|entry| entry["resource"]["id"].as_str().unwrap().to_owned()),
+            );
+            path = next_link(&bundle.body).map(|url| path_of(&url));
+        }
+        found.sort_by_key(|id| id.parse::<i64>().unwrap());
+        expected.sort_by_key(|id| id.parse::<i64>().unwrap());
+        assert_eq!(found, expected, "{parameter}={value}");
+        // With near: only those, nearest first.
+        let near = app
+            .get(&format!(
+                "/fhir/r4/Location?{parameter}={value}&near=39.7392|-104.9903|3000|km&_count=10"
+            ))
+            .await;
+        assert_eq!(near.status, 200, "{}", near.body);
+        assert!(!entries(&near.body).is_empty(), "{parameter}={value} near Denver");
+        for entry in entries(&near.body) {
+            assert!(expected.contains(&entry["resource"]["id"].as_str().unwrap().to_owned()));
+        }
+    }
+    let unknown = app.get("/fhir/r4/Location?accessibility:exact=x").await;
+    assert_outcome(&unknown, 400, "accessibility:exact");
+}
