@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 
+use domain::listing::{Accessibility, AccessibilitySet, Language, LanguageSet};
 use domain::{Gender, OrganisationKind, ZipCode};
 use gazetteer::Gazetteer;
 
@@ -36,6 +37,9 @@ const OPTIONAL: &[&str] = &[
     "care_settings",
     "pediatric_min_age",
     "pediatric_max_age",
+    "languages",
+    "accessibility",
+    "telehealth",
     "npi",
     "first_name",
     "last_name",
@@ -44,6 +48,8 @@ const OPTIONAL: &[&str] = &[
     "category",
     "specialty",
     "clinician_accepting_new_patients",
+    "clinician_languages",
+    "clinician_telehealth",
 ];
 /// The columns that describe a location: rows repeating a location must agree on them.
 const LOCATION_COLUMNS: &[&str] = &[
@@ -65,6 +71,9 @@ const LOCATION_COLUMNS: &[&str] = &[
     "care_settings",
     "pediatric_min_age",
     "pediatric_max_age",
+    "languages",
+    "accessibility",
+    "telehealth",
 ];
 const PRACTITIONER_COLUMNS: &[&str] = &[
     "first_name",
@@ -73,6 +82,8 @@ const PRACTITIONER_COLUMNS: &[&str] = &[
     "credentials",
     "category",
     "specialty",
+    "clinician_languages",
+    "clinician_telehealth",
 ];
 
 /// What a CSV file gives: its records (each with the line of the row that first named it) and
@@ -292,8 +303,12 @@ pub fn read_csv(input: impl Read, gazetteer: &Gazetteer) -> CsvRead {
                             gender,
                             logo: String::new(),
                             last_verified: None,
-                            languages: None,
-                            telehealth: None,
+                            languages: languages_column(row.get("clinician_languages"), &mut |message| {
+                                add(practitioner_ref.clone(), "clinician_languages", message)
+                            }),
+                            telehealth: optional_yes_no(row.get("clinician_telehealth"), &mut |message| {
+                                add(practitioner_ref.clone(), "clinician_telehealth", message)
+                            }),
                         }),
                     });
                 }
@@ -367,6 +382,33 @@ fn repeat_differences<'c>(
             )
         })
         .collect()
+}
+
+/// An optional yes/no column: empty is `None` (the listing keeps its value).
+fn optional_yes_no(text: &str, problem: &mut dyn FnMut(String)) -> Option<bool> {
+    match text {
+        "" => None,
+        text => yes_no(text).or_else(|| {
+            problem(format!("\"{text}\" must be yes or no"));
+            None
+        }),
+    }
+}
+
+/// A `;`-separated list of ISO 639 codes; empty is `None` (the listing keeps its languages).
+fn languages_column(text: &str, problem: &mut dyn FnMut(String)) -> Option<LanguageSet> {
+    let codes: Vec<&str> = text.split(';').map(str::trim).filter(|code| !code.is_empty()).collect();
+    if codes.is_empty() {
+        return None;
+    }
+    let mut languages = Vec::new();
+    for code in codes {
+        match Language::parse(code) {
+            Some(language) => languages.push(language),
+            None => problem(format!("\"{code}\" is not a language code (ISO 639: en, es, zh)")),
+        }
+    }
+    Some(LanguageSet::new(languages))
 }
 
 fn yes_no(text: &str) -> Option<bool> {
@@ -507,6 +549,26 @@ fn location_records(
             None
         }
     };
+    let languages = languages_column(row.get("languages"), &mut |message| problem("languages", message));
+    let accessibility = match list("accessibility") {
+        codes if codes.is_empty() => None,
+        codes => {
+            let mut known = Vec::new();
+            for code in codes {
+                match Accessibility::parse(&code) {
+                    Some(code) => known.push(code),
+                    None => problem(
+                        "accessibility",
+                        format!(
+                            "\"{code}\" is not an AccessibilityCS code (handiaccess, adacomp, mobility, cognitive, cultcomp, pubtrans, anssrvc)"
+                        ),
+                    ),
+                }
+            }
+            Some(AccessibilitySet::new(known))
+        }
+    };
+    let telehealth = optional_yes_no(row.get("telehealth"), &mut |message| problem("telehealth", message));
     let clinic_name = Some(row.get("clinic_name").to_owned()).filter(|name| !name.is_empty());
     let location = LocationRecord {
         organisation: Some(Ref {
@@ -527,7 +589,7 @@ fn location_records(
         last_verified: None,
         hours: None,
         time_zone: None,
-        accessibility: None,
+        accessibility,
         area_state: None,
     };
     let physical = !care_settings.is_empty();
@@ -545,8 +607,8 @@ fn location_records(
         pediatric_ages,
         logo: String::new(),
         coverage,
-        languages: None,
-        telehealth: None,
+        languages,
+        telehealth,
     };
     (location, service)
 }

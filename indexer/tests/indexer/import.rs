@@ -627,3 +627,58 @@ async fn bad_hours_languages_accessibility_time_zones_and_telehealth_are_named_w
     }
     assert_eq!(count(&database, "locations").await, 0);
 }
+
+#[tokio::test]
+async fn a_csv_gives_languages_accessibility_and_telehealth_and_refuses_unknown_codes() {
+    let database = testkit::database().await.unwrap();
+    let (work, index) = (work_dir("csv-facts"), index_dir("import-csv-facts"));
+    let csv = work.join("sheet.csv");
+    let header = "organization_id,organization_name,location_id,location_name,address,city,state,zip,accepting_new_patients,languages,accessibility,telehealth,npi,first_name,last_name,gender,clinician_languages,clinician_telehealth\n";
+    std::fs::write(
+        &csv,
+        format!(
+            "{header}o1,Mile High DPC,l1,Downtown,1 Main St,Denver,CO,80202,yes,en;es,handiaccess;pubtrans,yes,1234567893,Ana,Lopez,F,es;vi,no\n"
+        ),
+    )
+    .unwrap();
+    let output = import(&database, &index, &[csv.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let location: (Vec<String>, Vec<String>, bool) =
+        sqlx::query_as("select languages, accessibility, telehealth from locations")
+            .fetch_one(&database.pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        location,
+        (
+            vec!["en".to_owned(), "es".to_owned()],
+            vec!["handiaccess".to_owned(), "pubtrans".to_owned()],
+            true
+        )
+    );
+    let clinician: (Vec<String>, bool) = sqlx::query_as("select languages, telehealth from clinicians")
+        .fetch_one(&database.pool)
+        .await
+        .unwrap();
+    assert_eq!(clinician, (vec!["es".to_owned(), "vi".to_owned()], false));
+
+    std::fs::write(
+        &csv,
+        format!(
+            "{header}o1,Mile High DPC,l1,Downtown,1 Main St,Denver,CO,80202,yes,en;xx,ramp,maybe,1234567893,Ana,Lopez,F,zz,sometimes\n"
+        ),
+    )
+    .unwrap();
+    let refused = import(&database, &index, &[csv.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    let errors = text(&refused.stderr);
+    for expected in [
+        "languages \"xx\" is not a language code",
+        "accessibility \"ramp\" is not an AccessibilityCS code",
+        "telehealth \"maybe\" must be yes or no",
+        "clinician_languages \"zz\" is not a language code",
+        "clinician_telehealth \"sometimes\" must be yes or no",
+    ] {
+        assert!(errors.contains(expected), "{expected}\nin\n{errors}");
+    }
+}
