@@ -154,6 +154,9 @@ fn backoff(base: Duration, attempts: i32) -> Duration {
     )
 }
 
+/// The marketplace, asked to choose a provider (the SPA's 'Select my provider now').
+const CHOOSE_ANOTHER_CLINIC: &str = "/marketplace?selectProvider=true";
+
 /// Checks a pending member again. Confirmed or refused: the member (or, for a family member,
 /// the subscriber) is emailed the outcome. Still unreadable: again later.
 async fn retry_eligibility(state: &AppState, job: &Job) -> Outcome {
@@ -194,8 +197,12 @@ async fn try_retry_eligibility(state: &AppState, job: &Job) -> anyhow::Result<Ou
     let checked = eligibility_check::confirm(state, applicant, false)
         .await
         .map_err(|error| anyhow::anyhow!("{error:?}"))?;
+    let mut not_enrolled_at = None;
     let (confirmed, reason) = match checked {
-        Ok(_) => (true, String::new()),
+        Ok(confirmation) => {
+            not_enrolled_at = confirmation.not_enrolled_at;
+            (true, String::new())
+        }
         Err(NotConfirmed::Unavailable) => return Ok(Outcome::Again("the roster could not be read".into())),
         Err(NotConfirmed::WrongData) => (false, "the insurer has no member with these details.".to_owned()),
         Err(NotConfirmed::NotOnPlan) => (false, "the member is covered under another plan.".to_owned()),
@@ -224,13 +231,19 @@ async fn try_retry_eligibility(state: &AppState, job: &Job) -> anyhow::Result<Ou
             &store::outbox::NewEmail {
                 to_email: &to,
                 kind: "eligibility_outcome",
-                link: None,
+                // The clinic chosen at sign-up filled up before the check came back: the way
+                // forward is choosing another clinic, not the app's front page.
+                link: not_enrolled_at.as_ref().map(|_| CHOOSE_ANOTHER_CLINIC),
                 facts: json!({
                     "member_id": member.id,
                     "confirmed": confirmed,
                     "first_name": greeting,
                     "whose": whose,
                     "reason": reason,
+                    "not_enrolled_at": not_enrolled_at.as_ref().map(|clinic| json!({
+                        "name": clinic.name,
+                        "location_name": clinic.location_name,
+                    })),
                 }),
             },
         )

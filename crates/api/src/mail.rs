@@ -196,7 +196,7 @@ impl Mailer {
                 "address": clinic.address,
             });
         }
-        if kind == "eligibility_outcome" {
+        if kind == "eligibility_outcome" && email.link.is_none() {
             context["link"] = json!(format!("{}/", self.public_url));
         }
         if kind == "benefit_offered" {

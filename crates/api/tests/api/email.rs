@@ -320,16 +320,28 @@ async fn two_senders_drain_200_messages_without_a_duplicate() {
     eprintln!("two senders delivered {} messages in {elapsed:?}", messages.len());
 }
 
-#[tokio::test]
-async fn a_pending_eligibility_is_confirmed_in_the_background_when_the_roster_returns() {
-    let sink = SmtpSink::start(&[]).await;
+/// An app whose eligibility retries run every few hundred milliseconds, emailing through `sink`.
+async fn app_retrying_eligibility(sink: &SmtpSink) -> TestApp {
     let url = sink.url();
-    let app = TestApp::spawn_with(30, move |config| {
+    TestApp::spawn_with(30, move |config| {
         config.smtp_url = Some(Secret(url));
         config.eligibility_retry_base_ms = 300;
     })
-    .await;
-    let email = "pending@example.com";
+    .await
+}
+
+/// Takes the roster away (every check then finds it down) or gives it back.
+async fn roster_readable(app: &TestApp, readable: bool) {
+    let rename = if readable {
+        "alter table eligibility_roster_offline rename to eligibility_roster"
+    } else {
+        "alter table eligibility_roster rename to eligibility_roster_offline"
+    };
+    sqlx::query(rename).execute(&app.database.pool).await.unwrap();
+}
+
+/// A member signed up from the Denver clinic's page (the clinic chosen at sign-up): the token.
+async fn signed_up_at_denver(app: &TestApp, email: &str) -> String {
     let signup = app
         .signup(&json!({
             "email": email,
@@ -339,11 +351,16 @@ async fn a_pending_eligibility_is_confirmed_in_the_background_when_the_roster_re
         }))
         .await;
     assert_eq!(signup.status, 200, "{:?}", signup.body);
-    let access = signup.body["accessToken"].as_str().unwrap().to_owned();
-    sqlx::query("alter table eligibility_roster rename to eligibility_roster_offline")
-        .execute(&app.database.pool)
-        .await
-        .unwrap();
+    signup.body["accessToken"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_pending_eligibility_is_confirmed_in_the_background_when_the_roster_returns() {
+    let sink = SmtpSink::start(&[]).await;
+    let app = app_retrying_eligibility(&sink).await;
+    let email = "pending@example.com";
+    let access = signed_up_at_denver(&app, email).await;
+    roster_readable(&app, false).await;
     let down = app.confirm_info(&access, &crate::helpers::jane_form()).await;
     assert_eq!(down.status, 500, "{:?}", down.body);
     assert_eq!(down.body["eligibility"]["err"]["chcDown"], true);
@@ -363,10 +380,7 @@ async fn a_pending_eligibility_is_confirmed_in_the_background_when_the_roster_re
     }
     assert!(tried, "the check is retried while the roster is down");
     assert_eq!(app.member_info(&access).await.body["eligibility"]["status"], "pending");
-    sqlx::query("alter table eligibility_roster_offline rename to eligibility_roster")
-        .execute(&app.database.pool)
-        .await
-        .unwrap();
+    roster_readable(&app, true).await;
     // Nothing more from the member: the next retry confirms and emails them.
     let message = sink.wait_for(email, 2, WAIT).await;
     assert_eq!(message["subject"], "Your eligibility is confirmed", "{message}");
@@ -388,32 +402,66 @@ async fn a_pending_eligibility_is_confirmed_in_the_background_when_the_roster_re
 }
 
 #[tokio::test]
+async fn a_retry_that_confirms_after_the_chosen_clinic_filled_up_emails_the_clinic_and_the_way_to_another() {
+    let sink = SmtpSink::start(&[]).await;
+    let app = app_retrying_eligibility(&sink).await;
+    let email = "late@example.com";
+    let chosen = seed::demo::DENVER_LOCATION_ID;
+    let access = signed_up_at_denver(&app, email).await;
+    roster_readable(&app, false).await;
+    let down = app.confirm_info(&access, &crate::helpers::jane_form()).await;
+    assert_eq!(down.status, 500, "{:?}", down.body);
+    // While the check waits, the clinic stops taking new members.
+    assert!(
+        store::catalogue::set_accepting_new_patients(&app.database.pool, chosen, false)
+            .await
+            .unwrap()
+    );
+    roster_readable(&app, true).await;
+    let message = sink.wait_for(email, 2, WAIT).await;
+    assert_eq!(
+        message["subject"], "Your eligibility is confirmed: please choose another clinic",
+        "{message}"
+    );
+    let (name, location_name): (String, String) =
+        sqlx::query_as("select name, location_name from locations where id = $1")
+            .bind(chosen)
+            .fetch_one(&app.database.pool)
+            .await
+            .unwrap();
+    let text = message["text"].as_str().unwrap();
+    let told = format!("{name} ({location_name}), the clinic chosen at sign-up, is no longer taking new members");
+    assert!(text.contains(&told), "{text}");
+    assert!(
+        message["html"].as_str().unwrap().contains("Choose another clinic"),
+        "{message}"
+    );
+    let link = checked_link(&message, &app.address);
+    assert_eq!(link, format!("{}/marketplace?selectProvider=true", app.address));
+    // The email tells the truth: confirmed, no membership, the member chooses again.
+    let info = app.member_info(&access).await.body;
+    assert_eq!(info["eligibility"]["status"], "active", "{info}");
+    assert!(info["subscription"]["status"].is_null(), "{info}");
+    assert!(info["locationId"].is_null(), "{info}");
+    assert_eq!(info["nextStep"], "selectDPC", "{info}");
+}
+
+#[tokio::test]
 async fn a_new_name_checked_while_the_roster_is_down_is_refused_in_the_background_with_a_way_forward() {
     let sink = SmtpSink::start(&[]).await;
-    let url = sink.url();
-    let app = TestApp::spawn_with(30, move |config| {
-        config.smtp_url = Some(Secret(url));
-        config.eligibility_retry_base_ms = 300;
-    })
-    .await;
+    let app = app_retrying_eligibility(&sink).await;
     let email = "renamed@example.com";
     let access = crate::eligibility::member_with_provider(&app, email).await;
     let confirmed = app.confirm_info(&access, &crate::helpers::jane_form()).await;
     assert_eq!(confirmed.status, 200, "{:?}", confirmed.body);
-    sqlx::query("alter table eligibility_roster rename to eligibility_roster_offline")
-        .execute(&app.database.pool)
-        .await
-        .unwrap();
+    roster_readable(&app, false).await;
     let mut record = app.member_info(&access).await.body;
     record["firstName"] = json!("Mariah");
     let saved = app.personal_info(&access, &record).await;
     assert_eq!(saved.status, 200, "{:?}", saved.body);
     assert_eq!(saved.body["eligibilityCheck"]["eligibility"]["err"]["chcDown"], true);
     assert_eq!(saved.body["eligibility"]["status"], "pending");
-    sqlx::query("alter table eligibility_roster_offline rename to eligibility_roster")
-        .execute(&app.database.pool)
-        .await
-        .unwrap();
+    roster_readable(&app, true).await;
     // The retry finds nobody called Mariah: the member is told, and is no longer pending.
     let message = sink.wait_for(email, 2, WAIT).await;
     assert_eq!(message["subject"], "We could not confirm your eligibility", "{message}");
