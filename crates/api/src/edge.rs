@@ -23,6 +23,7 @@ pub const MAX_URI_LENGTH: usize = 8 * 1024;
 /// a client with too many requests in flight (the connection loop sees only the proxy).
 pub async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
     if let Some(refusal) = refuse_early(&request, state.config.body_limit) {
+        crate::observe::name_refusal(refusal.code());
         return refusal.into_response();
     }
     let _in_flight = match state.config.client_ip_header {
@@ -30,6 +31,7 @@ pub async fn guard(State(state): State<AppState>, request: Request, next: Next) 
             let key = crate::access::client_key(request.headers(), request.extensions(), &state.config);
             match key.map(|key| state.requests_per_client.try_take_key(key)) {
                 Some(None) => {
+                    crate::observe::name_refusal(codes::TOO_MANY_REQUESTS.code);
                     return ApiError::with_message(
                         codes::TOO_MANY_REQUESTS,
                         "Too many requests from your address at once. Please try again in a moment.",

@@ -147,7 +147,7 @@ impl Metrics {
         let registry = &mut self.registry;
         registry.register(
             "nearcare_http_requests",
-            "HTTP requests answered, by route template (`unmatched`: no route), method and status class",
+            "HTTP requests answered, by route template (`unmatched`: no route; `refused:CODE`: refused at the edge before routing), method and status class",
             self.http_requests.clone(),
         );
         registry.register(
@@ -457,9 +457,12 @@ pub struct Route {
 const METHODS: [&str; 8] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "other"];
 const STATUS_CLASSES: usize = 5;
 
-/// The name of requests no route answered: the web app's files, unknown API paths, and requests
-/// refused at the edge before routing.
+/// The name of requests no route answered: the web app's files and unknown API paths.
 pub const UNMATCHED: &str = "unmatched";
+
+/// The start of the names of requests refused at the edge before routing, followed by the
+/// refusal's error code (`refused:payload_too_large`, `refused:too_many_requests`, ...).
+pub const REFUSED_PREFIX: &str = "refused:";
 
 /// The route named `template`, the same one every time (routes are few and live as long as
 /// the process).

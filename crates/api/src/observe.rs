@@ -104,6 +104,14 @@ fn new_id() -> RequestId {
     RequestId::from_random((u128::from(next()) << 64) | u128::from(next()))
 }
 
+/// Names a request refused at the edge before routing (`edge::guard`): `refused:{code}`, for
+/// example `refused:payload_too_large`, so metrics and logs tell a refusal from an unknown path
+/// (`unmatched`).
+pub fn name_refusal(code: &str) {
+    let route = metrics::route(&format!("{}{code}", metrics::REFUSED_PREFIX));
+    let _ = ROUTE.try_with(|current| current.set(Some(route)));
+}
+
 /// A route layer that tells [`observe`] which route answers: each route's service (one per
 /// route and method) learns its template from the first request it serves.
 #[derive(Debug, Clone, Copy)]

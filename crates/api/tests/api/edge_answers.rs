@@ -50,6 +50,17 @@ async fn answers_with_personal_data_or_a_token_are_never_stored_by_caches() {
     assert_eq!(cache_control(&app.get("/market/specialities").await), None);
 }
 
+/// A login whose declared body is over the default 64 KiB limit (refused before routing).
+pub(crate) async fn login_over_the_body_limit(client: &reqwest::Client, app: &TestApp) -> reqwest::Response {
+    client
+        .post(format!("{}/member/app/login", app.address))
+        .header("content-type", "application/json")
+        .body(format!("{{\"email\":\"{}\"}}", "a".repeat(70 * 1024)))
+        .send()
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn a_413_tells_a_kept_alive_client_the_connection_closes() {
     let app = TestApp::spawn(30).await;
@@ -89,13 +100,7 @@ async fn a_413_tells_a_kept_alive_client_the_connection_closes() {
     assert!(closed);
     // A client that keeps its connection for the next request after a 413 is told not to.
     let client = reqwest::Client::new();
-    let refused = client
-        .post(format!("{}/member/app/login", app.address))
-        .header("content-type", "application/json")
-        .body(format!("{{\"email\":\"{}\"}}", "a".repeat(70 * 1024)))
-        .send()
-        .await
-        .unwrap();
+    let refused = login_over_the_body_limit(&client, &app).await;
     assert_eq!(refused.status(), 413);
     assert_eq!(refused.headers()["connection"], "close");
     let next = client.get(format!("{}/health", app.address)).send().await.unwrap();

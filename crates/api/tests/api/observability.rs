@@ -182,6 +182,9 @@ async fn requests_are_counted_by_route_template_and_logins_by_outcome() {
         .await;
     assert_eq!(pins.status, 200, "{:?}", pins.body);
     assert_eq!(app.get("/member/app/unknown-call-for-metrics").await.status, 404);
+    // Refused at the edge for its declared length, before any route is chosen.
+    let too_large = crate::edge_answers::login_over_the_body_limit(&reqwest::Client::new(), &app).await;
+    assert_eq!(too_large.status(), 413);
 
     // Five wrong passwords lock the email for this address; the sixth attempt is refused.
     let email = "metrics-lockout@example.com";
@@ -193,11 +196,20 @@ async fn requests_are_counted_by_route_template_and_logins_by_outcome() {
 
     let after = exposition();
     let grew = |name: &str, labels: &[(&str, &str)]| sample(&after, name, labels) - sample(&before, name, labels);
-    let expected: [(&str, Labels<'_>, f64); 12] = [
+    let expected: [(&str, Labels<'_>, f64); 13] = [
         ("nearcare_http_requests_total", &profile_route, 3.0),
         (
             "nearcare_http_requests_total",
             &[("route", "unmatched"), ("status", "4xx")],
+            1.0,
+        ),
+        (
+            "nearcare_http_requests_total",
+            &[
+                ("route", "refused:payload_too_large"),
+                ("method", "POST"),
+                ("status", "4xx"),
+            ],
             1.0,
         ),
         (
