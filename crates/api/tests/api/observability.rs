@@ -16,7 +16,7 @@ use crate::helpers::{PASSWORD, TestApp, jane_form};
 type Labels<'a> = &'a [(&'a str, &'a str)];
 
 /// The value of the series `name{labels}` in an exposition (0 when absent).
-fn sample(exposition: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
+pub(crate) fn sample(exposition: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
     exposition
         .lines()
         .filter(|line| !line.starts_with('#'))
@@ -32,7 +32,7 @@ fn sample(exposition: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
         .sum()
 }
 
-fn exposition() -> String {
+pub(crate) fn exposition() -> String {
     api::metrics::get()
         .expect("metrics are on in the test configuration")
         .encode()

@@ -223,6 +223,14 @@ async fn behind_a_proxy_one_client_address_gets_its_share_of_requests_in_flight(
         held.push(unfinished_body(&app, "198.51.100.7").await);
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
+    let refusals = || {
+        crate::observability::sample(
+            &crate::observability::exposition(),
+            "nearcare_http_requests_total",
+            &[("route", "refused:too_many_requests"), ("status", "4xx")],
+        )
+    };
+    let refused_before = refusals();
     let ask = |client_address: &'static str| {
         app.client
             .post(format!("{}/member/app/password/validate", app.address))
@@ -234,6 +242,10 @@ async fn behind_a_proxy_one_client_address_gets_its_share_of_requests_in_flight(
     assert_eq!(fourth.status(), 429);
     let body: serde_json::Value = fourth.json().await.unwrap();
     assert_eq!(body["code"], "too_many_requests", "{body}");
+    assert!(
+        refusals() > refused_before,
+        "counted as refused at the edge, not as an unmatched path"
+    );
     assert_eq!(
         ask("198.51.100.8").await.unwrap().status(),
         200,
