@@ -414,30 +414,33 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
     await page.getByRole('heading', { name: 'Jane Doe' }).waitFor();
 
     // The family list (2.21): Jane's Self row opens the family-members menu, where it discloses
-    // her summary with the way to her personal details; John's row opens his page.
+    // her summary with the way to her personal details; John's row opens his page. Each width
+    // gets its own tab, sized before the app loads (a loaded app reloads when the width crosses
+    // 600 px, which raced the next navigation).
     for (const [viewport, label] of [
       [DESKTOP, 'desktop-18'],
       [MOBILE, 'mobile-10'],
     ]) {
-      await page.setViewportSize(viewport);
-      await page.goto(`${BASE_URL}/account/family-members/menu`);
-      const self = page.getByRole('link', { name: /^Jane Doe\s*Primary Account Holder$/ });
+      const tab = await page.context().newPage();
+      await tab.setViewportSize(viewport);
+      await tab.goto(`${BASE_URL}/account/family-members/menu`);
+      const self = tab.getByRole('link', { name: /^Jane Doe\s*Primary Account Holder$/ });
       assert((await self.getAttribute('aria-expanded')) === 'false', 'the Self row starts closed');
-      await page.getByRole('link', { name: /^John Doe\s*Spouse$/ }).waitFor();
+      await tab.getByRole('link', { name: /^John Doe\s*Spouse$/ }).waitFor();
       await self.click();
-      await page.waitForURL(/\/account\/family-members\/menu\?holder=open$/);
+      await tab.waitForURL(/\/account\/family-members\/menu\?holder=open$/);
       assert((await self.getAttribute('aria-expanded')) === 'true', 'the Self row says it is open');
       assert(await self.evaluate((element) => element === document.activeElement), 'focus stays on the Self row');
-      const summary = page.locator(`[id="${await self.getAttribute('aria-controls')}"]`);
+      const summary = tab.locator(`[id="${await self.getAttribute('aria-controls')}"]`);
       await summary.getByText(JANE.memberId).waitFor();
       await summary.getByText('Self', { exact: true }).waitFor();
-      await page.mouse.move(0, 0);
-      await screenshot(page, `enrolment-${label}-family-list-self-open`);
+      await tab.mouse.move(0, 0);
+      await screenshot(tab, `enrolment-${label}-family-list-self-open`);
       await summary.getByRole('link', { name: 'View personal details' }).click();
-      await page.waitForURL(/\/account\/personal$/);
-      await page.getByRole('heading', { name: 'Jane Doe' }).waitFor();
+      await tab.waitForURL(/\/account\/personal$/);
+      await tab.getByRole('heading', { name: 'Jane Doe' }).waitFor();
+      await tab.close();
     }
-    await page.setViewportSize(DESKTOP);
 
     // Remove John from the Family Members panel.
     await page.goto(`${BASE_URL}/account/details?panel=family`);
