@@ -394,6 +394,149 @@ def report_inprocess(inprocess, queries, classes, times):
     return failed
 
 
+class Captured(Exception):
+    """Raised by the recorders below once they hold what a class would send."""
+
+
+class RecordingCursor:
+    """Stands in for the PostGIS cursor: keeps the statement a class would run, with its
+    parameters written in as literals (psycopg2's own quoting), for pgbench."""
+
+    def __init__(self, real):
+        self.real = real
+        self.sql = None
+
+    def execute(self, sql, params=None):
+        self.sql = " ".join(self.real.mogrify(sql, params).decode().split())
+        raise Captured()
+
+
+class RecordingApi:
+    """Stands in for the Nearcare client: keeps the request a class would send, for wrk."""
+
+    def __init__(self):
+        self.request_line = None
+
+    def request(self, method, path, body=None):
+        self.request_line = (method, path, body)
+        raise Captured()
+
+
+def lua_string(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def wrk_script(requests):
+    """A wrk script rotating through `requests` (formatted once, in init), whose `done` prints
+    "RESULT requests/s p50 p99" (µs)."""
+    lines = ["local requests = {}", "local counter = 0", "init = function(args)"]
+    for method, path, body in requests:
+        headers = '{ ["Content-Type"] = "application/json" }' if body is not None else "{}"
+        body_text = lua_string(body) if body is not None else "nil"
+        lines.append(f"  requests[#requests + 1] = wrk.format({lua_string(method)}, {lua_string(path)}, {headers}, {body_text})")
+    lines += [
+        "end",
+        "request = function()",
+        "  counter = counter + 1",
+        "  return requests[(counter % #requests) + 1]",
+        "end",
+        "done = function(summary, latency, requests)",
+        '  io.write(string.format("RESULT %.1f %d %d\\n", summary.requests / (summary.duration / 1e6),',
+        "    latency:percentile(50), latency:percentile(99)))",
+        "end",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def run_wrk(script, base, connections, seconds):
+    """(requests/s, p50 s, p99 s) of one wrk run."""
+    threads = 1 if connections == 1 else 2
+    out = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script, base + "/"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    if "Non-2xx" in out or "Socket errors" in out:
+        raise SystemExit(f"wrk saw failed requests:\n{out}")
+    rate, p50, p99 = next(line.split()[1:] for line in out.splitlines() if line.startswith("RESULT "))
+    return float(rate), int(p50) / 1e6, int(p99) / 1e6
+
+
+def run_pgbench(files, database_url, connections, seconds, folder):
+    """(transactions/s, p50 s, p99 s) of one pgbench run over `files`, one chosen at random per
+    transaction, prepared, from pgbench's per-transaction log."""
+    for old in os.listdir(folder):
+        if old.startswith("pgbench_log"):
+            os.remove(os.path.join(folder, old))
+    threads = 1 if connections == 1 else 2
+    command = ["pgbench", "-n", "-M", "prepared", f"-c{connections}", f"-j{threads}", f"-T{seconds}", "-l",
+               "--log-prefix", os.path.join(folder, "pgbench_log")]
+    for file in files:
+        command += ["-f", f"{file}@1"]
+    subprocess.run(command + [database_url], check=True, capture_output=True, text=True)
+    latencies = []
+    for log in os.listdir(folder):
+        if log.startswith("pgbench_log"):
+            with open(os.path.join(folder, log)) as lines:
+                latencies += [int(line.split()[2]) for line in lines]
+    latencies.sort()
+    def at(q):
+        return latencies[min(len(latencies) - 1, int(len(latencies) * q))] / 1e6
+    return len(latencies) / seconds, at(0.5), at(0.99)
+
+
+def c_clients(workload, database_url, base, folder):
+    """The C-client mode: each class's queries over the same origins through wrk (Nearcare's
+    HTTP API) and pgbench (PostGIS, prepared statements), at one connection and at
+    C_CONNECTIONS, in interleaved rounds; prints p50, p99 and throughput per class and side."""
+    seconds = int(os.environ.get("C_DURATION", "3"))
+    rounds = int(os.environ.get("C_ROUNDS", "2"))
+    many = int(os.environ.get("C_CONNECTIONS", "32"))
+    results = {}
+    for class_index, (name, items) in enumerate(workload.items()):
+        class_folder = os.path.join(folder, f"class-{class_index}")
+        os.makedirs(class_folder, exist_ok=True)
+        files = []
+        for index, (sql, _) in enumerate(items):
+            file = os.path.join(class_folder, f"origin-{index}.sql")
+            with open(file, "w") as out:
+                out.write(sql + ";\n")
+            files.append(file)
+        script = os.path.join(class_folder, "nearcare.lua")
+        with open(script, "w") as out:
+            out.write(wrk_script([request for _, request in items]))
+        for connections in (1, many):
+            runs = {"PostGIS": [], "Nearcare": []}
+            for round_number in range(rounds):
+                order = ["PostGIS", "Nearcare"] if (round_number + class_index) % 2 == 0 else ["Nearcare", "PostGIS"]
+                for side in order:
+                    if side == "PostGIS":
+                        runs[side].append(run_pgbench(files, database_url, connections, seconds, class_folder))
+                    else:
+                        runs[side].append(run_wrk(script, base, connections, seconds))
+            results[(name, connections)] = {
+                side: tuple(statistics.median(run[i] for run in side_runs) for i in range(3))
+                for side, side_runs in runs.items()
+            }
+        print(f"== C clients: {name} done", file=sys.stderr)
+    print()
+    print("| class | connections | PostGIS p50 / p99 (ms), req/s | Nearcare p50 / p99 (ms), req/s "
+          "| ratio p50 / p99 / throughput |")
+    print("|---|---|---|---|---|")
+    for (name, connections), sides in results.items():
+        pg_rate, pg_p50, pg_p99 = sides["PostGIS"]
+        nc_rate, nc_p50, nc_p99 = sides["Nearcare"]
+        print(
+            f"| {name} | {connections} | {ms(pg_p50)} / {ms(pg_p99)}, {pg_rate:,.0f} | {ms(nc_p50)} / {ms(nc_p99)}, {nc_rate:,.0f} "
+            f"| {pg_p50 / nc_p50:.1f}x / {pg_p99 / nc_p99:.1f}x / {nc_rate / pg_rate:.1f}x |"
+        )
+    origins = len(next(iter(workload.values())))
+    print(
+        f"C clients: wrk (Nearcare) and pgbench -M prepared (PostGIS) on the same {origins} origins, each query "
+        f"chosen in rotation (wrk) or at random (pgbench); {seconds} s a run, medians of {rounds} interleaved rounds; "
+        f"1 connection (1 client thread) and {many} connections (2 client threads); latency at the client"
+    )
+
+
 def main():
     if sys.argv[1:] == ["--self-test"]:
         return self_test()
@@ -654,6 +797,30 @@ def main():
             print(f"first mismatch in {name} at ({lat}, {lng}):\n  Nearcare {nc_answer}\n  PostGIS  {pg_answer}")
     if inprocess:
         failed |= report_inprocess(inprocess, inprocess_queries, classes, times)
+    if os.environ.get("C_CLIENTS", "1") != "0" and not failed:
+        # The same classes' statements and requests for the first C_ORIGINS origins (pgbench
+        # takes at most 128 script files), recorded by running each class against recorders.
+        c_origins = min(int(os.environ.get("C_ORIGINS", "100")), 128)
+        real_cursor, real_api = cursor, api
+        cursor, api = RecordingCursor(real_cursor), RecordingApi()
+        workload = {}
+        for name, make in classes:
+            for page_only in (False, True):
+                items = []
+                for index, (_, lat, lng) in enumerate(origins[:c_origins]):
+                    postgis, nearcare, _, knn, _ = make(index, lat, lng)
+                    if page_only and knn is None:
+                        break
+                    for call in (knn if page_only else postgis, nearcare):
+                        try:
+                            call()
+                        except Captured:
+                            pass
+                    items.append((cursor.sql, api.request_line))
+                if items:
+                    workload[knn_name(name) if page_only else name] = items
+        cursor, api = real_cursor, real_api
+        c_clients(workload, database_url, base, os.environ.get("C_FOLDER", "/tmp/bench-peer-c"))
     if failed:
         print("MISMATCH: the answers differ in classes that must agree", file=sys.stderr)
         sys.exit(1)

@@ -8,6 +8,10 @@
 # and exits non-zero when answers differ (scripts/bench-peer.py says what "the same" means).
 # Then the same queries run in-process (benches/examples/peer-inprocess.rs: the engine's call and
 # the answer's JSON on the server's generation folder, no HTTP), compared and tabled alike.
+# Then the C-client mode: the same classes' requests and statements for the first C_ORIGINS (100)
+# origins through wrk (Nearcare) and pgbench -M prepared (PostGIS), at 1 and C_CONNECTIONS (32)
+# connections, C_ROUNDS (2) interleaved rounds of C_DURATION (3) seconds: p50, p99, throughput.
+# C_CLIENTS=0 skips it.
 # ORIGINS (200) and ROUNDS (3) are passed on; PEER_REBUILD=1 recopies the PostGIS table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,4 +29,6 @@ fi
 # The same queries in-process on the generation the server serves (the newest in its folder).
 cargo build --release --quiet -p benches --example peer-inprocess
 generation=$(find "$local_dir/index" -maxdepth 1 -name 'gen-[0-9]*' ! -name '*.fetching-*' | sort | tail -1)
-/usr/bin/python3 scripts/bench-peer.py "$url" "http://127.0.0.1:${port}" target/release/examples/peer-inprocess "$generation"
+command -v wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+mkdir -p "$local_dir/peer-c"
+C_FOLDER=$local_dir/peer-c /usr/bin/python3 scripts/bench-peer.py "$url" "http://127.0.0.1:${port}" target/release/examples/peer-inprocess "$generation"

@@ -4,6 +4,11 @@
 # (default 1500; e.g. SIZE=1000000). Each size keeps its own private cluster and index in
 # .local/load-SIZE (seeded and indexed once). Also measures the server's start-up (until /ready
 # answers) and memory, and the p50 of one keep-alive client. Prints a table for the README.
+#
+# METRICS_COMPARE=1 measures the cost of metrics instead: two servers of the same build on the
+# same data, one recording metrics (NEARCARE_METRICS_ADDR on a free port) and one with
+# NEARCARE_METRICS_ADDR=off, searched in alternating rounds (throughput, then one client's p50),
+# and prints the medians of each and their ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${SIZE:-1500}
@@ -12,13 +17,20 @@ connections=${CONNECTIONS:-32}
 local_dir=.local/load-${size}
 
 command -v wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+if [ -n "${METRICS_COMPARE:-}" ]; then
+  metrics_addr=127.0.0.1:$(free_port)
+  export NEARCARE_METRICS_ADDR=$metrics_addr
+fi
 . scripts/seeded-server.sh
 ready_seconds=$(python3 -c "import time; print(f'{time.time() - ${started}:.1f}')")
 memory() { awk -v key="$1:" '$1 == key {printf "%.0f", $2 / 1024}' "/proc/${server}/status"; }
 ready_rss=$(memory VmRSS)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 base="http://127.0.0.1:${port}"
 # Both endpoints go through the same Lua request loop over requests formatted once, in init, so
-# wrk's Lua costs the same per request for each and the two are measured alike.
+# wrk's Lua costs the same per request for each and the two are measured alike. Each run's
+# `done` prints one machine-readable line: requests/s and the p50, p99 and p99.9 latency in µs.
 request_loop() {
   cat <<LUA
 local requests = {}
@@ -30,28 +42,37 @@ request = function()
   counter = counter + 1
   return requests[(counter % #requests) + 1]
 end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %.0f %d %d %d\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50), latency:percentile(99), latency:percentile(99.9)))
+end
 LUA
 }
 
-# Searches rotate through metro ZIPs, with and without the new-patients filter, so the load is
-# not one answer. FILTERS=listings rotates the listing filters instead (docs/listings-contract.md):
-# a language alone (Spanish, Chinese), an accessibility code alone, and a language with new
-# patients.
-# The ZIP codes are benches/load-test-zips.txt, which the in-process search-loop example reads too.
-lua_zips=$(sed 's/.*/"&"/' benches/load-test-zips.txt | paste -s -d, -)
+# Searches start from ORIGINS (200) places drawn across the country: clinics' own positions,
+# sampled with a fixed seed, so the origins follow where clinics (and people) are, the way
+# national traffic does, and each search meets a different part of the index. Each origin is
+# searched within 30 miles (slider 5) with and without the new-patients filter.
+# FILTERS=listings uses the listing filters instead (docs/listings-contract.md): a language
+# alone (Spanish, Chinese), an accessibility code alone, and a language with new patients.
+origin_count=${ORIGINS:-200}
+psql "$url" -Atq -c "select setseed(0.28)" \
+  -c "select lat || ',' || lng from locations where not is_virtual order by random() limit ${origin_count}" \
+  | grep , > "$local_dir/origins.csv"
+lua_origins=$(sed 's/.*/{&}/' "$local_dir/origins.csv" | paste -s -d, -)
 case ${FILTERS:-default} in
   default) lua_filters='"\"newPatients\":true", "\"newPatients\":false"' ;;
   listings) lua_filters='"\"selectedLanguages\":[\"es\"]", "\"selectedLanguages\":[\"zh\"]", "\"selectedAccessibility\":[\"handiaccess\"]", "\"newPatients\":true,\"selectedLanguages\":[\"es\"]"' ;;
   *) echo "FILTERS is default or listings, not ${FILTERS}" >&2; exit 2 ;;
 esac
 search_init=$(cat <<LUA
-  local zips = { ${lua_zips} }
+  local origins = { ${lua_origins} }
   local filters = { ${lua_filters} }
-  for _, zip in ipairs(zips) do
-    for _, filter in ipairs(filters) do
-      local body = '{"search":{"filters":{"zipCode":"' .. zip .. '",' .. filter .. '}}}'
-      requests[#requests + 1] =
-        wrk.format("POST", "/member/app/market/search?page=1&limit=6", { ["Content-Type"] = "application/json" }, body)
+  for _, filter in ipairs(filters) do
+    for _, origin in ipairs(origins) do
+      local body = '{"search":{"filters":{"searchDistance":5,' .. filter .. '}}}'
+      local path = string.format("/member/app/market/search?page=1&limit=6&lat=%.6f&lng=%.6f", origin[1], origin[2])
+      requests[#requests + 1] = wrk.format("POST", path, { ["Content-Type"] = "application/json" }, body)
     end
   end
 LUA
@@ -59,34 +80,104 @@ LUA
 request_loop "$search_init" > .local/search.lua
 request_loop '  for i = 1, 20 do requests[i] = wrk.format("GET", "/health") end' > .local/health.lua
 
-run() { wrk -t2 -c"$connections" -d"$duration" --latency "$@" | tee /dev/stderr | awk '/Requests\/sec/ {print $2} /^ +50%/ {print $2}' | paste -s -d' '; }
+if [ -n "${METRICS_COMPARE:-}" ]; then
+  # The same build and data without metrics, on its own port; stopped with the first.
+  off_port=$(free_port)
+  DATABASE_URL="$url" NEARCARE_LOCAL_DIR="$local_dir" PORT=$off_port NEARCARE_METRICS_ADDR=off RUST_LOG=warn \
+    NEARCARE_MAX_CONNECTIONS_PER_ADDRESS=0 \
+    ./target/release/nearcare-server >"$local_dir/server-off.log" 2>&1 &
+  off_server=$!
+  trap 'kill $server $off_server 2>/dev/null; wait $server $off_server 2>/dev/null || true; ./target/release/indexer --local-dir "$local_dir" pg stop >/dev/null 2>&1 || true' EXIT
+  until curl -fs "http://127.0.0.1:${off_port}/ready" >/dev/null 2>&1; do
+    kill -0 "$off_server" 2>/dev/null || { tail -20 "$local_dir/server-off.log"; exit 1; }
+    sleep 0.1
+  done
+fi
+
+# wrk with the run's settings; shows its report on stderr, prints "requests/s p50 p99 p99.9" (µs).
+wrk_result() { wrk --latency "$@" | tee /dev/stderr | awk '/^RESULT / {print $2, $3, $4, $5}'; }
+run() { wrk_result -t2 -c"$connections" -d"$duration" "$@"; }
+single() { wrk_result -t1 -c1 -d"${SINGLE_DURATION:-5s}" "$@"; }
 median() { python3 -c "import statistics,sys; print(statistics.median(float(v) for v in sys.argv[1:]))" "$@"; }
+ms() { python3 -c "import sys; print(f'{float(sys.argv[1]) / 1000:.3f}')" "$1"; }
+# PostgreSQL's protocol floor, measured by the C client of its own: `select 1` over one
+# prepared connection; prints "p50 p99 p99.9" in µs from pgbench's per-transaction log.
+single_seconds() { local duration=${SINGLE_DURATION:-5s}; echo "${duration%s}"; }
+pg_floor() {
+  rm -rf "$local_dir/pgbench" && mkdir -p "$local_dir/pgbench"
+  echo 'select 1;' > "$local_dir/pgbench/select1.sql"
+  (cd "$local_dir/pgbench" && pgbench -n -c1 -M prepared -T"$(single_seconds)" -l -f select1.sql "$url" >&2)
+  cat "$local_dir"/pgbench/pgbench_log.* | python3 -c "
+import sys
+times = sorted(int(line.split()[2]) for line in sys.stdin)
+print(*(times[min(len(times) - 1, int(len(times) * q))] for q in (0.5, 0.99, 0.999)))"
+}
+
+if [ -n "${METRICS_COMPARE:-}" ]; then
+  rounds=${ROUNDS:-5}
+  declare -A rps p50
+  for round in $(seq 1 "$rounds"); do
+    # Which server goes first alternates, so neither always follows the other.
+    if [ $((round % 2)) -eq 1 ]; then order="on off"; else order="off on"; fi
+    for side in $order; do
+      if [ "$side" = on ]; then side_port=$port; else side_port=$off_port; fi
+      echo "== round $round: metrics $side" >&2
+      read -r side_rps _ < <(run -s .local/search.lua "http://127.0.0.1:${side_port}/member/app/market/search")
+      read -r _ side_p50 _ < <(single -s .local/search.lua "http://127.0.0.1:${side_port}/member/app/market/search")
+      rps[$side]+="$side_rps " p50[$side]+="$(ms "$side_p50") "
+      # Prometheus would scrape the server with metrics now and then; so do we, once a round.
+      if [ "$side" = on ]; then curl -fs "http://${metrics_addr}/metrics" >/dev/null; fi
+    done
+  done
+  searches=$(curl -fs "http://${metrics_addr}/metrics" | awk '/^nearcare_http_requests_total\{.*route="\/member\/app\/market\/search"/ {s += $2} END {print s + 0}')
+  rps_on=$(median ${rps[on]}) rps_off=$(median ${rps[off]}) p50_on=$(median ${p50[on]}) p50_off=$(median ${p50[off]})
+  echo
+  echo "| metrics | search requests/s (median of ${rounds}) | runs | one client p50 (median) | runs |"
+  echo "|---|---|---|---|---|"
+  echo "| on | ${rps_on} | ${rps[on]}| ${p50_on} ms | ${p50[on]}|"
+  echo "| off | ${rps_off} | ${rps[off]}| ${p50_off} ms | ${p50[off]}|"
+  python3 -c "print(f'with metrics: throughput {${rps_on}/${rps_off}*100:.1f}% of without, one client p50 {${p50_on}/${p50_off}*100:.1f}% of without')"
+  echo "catalogue: ${size} clinics; ${origin_count} origins; the server with metrics counted ${searches} searches; ${connections} connections, ${duration} per run, 2 wrk threads"
+  exit 0
+fi
+
 # The machine is shared: the endpoints alternate, ROUNDS times, and the medians are compared.
 rounds=${ROUNDS:-3}
-health_rps=() health_p50=() search_rps=() search_p50=()
+declare -A results
 for round in $(seq 1 "$rounds"); do
-  echo "== round $round: GET /health" >&2
-  read -r p50 rps < <(run -s .local/health.lua "$base/health")
-  health_rps+=("$rps") health_p50+=("$p50")
-  echo "== round $round: POST /member/app/market/search" >&2
-  read -r p50 rps < <(run -s .local/search.lua "$base/member/app/market/search")
-  search_rps+=("$rps") search_p50+=("$p50")
+  for endpoint in health search; do
+    echo "== round $round: $endpoint, ${connections} connections" >&2
+    if [ $endpoint = health ]; then path=/health; else path=/member/app/market/search; fi
+    results[$endpoint-many]+="$(run -s .local/$endpoint.lua "$base$path");"
+    # One keep-alive client: the latency of a single request, unqueued.
+    echo "== round $round: $endpoint, one client" >&2
+    results[$endpoint-one]+="$(single -s .local/$endpoint.lua "$base$path");"
+  done
+  echo "== round $round: PostgreSQL select 1, one client (pgbench)" >&2
+  results[floor]+="0 $(pg_floor);"
 done
-to_ms() { for v in "$@"; do case $v in *ms) echo "${v%ms}";; *us) python3 -c "print(${v%us}/1000)";; *) echo "$v";; esac; done; }
-health_median=$(median "${health_rps[@]}")
-search_median=$(median "${search_rps[@]}")
-ratio=$(python3 -c "print(f'{${search_median}/${health_median}*100:.0f}')")
+# "rps p50 p99 p999;..." of the rounds -> the median of each column, in ms for latencies.
+medians() {
+  python3 -c "
+import statistics, sys
+rows = [r.split() for r in sys.argv[1].split(';') if r.strip()]
+cols = [statistics.median(float(r[i]) for r in rows) for i in range(4)]
+print(f'{cols[0]:.0f}', *(f'{c / 1000:.3f}' for c in cols[1:]))" "$1"
+}
+read -r health_rps health_p50 health_p99 health_p999 < <(medians "${results[health-many]}")
+read -r search_rps search_p50 search_p99 search_p999 < <(medians "${results[search-many]}")
+read -r _ one_health_p50 one_health_p99 one_health_p999 < <(medians "${results[health-one]}")
+read -r _ one_search_p50 one_search_p99 one_search_p999 < <(medians "${results[search-one]}")
+read -r _ floor_p50 floor_p99 floor_p999 < <(medians "${results[floor]}")
+ratio() { python3 -c "print(f'{$1/$2:.1f}')"; }
 echo
-echo "| endpoint | requests/s (median of ${rounds}) | runs | p50 latency (median) |"
-echo "|---|---|---|---|"
-echo "| GET /health | ${health_median} | ${health_rps[*]} | $(median $(to_ms "${health_p50[@]}")) ms |"
-echo "| POST /member/app/market/search | ${search_median} | ${search_rps[*]} | $(median $(to_ms "${search_p50[@]}")) ms |"
-echo "search throughput = ${ratio}% of /health (${connections} connections, ${duration} per run, 2 wrk threads, same machine; filters: ${FILTERS:-default})"
-
-# One keep-alive client: the latency of a single request, unqueued.
-single() { wrk -t1 -c1 -d"${SINGLE_DURATION:-5s}" --latency "$@" | awk '/^ +50%/ {print $2}'; }
-health_single=$(to_ms "$(single -s .local/health.lua "$base/health")")
-search_single=$(to_ms "$(single -s .local/search.lua "$base/member/app/market/search")")
-single_ratio=$(python3 -c "print(f'{${search_single}/${health_single}:.1f}')")
-echo "one keep-alive client, p50: /health ${health_single} ms, search ${search_single} ms (${single_ratio}x /health)"
-echo "catalogue: ${size} clinics; server ready after ${ready_seconds} s with ${ready_rss} MB RSS; after the load $(memory VmRSS) MB RSS, peak $(memory VmHWM) MB"
+echo "| clients | what | requests/s | p50 ms | p99 ms | p99.9 ms |"
+echo "|---|---|---|---|---|---|"
+echo "| ${connections} | GET /health | ${health_rps} | ${health_p50} | ${health_p99} | ${health_p999} |"
+echo "| ${connections} | POST /member/app/market/search | ${search_rps} | ${search_p50} | ${search_p99} | ${search_p999} |"
+echo "| 1 | GET /health | | ${one_health_p50} | ${one_health_p99} | ${one_health_p999} |"
+echo "| 1 | POST /member/app/market/search | | ${one_search_p50} | ${one_search_p99} | ${one_search_p999} |"
+echo "| 1 | PostgreSQL \`select 1\` (pgbench -M prepared) | | ${floor_p50} | ${floor_p99} | ${floor_p999} |"
+echo "medians of ${rounds} rounds; search throughput = $(python3 -c "print(f'{${search_rps}/${health_rps}*100:.0f}')")% of /health (${connections} connections, ${duration} per run, 2 wrk threads; filters: ${FILTERS:-default}; ${origin_count} origins)"
+echo "one client: search p50 $(ratio "$one_search_p50" "$one_health_p50")x /health; p99/p50: /health $(ratio "$one_health_p99" "$one_health_p50")x, search $(ratio "$one_search_p99" "$one_search_p50")x; /health p50 $(ratio "$one_health_p50" "$floor_p50")x PostgreSQL's select 1"
+echo "catalogue: ${size} clinics; server ready after ${ready_seconds} s with ${ready_rss} MB RSS; after the load $(memory VmRSS) MB RSS, peak $(memory VmHWM) MB; load average before: ${load_before}"

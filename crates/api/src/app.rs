@@ -204,7 +204,7 @@ impl Application {
     /// Serves until `shutdown` completes, then stops the background tasks, then closes the
     /// pool.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> Result<()> {
-        tracing::info!(address = %self.local_addr(), "listening");
+        tracing::info!(address = %self.local_addr(), threads = self.state.config.serving_threads(), "listening");
         match self.metrics_addr {
             Some(address) => tracing::info!(address = %address, "metrics listening"),
             None => tracing::info!("metrics off (NEARCARE_METRICS_ADDR=off)"),
@@ -225,7 +225,10 @@ impl Application {
                 bytes_per_second: config.min_body_rate,
             },
         };
-        crate::serve::serve(self.listener, self.router, limits, shutdown).await;
+        let threads = config.serving_threads();
+        let serving = crate::serve::serve(self.listener, self.router, limits, threads, shutdown)
+            .await
+            .context("starting the threads that serve connections")?;
         // The sender finishes the message it is sending, then stops before the pool closes.
         self.stop_background.fire();
         for task in self.background {
@@ -234,6 +237,7 @@ impl Application {
             }
         }
         self.state.pool.close().await;
+        serving.end().await;
         if let Some(cluster) = self.cluster {
             tokio::task::spawn_blocking(move || cluster.stop()).await??;
             tracing::info!("stopped the private postgres");

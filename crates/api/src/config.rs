@@ -115,6 +115,12 @@ pub struct Config {
     /// Connections served at once; further ones wait in the listen queue.
     #[arg(long, env = "NEARCARE_MAX_CONNECTIONS", default_value_t = 1024)]
     pub max_connections: usize,
+    /// Threads that accept and serve connections, each with its own event loop, so that a
+    /// connection is served on one thread from accept to close (no hand-over between cores, no
+    /// work stealing): unset, one per CPU core. 0 serves connections on the process's shared
+    /// multi-threaded runtime instead.
+    #[arg(long, env = "NEARCARE_SERVE_THREADS")]
+    pub serve_threads: Option<usize>,
     /// Connections one client address may hold at once (IPv6: one /64); a further one is
     /// answered 429 and closed. Behind a proxy (NEARCARE_CLIENT_IP_HEADER set) every connection
     /// comes from the proxy, so the bound counts requests in flight per client address of the
@@ -250,6 +256,9 @@ impl Config {
             hsts: None,
             header_read_timeout: 10,
             max_connections: 1024,
+            // The test's own runtime serves, so a test sees its server's tasks and panics;
+            // `serve::tests` and the process tests cover the threads.
+            serve_threads: Some(0),
             max_connections_per_address: 128,
             min_body_rate: 500,
             database_acquire_timeout_ms: 2000,
@@ -277,6 +286,12 @@ impl Config {
             slow_request_ms: 500,
             log_format: LogFormat::Text,
         }
+    }
+
+    /// How many threads serve connections: 0 for the shared runtime.
+    pub fn serving_threads(&self) -> usize {
+        self.serve_threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
     }
 
     /// The sessions' limits and how closely servers follow each other.

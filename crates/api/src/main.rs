@@ -9,12 +9,21 @@ use clap::Parser;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[tokio::main]
-async fn main() {
+fn main() {
     let config = api::config::Config::parse();
     api::telemetry::init(config.log_format);
     api::install_tls_provider();
-    let outcome = async { api::app::Application::build(config).await?.run_until_stopped().await }.await;
+    // With serving threads of their own (the default), the shared runtime only runs start-up and
+    // the background tasks (snapshot sync, the sender, jobs, metrics): one thread is plenty, and
+    // no idle worker of it competes with the serving threads for a core.
+    let runtime = if config.serving_threads() == 0 {
+        tokio::runtime::Builder::new_multi_thread().enable_all().build()
+    } else {
+        tokio::runtime::Builder::new_current_thread().enable_all().build()
+    };
+    let outcome = runtime.map_err(anyhow::Error::from).and_then(|runtime| {
+        runtime.block_on(async { api::app::Application::build(config).await?.run_until_stopped().await })
+    });
     if let Err(error) = outcome {
         eprintln!("error: {error:#}");
         std::process::exit(1);

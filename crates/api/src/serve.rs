@@ -17,7 +17,7 @@ use axum::extract::ConnectInfo;
 use hyper::body::{Body as _, Incoming};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, oneshot, watch};
 use tower::ServiceExt;
 
 use crate::address_slots::AddressSlots;
@@ -55,15 +55,107 @@ static TOO_MANY_CONNECTIONS: LazyLock<Vec<u8>> = LazyLock::new(|| {
 /// How long connections still open at shutdown get to finish their requests.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
 
+/// The serving threads after their connections have ended. Their event loops still drive the
+/// PostgreSQL connections that requests opened on them (a socket belongs to the event loop it
+/// was opened on, wherever it is used), so they run until [`Serving::end`], which the
+/// application calls once its pool is closed.
+#[derive(Debug, Default)]
+pub struct Serving {
+    release: Option<watch::Sender<bool>>,
+    finished: Vec<oneshot::Receiver<()>>,
+}
+
+impl Serving {
+    /// Ends the serving threads' event loops and waits for the threads.
+    pub async fn end(mut self) {
+        if let Some(release) = self.release.take() {
+            release.send_replace(true);
+        }
+        for finished in self.finished.drain(..) {
+            let _ = finished.await;
+        }
+    }
+}
+
 /// Serves `router` on `listener` until `shutdown` completes, then lets the requests in flight
 /// finish (at most [`SHUTDOWN_GRACE`]).
+///
+/// With `threads` of 0 the connections are tasks of the caller's runtime. Otherwise each of
+/// `threads` threads runs its own single-threaded event loop on a clone of the listening
+/// socket: the thread that accepts a connection reads, serves and writes all of its requests.
+/// On a multi-threaded runtime a woken connection may be run by another worker than the one
+/// that polled its socket, and idle workers are woken to steal work; on a two-core machine
+/// those hand-overs and wake-ups, not the requests, made the slow tail (issue 28).
 pub async fn serve(
     listener: TcpListener,
     router: Router,
     limits: ConnectionLimits,
+    threads: usize,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) {
+) -> std::io::Result<Serving> {
     let permits = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    if threads == 0 {
+        serve_connections(listener, router, limits, permits, shutdown).await;
+        return Ok(Serving::default());
+    }
+    let listener = listener.into_std()?;
+    let port = listener.local_addr()?.port();
+    let (stop, stopping) = watch::channel(false);
+    let (release, released) = watch::channel(false);
+    let mut served = Vec::with_capacity(threads);
+    let mut finished = Vec::with_capacity(threads);
+    for index in 0..threads {
+        let listener = listener.try_clone()?;
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let (router, limits, permits) = (router.clone(), limits.clone(), Arc::clone(&permits));
+        let (mut stopping, mut released) = (stopping.clone(), released.clone());
+        let (served_sender, served_receiver) = oneshot::channel();
+        let (finished_sender, finished_receiver) = oneshot::channel();
+        std::thread::Builder::new()
+            // "serve-8080-0": Linux keeps 15 bytes of a thread's name, enough for this.
+            .name(format!("serve-{port}-{index}"))
+            .spawn(move || {
+                runtime.block_on(async move {
+                    match TcpListener::from_std(listener) {
+                        Ok(listener) => {
+                            // A dropped `stop` (the caller gone) stops serving as firing it does.
+                            let stopped = async move {
+                                let _ = stopping.wait_for(|stopped| *stopped).await;
+                            };
+                            serve_connections(listener, router, limits, permits, stopped).await;
+                        }
+                        Err(error) => tracing::error!(%error, "a serving thread could not listen"),
+                    }
+                    let _ = served_sender.send(());
+                    let _ = released.wait_for(|released| *released).await;
+                });
+                drop(runtime);
+                let _ = finished_sender.send(());
+            })?;
+        served.push(served_receiver);
+        finished.push(finished_receiver);
+    }
+    drop(listener);
+    shutdown.await;
+    stop.send_replace(true);
+    for thread in served {
+        let _ = thread.await;
+    }
+    Ok(Serving {
+        release: Some(release),
+        finished,
+    })
+}
+
+/// Accepts and serves connections on the current runtime until `shutdown` completes, then lets
+/// the requests in flight finish.
+async fn serve_connections(
+    listener: TcpListener,
+    router: Router,
+    limits: ConnectionLimits,
+    permits: Arc<Semaphore>,
+    shutdown: impl Future<Output = ()>,
+) {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder

@@ -32,6 +32,7 @@ mod profiles;
 mod providers;
 mod reindex;
 mod security;
+mod serving_threads;
 mod sessions;
 mod slow_clients;
 mod smtp;
