@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { geocodeAddressQueryOptions, geocodeFirst } from '@/api/market/geocode';
+import { geocodeFirst } from '@/api/market/geocode';
 import type { LatLng } from '@/api/market/types';
 import { isApiError } from '@/lib/api-client';
 import type { SearchState } from '../utils/search-state';
@@ -27,7 +26,6 @@ function geocodeFailure(text: string, error: unknown): string {
 export function useLocationSearch({ dispatch, state, requireEmployer, employerPending }: LocationSearchInput) {
   const [geocodeError, setGeocodeError] = useState<string | null>(null);
   const [geocoding, setGeocoding] = useState(false);
-  const queryClient = useQueryClient();
 
   const searchAt = useCallback(
     (origin: LatLng, label: string) => {
@@ -56,19 +54,18 @@ export function useLocationSearch({ dispatch, state, requireEmployer, employerPe
     [dispatch],
   );
 
-  // Through the cache: a linked address may already be asked for (the first screen's prefetch).
   const geocodeText = useCallback(async (text: string, found: (origin: LatLng) => void) => {
     setGeocoding(true);
     setGeocodeError(null);
     try {
-      found((await queryClient.fetchQuery(geocodeAddressQueryOptions(text))).location);
+      found((await geocodeFirst({ address: text })).location);
     } catch (error) {
       console.warn('geocoding failed', error);
       setGeocodeError(geocodeFailure(text, error));
     } finally {
       setGeocoding(false);
     }
-  }, [queryClient]);
+  }, []);
 
   const searchText = useCallback((text: string) => geocodeText(text, (origin) => searchAt(origin, text)), [geocodeText, searchAt]);
 

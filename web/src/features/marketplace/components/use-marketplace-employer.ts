@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { potentialEmployersQueryOptions } from '@/api/market/get-potential-employers';
-import { aliasEmployer, useCompanyAlias } from '@/api/market/resolve-company-alias';
+import { useCompanyAlias } from '@/api/market/resolve-company-alias';
 import type { Employer } from '@/api/market/types';
 import { paths } from '@/config/paths';
 import { memberEmployer, useMemberInfo } from '@/lib/member';
@@ -20,12 +20,10 @@ export const EMPLOYER_PARAM = 'employer';
  */
 export function useMarketplaceEmployer(companyParam: string | null, setParam: (name: string, value: string | null) => void) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const linkedName = companyParam ? null : (params.get(EMPLOYER_PARAM)?.trim() || null);
-  const companyAlias = useCompanyAlias(companyParam);
-  // A company link's employer already answered (the first screen asks before React renders) is
-  // the first render's, so the results paint at once.
-  const [employer, setEmployerState] = useState<Employer | null>(() => (companyAlias.data ? aliasEmployer(companyAlias.data) : storedEmployer.get()));
+  const [employer, setEmployerState] = useState<Employer | null>(() => storedEmployer.get());
 
   const setEmployer = useCallback((next: Employer) => {
     setEmployerState(next);
@@ -52,16 +50,19 @@ export function useMarketplaceEmployer(companyParam: string | null, setParam: (n
   }, [employer, companyParam, linkedName, memberInfo.data, setEmployer]);
 
   // A custom company URL: resolve the alias, preselect that employer, or fall back to /marketplace.
+  const companyAlias = useCompanyAlias(companyParam);
   const alias = companyAlias.data?.alias ?? null;
   useEffect(() => {
     if (companyAlias.isError) navigate(paths.marketplace.path, { replace: true });
   }, [companyAlias.isError, navigate]);
   useEffect(() => {
-    const answer = companyAlias.data;
-    if (!answer) return;
-    if (employer?.companyName !== answer.companyName) setEmployer(aliasEmployer(answer));
-    else if (storedEmployer.get()?.companyName !== answer.companyName) storedEmployer.set(employer);
-  }, [companyAlias.data, employer, setEmployer]);
+    const companyName = companyAlias.data?.companyName;
+    if (!companyName || employer?.companyName === companyName) return;
+    void queryClient.fetchQuery(potentialEmployersQueryOptions(companyName)).then((list) => {
+      const match = list.find((item) => item.companyName.toLowerCase() === companyName.toLowerCase());
+      setEmployer(match ?? { id: companyName, companyName, status: 'active' });
+    });
+  }, [companyAlias.data, employer?.companyName, queryClient, setEmployer]);
 
   // Until a company link's employer (or a signed-in member's own) is known, nothing searches and
   // no employer prompt opens: the link or the account will name the employer.
