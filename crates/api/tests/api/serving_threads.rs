@@ -53,6 +53,16 @@ async fn started(
     (database, host, stop, running, local_dir)
 }
 
+/// Stops the server `started` ran and waits until `run` has returned (threads ended, pool closed).
+async fn stop_and_wait(stop: tokio::sync::oneshot::Sender<()>, running: tokio::task::JoinHandle<anyhow::Result<()>>) {
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(30), running)
+        .await
+        .expect("the server stops")
+        .unwrap()
+        .unwrap();
+}
+
 #[tokio::test]
 async fn the_connection_bound_holds_across_the_serving_threads() {
     let (_database, host, stop, running, local_dir) = started(|config| config.max_connections = 1).await;
@@ -93,12 +103,7 @@ async fn the_connection_bound_holds_across_the_serving_threads() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 
     drop(second);
-    stop.send(()).unwrap();
-    tokio::time::timeout(Duration::from_secs(30), running)
-        .await
-        .expect("the server stops")
-        .unwrap()
-        .unwrap();
+    stop_and_wait(stop, running).await;
     let _ = std::fs::remove_dir_all(local_dir);
 }
 
@@ -143,12 +148,7 @@ async fn concurrent_clients_are_served_and_stopping_ends_the_threads_and_their_c
         client.await.unwrap();
     }
 
-    stop.send(()).unwrap();
-    tokio::time::timeout(Duration::from_secs(30), running)
-        .await
-        .expect("the server stops")
-        .unwrap()
-        .unwrap();
+    stop_and_wait(stop, running).await;
     assert_eq!(serving_threads(port), Vec::<String>::new(), "the serving threads ended");
     let mut observer = PgConnection::connect(&database.url).await.unwrap();
     database.pool.close().await;
