@@ -1,7 +1,7 @@
 //! Catalogue rows: what the operator loads into PostgreSQL and the search snapshot is built from.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::listing::{AccessibilitySet, LanguageSet, TimeZone, WeeklyHours};
 
@@ -119,6 +119,7 @@ pub struct Location {
     pub panel_capacity: Option<u32>,
     /// When a provider last confirmed the whole listing (or edited it), or an operator imported
     /// it; `None` when never.
+    #[serde(with = "instant_in_micros")]
     pub last_verified: Option<DateTime<Utc>>,
     /// When the row last changed, in microseconds since the Unix epoch (0 before it is stored).
     pub updated_at_micros: i64,
@@ -180,6 +181,7 @@ pub struct Clinician {
     /// Whether the clinician sees patients by video or phone.
     pub telehealth: bool,
     /// When a provider last confirmed this listing (or edited it), or an operator imported it.
+    #[serde(with = "instant_in_micros")]
     pub last_verified: Option<DateTime<Utc>>,
     /// When the row last changed, in microseconds since the Unix epoch (0 before it is stored).
     pub updated_at_micros: i64,
@@ -425,4 +427,32 @@ pub struct Catalogue {
     pub roster: Vec<RosterMember>,
     pub networks: Vec<Network>,
     pub insurance_plans: Vec<InsurancePlan>,
+}
+
+/// An optional instant as microseconds since the Unix epoch in compact formats (a snapshot's
+/// postcard rows), as `updated_at_micros` is, and as RFC 3339 text in readable ones. chrono reads
+/// its text through a borrowed string, and postcard's streaming reader keeps every borrowed
+/// string in its scratch buffer until the end: a million dates overflowed it, and no server
+/// could open a snapshot published at that size.
+mod instant_in_micros {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(at: &Option<DateTime<Utc>>, serializer: S) -> Result<S::Ok, S::Error> {
+        if serializer.is_human_readable() {
+            return at.serialize(serializer);
+        }
+        at.map(|at| at.timestamp_micros()).serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<DateTime<Utc>>, D::Error> {
+        if deserializer.is_human_readable() {
+            return Option::<DateTime<Utc>>::deserialize(deserializer);
+        }
+        Option::<i64>::deserialize(deserializer)?
+            .map(|micros| {
+                DateTime::from_timestamp_micros(micros)
+                    .ok_or_else(|| serde::de::Error::custom(format!("{micros} microseconds is not a date")))
+            })
+            .transpose()
+    }
 }

@@ -26,6 +26,10 @@ const READY_FILE: &str = "READY";
 /// The longest text a catalogue row may hold when a snapshot is opened (descriptions are the
 /// longest, a few kilobytes).
 const LONGEST_STRING: usize = 1 << 20;
+/// The first bytes of the catalogue file, naming how its rows are written. Rows written
+/// otherwise (by an older build) are refused by name instead of misread; the number goes up
+/// whenever the rows' encoding changes.
+const CATALOGUE_FORMAT: &[u8; 16] = b"nearcare rows 2\n";
 const LOCATION_TEXT_DIR: &str = "locations";
 const CLINICIAN_TEXT_DIR: &str = "clinicians";
 
@@ -240,7 +244,8 @@ impl Snapshot {
         )?;
         progress("writing snapshot", total, total);
         if let Some(directory) = directory {
-            let file = std::io::BufWriter::new(std::fs::File::create(directory.join(CATALOGUE_FILE))?);
+            let mut file = std::io::BufWriter::new(std::fs::File::create(directory.join(CATALOGUE_FILE))?);
+            std::io::Write::write_all(&mut file, CATALOGUE_FORMAT)?;
             let mut file = postcard::to_io(&input, file)?;
             std::io::Write::flush(&mut file)?;
             // Written last: a directory without it is an interrupted build and is never opened.
@@ -266,8 +271,7 @@ impl Snapshot {
         // Streamed, not read whole: the file is 300 MB at a million locations, and a buffer
         // that size outlived the decoding in the server's resident memory.
         let file = std::io::BufReader::new(std::fs::File::open(directory.join(CATALOGUE_FILE))?);
-        let mut scratch = vec![0u8; LONGEST_STRING];
-        let (mut input, _): (SnapshotInput, _) = postcard::from_io((file, &mut scratch))?;
+        let mut input = read_rows(file, LONGEST_STRING)?;
         sort_into_ordinal_order(&mut input.locations);
         let tables = Tables::new(&input);
         let location_text = TextIndex::open(&directory.join(LOCATION_TEXT_DIR), input.locations.len())?;
@@ -865,5 +869,98 @@ impl Snapshot {
         let end =
             start + sorted[start..].partition_point(|o| folded(&organisations[*o as usize].name).eq(folded(name)));
         &sorted[start..end]
+    }
+}
+
+/// Reads a catalogue file's rows with a scratch buffer of `longest_text` bytes. postcard's
+/// streaming reader keeps each text read by borrowing for the rest of the file, so every row
+/// type must read its texts as owned strings (or not as text): then the buffer bounds the
+/// longest text, never their sum.
+fn read_rows(mut file: impl std::io::Read, longest_text: usize) -> Result<SnapshotInput, SearchError> {
+    let mut format = [0u8; CATALOGUE_FORMAT.len()];
+    let written_as_expected = file.read_exact(&mut format).is_ok() && format == *CATALOGUE_FORMAT;
+    if !written_as_expected {
+        return Err(SearchError::Corrupt(format!(
+            "not written as {:?} (an older build's snapshot?): publish a new one with `indexer rebuild`",
+            String::from_utf8_lossy(CATALOGUE_FORMAT).trim_end()
+        )));
+    }
+    let mut scratch = vec![0u8; longest_text];
+    let (input, _): (SnapshotInput, _) = postcard::from_io((file, &mut scratch))
+        .map_err(|error| SearchError::Corrupt(format!("reading its rows: {error}")))?;
+    Ok(input)
+}
+
+#[cfg(test)]
+mod tests {
+    use gazetteer::Gazetteer;
+
+    use super::*;
+
+    /// Rows as a small seeded catalogue has them, every listing verified.
+    fn verified_rows() -> SnapshotInput {
+        let config = seed::SeedConfig {
+            clinics: 600,
+            clinicians: 500,
+            seed: 3,
+        };
+        let catalogue = seed::generate(&config, &Gazetteer::embedded());
+        let verified = chrono::DateTime::from_timestamp_micros(1_790_000_000_123_456);
+        SnapshotInput {
+            organisations: catalogue.organisations,
+            locations: catalogue
+                .locations
+                .into_iter()
+                .map(|row| Location {
+                    last_verified: verified,
+                    ..row
+                })
+                .collect(),
+            clinicians: catalogue
+                .clinicians
+                .into_iter()
+                .map(|row| Clinician {
+                    last_verified: verified,
+                    ..row
+                })
+                .collect(),
+            employers: catalogue.employers,
+            networks: catalogue.networks,
+            insurance_plans: catalogue.insurance_plans,
+            version: CatalogueVersion::default(),
+        }
+    }
+
+    fn written(rows: &SnapshotInput) -> Vec<u8> {
+        let mut file = CATALOGUE_FORMAT.to_vec();
+        file.extend(postcard::to_stdvec(rows).unwrap());
+        file
+    }
+
+    /// At a million rows the texts read by borrowing (chrono's dates were) outgrew the 1 MiB
+    /// buffer together, and no server could open a published snapshot. A buffer the size of
+    /// the longest text must read any number of rows.
+    #[test]
+    fn rows_read_with_a_buffer_the_size_of_their_longest_text() {
+        let rows = verified_rows();
+        let longest_text = rows
+            .locations
+            .iter()
+            .map(|row| row.description.len().max(row.name.len()))
+            .chain(rows.clinicians.iter().map(|row| row.description.len()))
+            .max()
+            .unwrap();
+        let read = read_rows(&written(&rows)[..], longest_text.max(256)).unwrap();
+        assert_eq!(read.locations, rows.locations);
+        assert_eq!(read.clinicians, rows.clinicians);
+    }
+
+    #[test]
+    fn rows_written_in_another_format_are_refused_by_name() {
+        let rows = verified_rows();
+        let mut older = written(&rows);
+        older.drain(..CATALOGUE_FORMAT.len());
+        let refused = read_rows(&older[..], LONGEST_STRING).unwrap_err().to_string();
+        assert!(refused.contains("indexer rebuild"), "{refused}");
     }
 }
