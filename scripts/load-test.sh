@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Load test on loopback: throughput of the search endpoint against a trivial endpoint (/health)
-# on the same release server, measured in one run with wrk, at a catalogue size of SIZE clinics
+# Load test on loopback: throughput of the search endpoint and of the FHIR API's Location `near`
+# against a trivial endpoint (/health) on the same release server, measured in one run with wrk,
+# with PostgreSQL's `select 1` as the floor, at a catalogue size of SIZE clinics
 # (default 1500; e.g. SIZE=1000000). Each size keeps its own private cluster and index in
 # .local/load-SIZE (seeded and indexed once). Also measures the server's start-up (until /ready
 # answers) and memory, and the p50 of one keep-alive client. Prints a table for the README.
 #
 # METRICS_COMPARE=1 measures the cost of metrics instead: two servers of the same build on the
 # same data, one recording metrics (NEARCARE_METRICS_ADDR on a free port) and one with
-# NEARCARE_METRICS_ADDR=off, searched in alternating rounds (throughput, then one client's p50),
-# and prints the medians of each and their ratio.
+# NEARCARE_METRICS_ADDR=off, searched in alternating rounds (throughput with each server's CPU
+# time per search, then one client's p50), and prints the medians of each and their ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${SIZE:-1500}
@@ -79,6 +80,17 @@ LUA
 )
 request_loop "$search_init" > .local/search.lua
 request_loop '  for i = 1, 20 do requests[i] = wrk.format("GET", "/health") end' > .local/health.lua
+# The public FHIR API's `near` (docs/fhir-contract.md) from the same origins: Locations within
+# 30 miles in true distance order, FHIR's default page of 20, each with its distance.
+near_init=$(cat <<LUA
+  local origins = { ${lua_origins} }
+  for _, origin in ipairs(origins) do
+    local path = string.format("/fhir/r4/Location?near=%.6f%%7C%.6f%%7C30%%7Cmi", origin[1], origin[2])
+    requests[#requests + 1] = wrk.format("GET", path, { ["Accept"] = "application/fhir+json" })
+  end
+LUA
+)
+request_loop "$near_init" > .local/near.lua
 
 if [ -n "${METRICS_COMPARE:-}" ]; then
   # The same build and data without metrics, on its own port; stopped with the first.
@@ -115,14 +127,22 @@ print(*(times[min(len(times) - 1, int(len(times) * q))] for q in (0.5, 0.99, 0.9
 
 if [ -n "${METRICS_COMPARE:-}" ]; then
   rounds=${ROUNDS:-5}
-  declare -A rps p50
+  declare -A rps p50 cpu
+  # The server's CPU time (user + system, in clock ticks) from /proc: a search's CPU cost is
+  # steadier on a shared machine than its throughput, which the neighbours' load moves.
+  cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+  ticks_per_second=$(getconf CLK_TCK)
   for round in $(seq 1 "$rounds"); do
     # Which server goes first alternates, so neither always follows the other.
     if [ $((round % 2)) -eq 1 ]; then order="on off"; else order="off on"; fi
     for side in $order; do
       if [ "$side" = on ]; then side_port=$port; else side_port=$off_port; fi
       echo "== round $round: metrics $side" >&2
+      if [ "$side" = on ]; then side_pid=$server; else side_pid=$off_server; fi
+      ticks_before=$(cpu_ticks "$side_pid")
       read -r side_rps _ < <(run -s .local/search.lua "http://127.0.0.1:${side_port}/member/app/market/search")
+      ticks_used=$(( $(cpu_ticks "$side_pid") - ticks_before ))
+      cpu[$side]+="$(python3 -c "print(f'{${ticks_used} / ${ticks_per_second} * 1e6 / (${side_rps} * ${duration%s}):.1f}')") "
       read -r _ side_p50 _ < <(single -s .local/search.lua "http://127.0.0.1:${side_port}/member/app/market/search")
       rps[$side]+="$side_rps " p50[$side]+="$(ms "$side_p50") "
       # Prometheus would scrape the server with metrics now and then; so do we, once a round.
@@ -132,11 +152,12 @@ if [ -n "${METRICS_COMPARE:-}" ]; then
   searches=$(curl -fs "http://${metrics_addr}/metrics" | awk '/^nearcare_http_requests_total\{.*route="\/member\/app\/market\/search"/ {s += $2} END {print s + 0}')
   rps_on=$(median ${rps[on]}) rps_off=$(median ${rps[off]}) p50_on=$(median ${p50[on]}) p50_off=$(median ${p50[off]})
   echo
-  echo "| metrics | search requests/s (median of ${rounds}) | runs | one client p50 (median) | runs |"
-  echo "|---|---|---|---|---|"
-  echo "| on | ${rps_on} | ${rps[on]}| ${p50_on} ms | ${p50[on]}|"
-  echo "| off | ${rps_off} | ${rps[off]}| ${p50_off} ms | ${p50[off]}|"
-  python3 -c "print(f'with metrics: throughput {${rps_on}/${rps_off}*100:.1f}% of without, one client p50 {${p50_on}/${p50_off}*100:.1f}% of without')"
+  cpu_on=$(median ${cpu[on]}) cpu_off=$(median ${cpu[off]})
+  echo "| metrics | search requests/s (median of ${rounds}) | runs | one client p50 (median) | runs | server CPU per search (median) | runs |"
+  echo "|---|---|---|---|---|---|---|"
+  echo "| on | ${rps_on} | ${rps[on]}| ${p50_on} ms | ${p50[on]}| ${cpu_on} µs | ${cpu[on]}|"
+  echo "| off | ${rps_off} | ${rps[off]}| ${p50_off} ms | ${p50[off]}| ${cpu_off} µs | ${cpu[off]}|"
+  python3 -c "print(f'with metrics: throughput {${rps_on}/${rps_off}*100:.1f}% of without, one client p50 {${p50_on}/${p50_off}*100:.1f}% of without, server CPU per search {${cpu_on}/${cpu_off}*100:.1f}% of without')"
   echo "catalogue: ${size} clinics; ${origin_count} origins; the server with metrics counted ${searches} searches; ${connections} connections, ${duration} per run, 2 wrk threads"
   exit 0
 fi
@@ -145,9 +166,13 @@ fi
 rounds=${ROUNDS:-3}
 declare -A results
 for round in $(seq 1 "$rounds"); do
-  for endpoint in health search; do
+  for endpoint in health search near; do
     echo "== round $round: $endpoint, ${connections} connections" >&2
-    if [ $endpoint = health ]; then path=/health; else path=/member/app/market/search; fi
+    case $endpoint in
+      health) path=/health ;;
+      search) path=/member/app/market/search ;;
+      near) path=/fhir/r4/Location ;;
+    esac
     results[$endpoint-many]+="$(run -s .local/$endpoint.lua "$base$path");"
     # One keep-alive client: the latency of a single request, unqueued.
     echo "== round $round: $endpoint, one client" >&2
@@ -168,6 +193,8 @@ read -r health_rps health_p50 health_p99 health_p999 < <(medians "${results[heal
 read -r search_rps search_p50 search_p99 search_p999 < <(medians "${results[search-many]}")
 read -r _ one_health_p50 one_health_p99 one_health_p999 < <(medians "${results[health-one]}")
 read -r _ one_search_p50 one_search_p99 one_search_p999 < <(medians "${results[search-one]}")
+read -r near_rps near_p50 near_p99 near_p999 < <(medians "${results[near-many]}")
+read -r _ one_near_p50 one_near_p99 one_near_p999 < <(medians "${results[near-one]}")
 read -r _ floor_p50 floor_p99 floor_p999 < <(medians "${results[floor]}")
 ratio() { python3 -c "print(f'{$1/$2:.1f}')"; }
 echo
@@ -175,9 +202,11 @@ echo "| clients | what | requests/s | p50 ms | p99 ms | p99.9 ms |"
 echo "|---|---|---|---|---|---|"
 echo "| ${connections} | GET /health | ${health_rps} | ${health_p50} | ${health_p99} | ${health_p999} |"
 echo "| ${connections} | POST /member/app/market/search | ${search_rps} | ${search_p50} | ${search_p99} | ${search_p999} |"
+echo "| ${connections} | GET /fhir/r4/Location?near=… (20 a page) | ${near_rps} | ${near_p50} | ${near_p99} | ${near_p999} |"
 echo "| 1 | GET /health | | ${one_health_p50} | ${one_health_p99} | ${one_health_p999} |"
 echo "| 1 | POST /member/app/market/search | | ${one_search_p50} | ${one_search_p99} | ${one_search_p999} |"
+echo "| 1 | GET /fhir/r4/Location?near=… (20 a page) | | ${one_near_p50} | ${one_near_p99} | ${one_near_p999} |"
 echo "| 1 | PostgreSQL \`select 1\` (pgbench -M prepared) | | ${floor_p50} | ${floor_p99} | ${floor_p999} |"
 echo "medians of ${rounds} rounds; search throughput = $(python3 -c "print(f'{${search_rps}/${health_rps}*100:.0f}')")% of /health (${connections} connections, ${duration} per run, 2 wrk threads; filters: ${FILTERS:-default}; ${origin_count} origins)"
-echo "one client: search p50 $(ratio "$one_search_p50" "$one_health_p50")x /health; p99/p50: /health $(ratio "$one_health_p99" "$one_health_p50")x, search $(ratio "$one_search_p99" "$one_search_p50")x; /health p50 $(ratio "$one_health_p50" "$floor_p50")x PostgreSQL's select 1"
+echo "one client: search p50 $(ratio "$one_search_p50" "$one_health_p50")x /health, FHIR near p50 $(ratio "$one_near_p50" "$one_health_p50")x /health; p99/p50: /health $(ratio "$one_health_p99" "$one_health_p50")x, search $(ratio "$one_search_p99" "$one_search_p50")x; /health p50 $(ratio "$one_health_p50" "$floor_p50")x PostgreSQL's select 1"
 echo "catalogue: ${size} clinics; server ready after ${ready_seconds} s with ${ready_rss} MB RSS; after the load $(memory VmRSS) MB RSS, peak $(memory VmHWM) MB; load average before: ${load_before}"

@@ -521,7 +521,19 @@ pub fn write_bundle(
     hours: &LocationHours,
 ) -> Vec<u8> {
     let cache = RenderCache::of(directory);
-    let mut out = Vec::with_capacity(256 + page.matches.len() * 1200);
+    // Each entry's search mode, distance and rendered resource.
+    type Entry = (Item, &'static str, Option<f64>, Arc<[u8]>);
+    let entries: Vec<Entry> = page
+        .matches
+        .iter()
+        .map(|found| (found.item, "match", found.distance))
+        .chain(page.included.iter().map(|item| (*item, "include", None)))
+        .map(|(item, mode, distance)| (item, mode, distance, cache.get(directory, item, hours)))
+        .collect();
+    // Sized once from the rendered resources: a page of Locations is about 50 KB, and growing
+    // a buffer to that size copied it twice over.
+    let resource_bytes: usize = entries.iter().map(|entry| entry.3.len()).sum();
+    let mut out = Vec::with_capacity(1024 + resource_bytes + entries.len() * (base.len() + 400));
     out.extend_from_slice(br#"{"resourceType":"Bundle","type":"searchset""#);
     if let Some(total) = page.total {
         out.extend_from_slice(format!(r#","total":{total}"#).as_bytes());
@@ -535,20 +547,15 @@ pub fn write_bundle(
         out.push(b'}');
     }
     out.push(b']');
-    let entries = page
-        .matches
-        .iter()
-        .map(|found| (found.item, "match", found.distance))
-        .chain(page.included.iter().map(|item| (*item, "include", None)));
     let mut first = true;
-    for (item, mode, distance) in entries {
+    for (item, mode, distance, resource) in entries {
         out.extend_from_slice(if first { br#","entry":["# } else { b"," });
         first = false;
         out.extend_from_slice(br#"{"fullUrl":"#);
         let kind = Directory::kind_of(item);
         write_json_string(&mut out, &format!("{base}/{kind}/{}", directory.id(item)));
         out.extend_from_slice(br#","resource":"#);
-        out.extend_from_slice(&cache.get(directory, item, hours));
+        out.extend_from_slice(&resource);
         out.extend_from_slice(br#","search":{"mode":""#);
         out.extend_from_slice(mode.as_bytes());
         out.push(b'"');
