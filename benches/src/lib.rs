@@ -31,6 +31,7 @@ pub fn input(clinics: usize, gazetteer: &Gazetteer) -> SnapshotInput {
         employers: catalogue.employers,
         networks: catalogue.networks,
         insurance_plans: catalogue.insurance_plans,
+        hours_patterns: Vec::new(),
         version: search::CatalogueVersion::default(),
     }
 }

@@ -2,7 +2,7 @@
 //! catalogue"), read from a search snapshot. References are relative (`Organization/5`), so a
 //! resource is the same whatever address the server is reached at.
 
-use domain::listing::{LanguageSet, WeeklyHours};
+use domain::listing::LanguageSet;
 use domain::{Clinician, Gender, InsurancePlan, Location, Network, Organisation};
 use search::Snapshot;
 use serde_json::{Map, Value, json};
@@ -196,9 +196,8 @@ pub fn network(network: &Network) -> Value {
     Value::Object(resource)
 }
 
-/// A clinic location, with its opening hours (which the snapshot does not keep: the caller
-/// reads them from PostgreSQL).
-pub fn location(snapshot: &Snapshot, ordinal: usize, hours: Option<&WeeklyHours>) -> Value {
+/// A clinic location, with its opening hours.
+pub fn location(snapshot: &Snapshot, ordinal: usize) -> Value {
     let location = snapshot.location(ordinal);
     let organisation = snapshot.organisation_of(ordinal);
     let mut resource = Map::new();
@@ -241,7 +240,7 @@ pub fn location(snapshot: &Snapshot, ordinal: usize, hours: Option<&WeeklyHours>
         "managingOrganization".into(),
         json!({ "reference": format!("Organization/{}", organisation.id), "display": organisation.name }),
     );
-    if let Some(hours) = hours {
+    if let Some(hours) = snapshot.location_hours(ordinal) {
         put_list(
             &mut resource,
             "hoursOfOperation",

@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 
 use domain::LatLng;
-use domain::listing::WeeklyHours;
 use serde_json::Value;
 
 use crate::codes::EXT_LOCATION_DISTANCE;
@@ -396,10 +395,6 @@ impl Page {
     }
 }
 
-/// Opening hours of some locations by id (`None`: the clinic gave none), read from PostgreSQL
-/// for one answer: the snapshot keeps no hours (a million weeks of them).
-pub type LocationHours = HashMap<i64, Option<WeeklyHours>>;
-
 /// Resources rendered as JSON, kept per snapshot (patches start a new cache) up to a budget,
 /// so a page of `near` copies bytes instead of building each resource again.
 pub struct RenderCache {
@@ -424,40 +419,14 @@ impl RenderCache {
         directory.snapshot.derived(|_| Self::new(RENDER_BUDGET))
     }
 
-    /// The ids of the clinic Locations among `items` not rendered yet: those whose hours an
-    /// answer must read before [`RenderCache::get`].
-    pub fn hours_wanted(&self, directory: &Directory<'_>, items: impl Iterator<Item = Item>) -> Vec<i64> {
-        let rendered = self.rendered.read().expect("render cache lock");
-        let mut ids: Vec<i64> = items
-            .filter(|item| matches!(item, Item::Location(_)) && !rendered.contains_key(item))
-            .map(|item| match item {
-                Item::Location(ordinal) => directory.location_row(ordinal).id,
-                _ => unreachable!("filtered to locations"),
-            })
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        ids
-    }
-
-    /// The item's resource as JSON. A Location's hours come from `hours`; one whose hours were
-    /// not read is rendered without them and not kept (a later answer reads them).
-    pub fn get(&self, directory: &Directory<'_>, item: Item, hours: &LocationHours) -> Arc<[u8]> {
+    /// The item's resource as JSON.
+    pub fn get(&self, directory: &Directory<'_>, item: Item) -> Arc<[u8]> {
         if let Some(found) = self.rendered.read().expect("render cache lock").get(&item) {
             return Arc::clone(found);
         }
-        let (resource, complete) = match item {
-            Item::Location(ordinal) => {
-                let read = hours.get(&directory.location_row(ordinal).id);
-                (
-                    resources::location(directory.snapshot, ordinal as usize, read.and_then(Option::as_ref)),
-                    read.is_some(),
-                )
-            }
-            _ => (render(directory, item), true),
-        };
+        let resource = render(directory, item);
         let bytes: Arc<[u8]> = serde_json::to_vec(&resource).expect("a resource serialises").into();
-        if complete && self.bytes.load(Ordering::Relaxed) + bytes.len() <= self.budget {
+        if self.bytes.load(Ordering::Relaxed) + bytes.len() <= self.budget {
             let mut rendered = self.rendered.write().expect("render cache lock");
             if rendered.insert(item, Arc::clone(&bytes)).is_none() {
                 self.bytes.fetch_add(bytes.len(), Ordering::Relaxed);
@@ -487,13 +456,13 @@ pub fn resource_json(resource: Value) -> Vec<u8> {
     out
 }
 
-/// The item's resource (a Location without its hours: [`RenderCache::get`] adds them).
+/// The item's resource.
 pub fn render(directory: &Directory<'_>, item: Item) -> Value {
     let snapshot = directory.snapshot;
     match item {
         Item::Organisation(position) => resources::organisation(snapshot, &snapshot.organisations()[position as usize]),
         Item::Network(position) => resources::network(&snapshot.networks()[position as usize]),
-        Item::Location(ordinal) => resources::location(snapshot, ordinal as usize, None),
+        Item::Location(ordinal) => resources::location(snapshot, ordinal as usize),
         Item::State(position) => {
             resources::state_location(crate::codes::STATES[position as usize].0).expect("a listed state")
         }
@@ -518,7 +487,6 @@ pub fn write_bundle(
     query: &Query,
     page: &Page,
     unit: Option<DistanceUnit>,
-    hours: &LocationHours,
 ) -> Vec<u8> {
     let cache = RenderCache::of(directory);
     // Each entry's search mode, distance and rendered resource.
@@ -528,7 +496,7 @@ pub fn write_bundle(
         .iter()
         .map(|found| (found.item, "match", found.distance))
         .chain(page.included.iter().map(|item| (*item, "include", None)))
-        .map(|(item, mode, distance)| (item, mode, distance, cache.get(directory, item, hours)))
+        .map(|(item, mode, distance)| (item, mode, distance, cache.get(directory, item)))
         .collect();
     // Sized once from the rendered resources: a page of Locations is about 50 KB, and growing
     // a buffer to that size copied it twice over.

@@ -27,6 +27,6 @@ pub use error::SearchError;
 pub use handle::SnapshotHandle;
 pub use pins::{Bounds, MAX_AREA_CELLS, MAX_PINS, MAX_ZOOM, PinFilters};
 pub use plan::{Favourites, MAX_LIST_VALUES};
-pub use rows::{CatalogueVersion, SnapshotInput};
+pub use rows::{CatalogueVersion, HoursPattern, SnapshotInput};
 pub use search::{DEFAULT_PAGE_SIZE, MAX_CLINICIANS, MAX_PAGE, MAX_PAGE_SIZE, SearchRequest};
 pub use snapshot::{NeedsRebuild, Snapshot};

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use domain::listing::WeeklyHours;
 use domain::{Clinician, Employer, Gender, InsurancePlan, LatLng, Location, Network, Organisation};
 use serde::{Deserialize, Serialize};
 
@@ -22,8 +23,53 @@ pub struct SnapshotInput {
     /// The provider directory's networks and insurance plans (the FHIR API serves them).
     pub networks: Vec<Network>,
     pub insurance_plans: Vec<InsurancePlan>,
+    /// The locations' opening hours, each distinct week once with the locations keeping it: a
+    /// week per location would be some 64 MB at a million, and clinics share a few weeks. A
+    /// location row's own `hours` is moved here when a snapshot is built.
+    pub hours_patterns: Vec<HoursPattern>,
     /// Which state of the catalogue these rows are.
     pub version: CatalogueVersion,
+}
+
+/// One week of opening hours and the locations (by id) that keep it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HoursPattern {
+    pub hours: WeeklyHours,
+    pub location_ids: Vec<i64>,
+}
+
+/// A location without opening hours in [`Tables::location_hours`].
+pub(crate) const NO_HOURS: u32 = u32::MAX;
+
+impl SnapshotInput {
+    /// Moves the hours the location rows carry into `hours_patterns`, and merges patterns that
+    /// are the same week, so each distinct week is kept once.
+    pub(crate) fn share_hours_patterns(&mut self) {
+        let mut position_of: HashMap<WeeklyHours, usize> = HashMap::new();
+        let mut shared: Vec<HoursPattern> = Vec::new();
+        let given = std::mem::take(&mut self.hours_patterns);
+        let from_rows = self.locations.iter_mut().filter_map(|location| {
+            let hours = location.hours.take()?;
+            Some(HoursPattern {
+                hours,
+                location_ids: vec![location.id],
+            })
+        });
+        for pattern in given.into_iter().chain(from_rows) {
+            match position_of.get(&pattern.hours) {
+                Some(position) => shared[*position].location_ids.extend(pattern.location_ids),
+                None => {
+                    position_of.insert(pattern.hours.clone(), shared.len());
+                    shared.push(pattern);
+                }
+            }
+        }
+        for pattern in &mut shared {
+            pattern.location_ids.sort_unstable();
+            pattern.location_ids.dedup();
+        }
+        self.hours_patterns = shared;
+    }
 }
 
 /// Which state of the catalogue a snapshot holds: the newest change time (for people) and the
@@ -121,6 +167,8 @@ pub(crate) struct Tables {
     pub(crate) clinician_locations: Lists,
     pub(crate) organisation_locations: Lists,
     pub(crate) location_by_id: HashMap<i64, u32>,
+    /// Per location: its week in `SnapshotInput::hours_patterns`, or `NO_HOURS`.
+    pub(crate) location_hours: Vec<u32>,
     pub(crate) clinician_by_id: HashMap<i64, u32>,
     pub(crate) organisation_by_id: HashMap<i64, u32>,
     /// Organisation ordinals sorted by case-folded name, for name filters.
@@ -177,6 +225,14 @@ impl Tables {
             .enumerate()
             .map(|(ordinal, location)| (location.id, ordinal as u32))
             .collect();
+        let mut location_hours = vec![NO_HOURS; location_count];
+        for (position, pattern) in input.hours_patterns.iter().enumerate() {
+            for id in &pattern.location_ids {
+                if let Some(ordinal) = location_by_id.get(id) {
+                    location_hours[*ordinal as usize] = position as u32;
+                }
+            }
+        }
         let clinician_by_id: HashMap<i64, u32> = input
             .clinicians
             .iter()
@@ -281,6 +337,7 @@ impl Tables {
             clinician_locations,
             organisation_locations,
             location_by_id,
+            location_hours,
             clinician_by_id,
             organisation_by_id,
             organisations_by_name,

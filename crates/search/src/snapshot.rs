@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use domain::listing::{Accessibility, Language};
+use domain::listing::{Accessibility, Language, WeeklyHours};
 use domain::{Clinician, Employer, Gender, LatLng, Location, Organisation, PEDIATRICS_SERVICE_TYPE};
 
 use crate::bitset::Bitset;
@@ -16,7 +16,7 @@ use crate::cards::CardCache;
 use crate::error::SearchError;
 use crate::links::{LinkedText, Links};
 use crate::rows::{
-    CatalogueVersion, NO_SPECIALITY, SnapshotInput, Tables, folded, location_summary, location_text,
+    CatalogueVersion, NO_HOURS, NO_SPECIALITY, SnapshotInput, Tables, folded, location_summary, location_text,
     sort_into_ordinal_order,
 };
 use crate::text::{Fields, TextIndex, TextQuery};
@@ -29,7 +29,7 @@ const LONGEST_STRING: usize = 1 << 20;
 /// The first bytes of the catalogue file, naming how its rows are written. Rows written
 /// otherwise (by an older build) are refused by name instead of misread; the number goes up
 /// whenever the rows' encoding changes.
-const CATALOGUE_FORMAT: &[u8; 16] = b"nearcare rows 2\n";
+const CATALOGUE_FORMAT: &[u8; 16] = b"nearcare rows 3\n";
 const LOCATION_TEXT_DIR: &str = "locations";
 const CLINICIAN_TEXT_DIR: &str = "clinicians";
 
@@ -218,10 +218,7 @@ impl Snapshot {
     ) -> Result<Self, SearchError> {
         let total = (input.locations.len() + input.clinicians.len()) as u64;
         progress("ordering locations", 0, total);
-        // Profiles read opening hours from PostgreSQL; a snapshot keeps none (a million weeks).
-        for location in &mut input.locations {
-            location.hours = None;
-        }
+        input.share_hours_patterns();
         sort_into_ordinal_order(&mut input.locations);
         input.clinicians.sort_by_key(|clinician| clinician.id);
         input.organisations.sort_by_key(|organisation| organisation.id);
@@ -288,13 +285,17 @@ impl Snapshot {
     }
 
     fn assemble(
-        input: SnapshotInput,
+        mut input: SnapshotInput,
         tables: Tables,
         location_text: TextIndex,
         clinician_text: TextIndex,
         directory: Option<PathBuf>,
     ) -> Self {
         let bits = AttributeBits::build(&input.locations, &input.clinicians, &tables);
+        // `tables.location_hours` says which week each location keeps; the ids are not needed.
+        for pattern in &mut input.hours_patterns {
+            pattern.location_ids = Vec::new();
+        }
         let version = input.version.clone();
         let employer_networks = (0..input.employers.len()).map(|_| OnceLock::new()).collect();
         let core = Core {
@@ -371,6 +372,25 @@ impl Snapshot {
             return patched;
         }
         &self.core.input.locations[ordinal]
+    }
+
+    /// A location's opening hours (`None`: the clinic gave none), with any patch applied; the
+    /// row itself ([`Snapshot::location`]) carries them only when patched.
+    pub fn location_hours(&self, ordinal: usize) -> Option<&WeeklyHours> {
+        if !self.location_overrides.is_empty()
+            && let Some(patched) = self.location_overrides.get(&(ordinal as u32))
+        {
+            return patched.hours.as_ref();
+        }
+        match self.core.tables.location_hours[ordinal] {
+            NO_HOURS => None,
+            pattern => Some(&self.core.input.hours_patterns[pattern as usize].hours),
+        }
+    }
+
+    /// How many distinct weeks of opening hours the snapshot keeps (patches aside).
+    pub fn hours_pattern_count(&self) -> usize {
+        self.core.input.hours_patterns.len()
     }
 
     pub fn clinician(&self, ordinal: usize) -> &Clinician {
@@ -607,9 +627,9 @@ impl Snapshot {
                 return Err(NeedsRebuild(format!("location {} moved or was renamed", changed.id)));
             }
             bits.apply(ordinal, changed, len);
-            let mut kept = changed.clone();
-            kept.hours = None;
-            location_overrides.insert(ordinal as u32, kept);
+            // The patched row keeps its own week: patches are few, and the shared weeks are
+            // the build's.
+            location_overrides.insert(ordinal as u32, changed.clone());
             language_locations.push(ordinal as u32);
         }
         let mut clinician_overrides = (*self.clinician_overrides).clone();
@@ -927,6 +947,7 @@ mod tests {
             employers: catalogue.employers,
             networks: catalogue.networks,
             insurance_plans: catalogue.insurance_plans,
+            hours_patterns: Vec::new(),
             version: CatalogueVersion::default(),
         }
     }

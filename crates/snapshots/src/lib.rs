@@ -104,6 +104,11 @@ pub fn snapshot_input(input: store::catalogue::IndexInput) -> SnapshotInput {
         employers: input.employers,
         networks: input.networks,
         insurance_plans: input.insurance_plans,
+        hours_patterns: input
+            .hours_patterns
+            .into_iter()
+            .map(|(hours, location_ids)| search::HoursPattern { hours, location_ids })
+            .collect(),
         version: search::CatalogueVersion {
             watermark_micros: input.watermark.timestamp_micros(),
             cursor: input.cursor,

@@ -9,6 +9,7 @@ pub use load::load;
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
+use domain::listing::WeeklyHours;
 use domain::{
     CareModalities, Clinician, Employer, EmployerStatus, Gender, InsurancePlan, Location, Network, Organisation,
     OrganisationKind,
@@ -62,6 +63,9 @@ pub struct IndexInput {
     pub employers: Vec<Employer>,
     pub networks: Vec<Network>,
     pub insurance_plans: Vec<InsurancePlan>,
+    /// The locations' opening hours: each distinct week once, with the ids of the locations
+    /// keeping it (the location rows carry none).
+    pub hours_patterns: Vec<(WeeklyHours, Vec<i64>)>,
     /// The newest `updated_at` seen (for people: how fresh the rows are).
     pub watermark: DateTime<Utc>,
     /// The database snapshot the rows were read under ([`changes_since`] reads what it could
@@ -69,14 +73,28 @@ pub struct IndexInput {
     pub cursor: String,
 }
 
-/// Columns of a location as the search snapshot needs them. Descriptions and opening hours stay
-/// in PostgreSQL (profiles read them there): at a million rows they would be a tenth of a
-/// rebuild's memory.
-pub(crate) const LOCATION_COLUMNS: &str = "id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, \
-     position_approximate, phone, website, logo, '' as description, accepting_new_patients, is_virtual, virtual_states, home_care, at_clinic, \
-     at_work, in_home, phone_visits, text_chat, video_visits, service_type_codes, pediatric_min_age, \
-     pediatric_max_age, provider_portal_url, post_enrolment_redirect, null::jsonb as hours, time_zone, languages, \
-     accessibility, telehealth, panel_capacity, last_verified, updated_at";
+/// Columns of a location as the search snapshot needs them, with `$hours` for the opening
+/// hours. Descriptions stay in PostgreSQL (profiles read them there): at a million rows they
+/// would be a tenth of a rebuild's memory.
+macro_rules! location_columns {
+    ($hours:literal) => {
+        concat!(
+            "id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, \
+             position_approximate, phone, website, logo, '' as description, accepting_new_patients, is_virtual, \
+             virtual_states, home_care, at_clinic, at_work, in_home, phone_visits, text_chat, video_visits, \
+             service_type_codes, pediatric_min_age, pediatric_max_age, provider_portal_url, post_enrolment_redirect, ",
+            $hours,
+            ", time_zone, languages, accessibility, telehealth, panel_capacity, last_verified, updated_at"
+        )
+    };
+}
+
+/// A location's columns with its opening hours (a catch-up's few changed rows).
+pub(crate) const LOCATION_COLUMNS: &str = location_columns!("hours");
+
+/// A location's columns without its opening hours: a full read takes the hours as
+/// [`IndexInput::hours_patterns`] instead of a week parsed for each of a million rows.
+const LOCATION_COLUMNS_WITHOUT_HOURS: &str = location_columns!("null::jsonb as hours");
 
 pub(crate) const CLINICIAN_COLUMNS: &str = "id, npi, first_name, last_name, credentials, category, speciality, gender, \
      accepting_new_patients, '' as description, logo, languages, telehealth, last_verified, updated_at";
@@ -114,12 +132,13 @@ pub async fn read_index_input(pool: &PgPool) -> Result<IndexInput> {
         .collect::<Result<Vec<_>>>()?;
 
     let mut locations = Vec::new();
-    let statement = format!("select {LOCATION_COLUMNS} from locations order by id");
+    let statement = format!("select {LOCATION_COLUMNS_WITHOUT_HOURS} from locations order by id");
     let mut rows = sqlx::query(sqlx::AssertSqlSafe(statement)).fetch(&mut *transaction);
     while let Some(row) = rows.try_next().await? {
         locations.push(location_from_row(&row)?);
     }
     drop(rows);
+    let hours_patterns = read_hours_patterns(&mut transaction).await?;
 
     let mut clinicians = Vec::new();
     let statement = format!("select {CLINICIAN_COLUMNS} from clinicians order by id");
@@ -141,9 +160,28 @@ pub async fn read_index_input(pool: &PgPool) -> Result<IndexInput> {
         employers,
         networks,
         insurance_plans,
+        hours_patterns,
         watermark,
         cursor,
     })
+}
+
+/// Every distinct week of opening hours with the locations keeping it: PostgreSQL groups the
+/// million rows, and each week is parsed once.
+async fn read_hours_patterns(transaction: &mut Transaction<'_, Postgres>) -> Result<Vec<(WeeklyHours, Vec<i64>)>> {
+    let rows = sqlx::query(
+        "select hours, array_agg(id order by id) as location_ids from locations
+         where hours is not null group by hours",
+    )
+    .fetch_all(&mut **transaction)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let hours = listing_columns::hours(row, "hours")?
+                .ok_or_else(|| StoreError::InvalidData("a grouped week of opening hours is null".into()))?;
+            Ok((hours, row.try_get("location_ids")?))
+        })
+        .collect()
 }
 
 async fn read_employers(transaction: &mut Transaction<'_, Postgres>) -> Result<Vec<Employer>> {

@@ -90,9 +90,7 @@ pub async fn organisations_by_id(pool: &PgPool, ids: &[i64]) -> Result<HashMap<i
 pub async fn locations_by_id(pool: &PgPool, ids: &[i64]) -> Result<HashMap<i64, Location>> {
     let statement = format!(
         "select {}, description from locations where id = any($1)",
-        LOCATION_COLUMNS
-            .replace("'' as description, ", "")
-            .replace("null::jsonb as hours", "hours")
+        LOCATION_COLUMNS.replace("'' as description, ", "")
     );
     let rows = sqlx::query(sqlx::AssertSqlSafe(statement))
         .bind(ids)

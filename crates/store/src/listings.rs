@@ -4,8 +4,6 @@
 //! changed field, and `last_verified`; the rows' triggers send `NOTIFY catalogue_changed`, so
 //! every server patches its search snapshot.
 
-use std::collections::HashMap;
-
 use chrono::{DateTime, Utc};
 use domain::listing::{
     AccessibilitySet, ClinicianPatch, LanguageSet, LocationPatch, PediatricAges, TimeZone, WeeklyHours,
@@ -648,12 +646,11 @@ pub async fn clinician(pool: &PgPool, organisation_id: i64, id: i64) -> Result<O
 
 // ---- What members see ---------------------------------------------------------------------
 
-/// The listing facts a clinic profile shows beside the snapshot's: read from PostgreSQL with
-/// the description, so a profile is as fresh as the last edit.
+/// The listing facts a clinic profile shows beside the snapshot's (its opening hours among
+/// them): read from PostgreSQL with the description, so a profile is as fresh as the last edit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProfileFacts {
     pub description: String,
-    pub hours: Option<WeeklyHours>,
     pub time_zone: TimeZone,
     pub languages: LanguageSet,
     pub accessibility: AccessibilitySet,
@@ -664,7 +661,7 @@ pub struct ProfileFacts {
 /// A location's profile facts; `None` when there is no such location.
 pub async fn location_profile(pool: &PgPool, location_id: i64) -> Result<Option<ProfileFacts>> {
     let row = sqlx::query(
-        "select description, hours, time_zone, state, languages, accessibility, telehealth, last_verified
+        "select description, time_zone, state, languages, accessibility, telehealth, last_verified
          from locations where id = $1",
     )
     .bind(location_id)
@@ -674,7 +671,6 @@ pub async fn location_profile(pool: &PgPool, location_id: i64) -> Result<Option<
         let state: String = row.try_get("state")?;
         Ok(ProfileFacts {
             description: row.try_get("description")?,
-            hours: listing_columns::hours(&row, "hours")?,
             time_zone: listing_columns::time_zone(&row, "time_zone")?.unwrap_or_else(|| TimeZone::for_state(&state)),
             languages: listing_columns::languages(&row, "languages")?,
             accessibility: listing_columns::accessibility(&row, "accessibility")?,
@@ -683,18 +679,6 @@ pub async fn location_profile(pool: &PgPool, location_id: i64) -> Result<Option<
         })
     })
     .transpose()
-}
-
-/// The opening hours of these locations, by id (`None`: the clinic gave none); the FHIR API
-/// reads them per answer, since the snapshot keeps no hours. Unknown ids are left out.
-pub async fn hours_of_locations(pool: &PgPool, ids: &[i64]) -> Result<HashMap<i64, Option<WeeklyHours>>> {
-    let rows = sqlx::query("select id, hours from locations where id = any($1)")
-        .bind(ids)
-        .fetch_all(pool)
-        .await?;
-    rows.iter()
-        .map(|row| Ok((row.try_get("id")?, listing_columns::hours(row, "hours")?)))
-        .collect()
 }
 
 /// A clinician's profile facts: description, languages, telehealth and `last_verified`.

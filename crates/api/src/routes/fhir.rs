@@ -9,7 +9,7 @@ use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
-use fhir::search::{LocationHours, RenderCache, resource_json, search, write_bundle};
+use fhir::search::{RenderCache, resource_json, search, write_bundle};
 use fhir::{Directory, ParamError, ResourceType};
 use search::Snapshot;
 use serde_json::Value;
@@ -277,24 +277,6 @@ async fn metadata(
     Ok(answer(resource_json(statement), &format))
 }
 
-/// The opening hours of the Locations an answer renders afresh (the snapshot keeps none): one
-/// query per answer, none when every Location is rendered already (docs/fhir-contract.md).
-async fn location_hours(state: &AppState, ids: &[i64]) -> Result<LocationHours, Outcome> {
-    if ids.is_empty() {
-        return Ok(LocationHours::new());
-    }
-    store::listings::hours_of_locations(&state.pool, ids)
-        .await
-        .map_err(|error| {
-            tracing::error!(%error, "reading opening hours for the FHIR API");
-            Outcome::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "transient",
-                "The directory's opening hours cannot be read; try again shortly",
-            )
-        })
-}
-
 async fn search_type(
     state: &AppState,
     kind: &str,
@@ -306,17 +288,11 @@ async fn search_type(
     let kind = resource_type(kind)?;
     let query = fhir::parse_query(kind, &pairs).map_err(Outcome::parameter)?;
     let snapshot = snapshot(state)?;
-    let (page, wanted) = {
-        let directory = Directory::new(&snapshot);
-        let page = search(&directory, &query).map_err(Outcome::parameter)?;
-        let wanted = RenderCache::of(&directory).hours_wanted(&directory, page.items());
-        (page, wanted)
-    };
-    let hours = location_hours(state, &wanted).await?;
     let directory = Directory::new(&snapshot);
+    let page = search(&directory, &query).map_err(Outcome::parameter)?;
     let unit = query.near.map(|near| near.unit);
     Ok(answer(
-        write_bundle(&directory, &base(state), &query, &page, unit, &hours),
+        write_bundle(&directory, &base(state), &query, &page, unit),
         &format,
     ))
 }
@@ -340,13 +316,8 @@ async fn read(
             format!("{kind}/{id} is not known"),
         ));
     };
-    let wanted = {
-        let directory = Directory::new(&snapshot);
-        RenderCache::of(&directory).hours_wanted(&directory, std::iter::once(item))
-    };
-    let hours = location_hours(state, &wanted).await?;
     let directory = Directory::new(&snapshot);
-    let body = RenderCache::of(&directory).get(&directory, item, &hours).to_vec();
+    let body = RenderCache::of(&directory).get(&directory, item).to_vec();
     Ok(answer(body, &format))
 }
 

@@ -61,9 +61,10 @@ fn organisation_location(snapshot: &Snapshot, organisation_id: i64, location_id:
     ordinal.ok_or_else(|| ApiError::known(codes::PROVIDER_NOT_FOUND))
 }
 
-/// A clinic profile from the snapshot; the description and the listing's facts (hours,
-/// languages, accessibility, telehealth, when it was last confirmed: docs/listings-contract.md),
-/// and the caller's favourite and waitlist flags, are read from PostgreSQL.
+/// A clinic profile from the snapshot (opening hours included); the description and the
+/// listing's other facts (languages, accessibility, telehealth, when it was last confirmed:
+/// docs/listings-contract.md), and the caller's favourite and waitlist flags, are read from
+/// PostgreSQL.
 async fn clinic_profile(
     state: &AppState,
     snapshot: &Snapshot,
@@ -132,7 +133,7 @@ async fn clinic_profile(
         "homeCare": location.home_care,
         "careModality": location.modalities.as_displayed(location.is_virtual),
         "details": { "description": facts.description },
-        "hours": facts.hours.as_ref().map(domain::listing::WeeklyHours::to_json),
+        "hours": snapshot.location_hours(ordinal).map(domain::listing::WeeklyHours::to_json),
         "timeZone": facts.time_zone.as_str(),
         "languages": languages_json(facts.languages.iter()),
         "accessibility": facts.accessibility.iter().map(|code| json!({ "code": code.code(), "label": code.label() })).collect::<Vec<_>>(),

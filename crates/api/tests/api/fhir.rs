@@ -393,8 +393,101 @@ async fn search_parameters_filter_as_plan_net_defines_them() {
     assert!(!entries(&plans.body).is_empty());
 }
 
+/// `near` pages, reads and the marketplace profile take opening hours from the search snapshot,
+/// not from PostgreSQL: hours changed in the table behind the snapshot's back (triggers off, so
+/// no catch-up sees the change) are not what they show; the weeks the snapshot was built with
+/// are, for every Location of the page.
+#[tokio::test]
+async fn near_pages_take_opening_hours_from_the_snapshot_not_postgresql() {
+    use std::collections::HashMap;
+
+    use domain::listing::WeeklyHours;
+    use serde_json::json;
+
+    let app = TestApp::spawn(200).await;
+    let pool = &app.database.pool;
+    let (location, organisation, lat, lng): (i64, i64, f64, f64) = sqlx::query_as(
+        "select id, organisation_id, lat, lng from locations where hours is not null and not is_virtual
+         order by id limit 1",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let built_with: HashMap<i64, Option<WeeklyHours>> =
+        sqlx::query_as::<_, (i64, Option<Value>)>("select id, hours from locations")
+            .fetch_all(pool)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|(id, hours)| (id, hours.map(|hours| WeeklyHours::from_json(&hours).unwrap())))
+            .collect();
+    let night_shift = json!({
+        "mon": [{ "opens": "02:00", "closes": "03:00" }], "tue": [], "wed": [], "thu": [], "fri": [],
+        "sat": [], "sun": [],
+    });
+    WeeklyHours::from_json(&night_shift).expect("a valid week");
+    let mut transaction = pool.begin().await.unwrap();
+    sqlx::query("set local session_replication_role = replica")
+        .execute(&mut *transaction)
+        .await
+        .unwrap();
+    let changed = sqlx::query("update locations set hours = $1")
+        .bind(&night_shift)
+        .execute(&mut *transaction)
+        .await
+        .unwrap();
+    assert_eq!(changed.rows_affected() as usize, built_with.len());
+    transaction.commit().await.unwrap();
+
+    let hours_of_operation = |id: i64| {
+        json!(
+            built_with[&id]
+                .as_ref()
+                .map(fhir::hours::hours_of_operation)
+                .unwrap_or_default()
+        )
+    };
+    let page = app
+        .get(&format!("/fhir/r4/Location?near={lat}|{lng}|200|km&_count=100"))
+        .await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let found = entries(&page.body);
+    assert!(found.len() > 1, "{}", page.body);
+    let mut with_hours = 0;
+    for entry in &found {
+        let resource = &entry["resource"];
+        let id: i64 = resource["id"].as_str().unwrap().parse().unwrap();
+        let shown = resource.get("hoursOfOperation").cloned().unwrap_or(json!([]));
+        assert_eq!(shown, hours_of_operation(id), "Location/{id}");
+        with_hours += usize::from(shown != json!([]));
+    }
+    assert!(with_hours > 0, "the page shows some hours: {}", page.body);
+    assert!(
+        found
+            .iter()
+            .any(|entry| entry["resource"]["id"].as_str() == Some(&*location.to_string())),
+        "{}",
+        page.body
+    );
+
+    let read = app.get(&format!("/fhir/r4/Location/{location}")).await;
+    assert_eq!(read.body["hoursOfOperation"], hours_of_operation(location));
+    let profile = app
+        .get(&format!(
+            "/member/app/market/provider/{organisation}?locationId={location}"
+        ))
+        .await;
+    assert_eq!(profile.status, 200, "{}", profile.body);
+    assert_eq!(
+        WeeklyHours::from_json(&profile.body["hours"]).ok(),
+        built_with[&location],
+        "{}",
+        profile.body["hours"]
+    );
+}
+
 /// Issue 23's listing facts, as a clinic edits them in the portal, in the Plan-Net resources: the
-/// Location's hours (from PostgreSQL: the snapshot keeps none), time zone and accessibility, the
+/// Location's hours (from the snapshot, patched by the edit), time zone and accessibility, the
 /// clinic's languages and telehealth, the clinician's; an edit reaches the FHIR reads.
 #[tokio::test]
 async fn listing_facts_are_emitted_as_plan_net_and_an_edit_reaches_them() {
@@ -456,6 +549,21 @@ async fn listing_facts_are_emitted_as_plan_net_and_an_edit_reaches_them() {
             { "daysOfWeek": ["sat"], "openingTime": "20:00:00", "closingTime": "23:59:59" },
         ])
     );
+    // The marketplace profile reads the same snapshot: the patch reached it too.
+    let profile = app
+        .get(&format!(
+            "/member/app/market/provider/{}?locationId={location}",
+            seed::demo::DENVER_ORGANISATION_ID
+        ))
+        .await;
+    assert_eq!(profile.status, 200, "{}", profile.body);
+    assert_eq!(
+        profile.body["hours"]["sat"],
+        json!([{ "opens": "20:00", "closes": "24:00" }]),
+        "{}",
+        profile.body["hours"]
+    );
+    assert_eq!(profile.body["hours"]["sun"], json!([]));
     let extensions = resource["extension"].as_array().unwrap();
     let accessibility: Vec<&Value> = extensions
         .iter()

@@ -67,6 +67,7 @@ pub fn input() -> SnapshotInput {
         employers: catalogue.employers,
         networks: catalogue.networks,
         insurance_plans: catalogue.insurance_plans,
+        hours_patterns: Vec::new(),
         version: search::CatalogueVersion {
             watermark_micros: 1,
             cursor: String::new(),

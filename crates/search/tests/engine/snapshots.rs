@@ -190,3 +190,68 @@ fn a_clinician_who_stops_or_starts_taking_new_patients_is_listed_accordingly() {
     let restarted = stopped.with_changes(&[], &[changed], version(100)).unwrap();
     assert!(listed(&restarted));
 }
+
+/// Opening hours are kept once per distinct week (a week per location would be some 64 MB at a
+/// million): a written snapshot opens with every location's week, the weeks shared, and a patch
+/// gives one location a week no other keeps without touching the rest.
+#[test]
+fn a_written_snapshot_keeps_every_locations_hours_in_shared_weeks() {
+    use std::collections::{HashMap, HashSet};
+
+    use domain::listing::{ClockTime, OpeningRange, Weekday, WeeklyHours};
+
+    let rows = input();
+    let expected: HashMap<i64, Option<WeeklyHours>> = rows
+        .locations
+        .iter()
+        .map(|location| (location.id, location.hours.clone()))
+        .collect();
+    let with_hours = expected.values().filter(|hours| hours.is_some()).count();
+    assert!(with_hours > 2_500, "seeded clinics mostly give hours: {with_hours}");
+    let directory = std::env::temp_dir().join(format!("nearcare-hours-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&directory);
+    Snapshot::build(rows, Some(&directory)).unwrap();
+    let opened = Snapshot::open(&directory, 1).unwrap();
+    std::fs::remove_dir_all(&directory).unwrap();
+
+    assert_eq!(opened.location_count(), expected.len());
+    for ordinal in 0..opened.location_count() {
+        let id = opened.location(ordinal).id;
+        assert_eq!(opened.location_hours(ordinal), expected[&id].as_ref(), "location {id}");
+        assert_eq!(
+            opened.location(ordinal).hours,
+            None,
+            "location {id}'s row keeps no week of its own"
+        );
+    }
+    let distinct: HashSet<&WeeklyHours> = expected.values().flatten().collect();
+    assert_eq!(opened.hours_pattern_count(), distinct.len());
+    assert!(
+        distinct.len() * 100 < with_hours,
+        "{} weeks for {with_hours} locations",
+        distinct.len()
+    );
+
+    let ordinal = (0..opened.location_count())
+        .find(|ordinal| opened.location_hours(*ordinal).is_some())
+        .unwrap();
+    let neighbour_hours = opened.location_hours(ordinal + 1).cloned();
+    let sunday_dawn = WeeklyHours::new([OpeningRange {
+        day: Weekday::Sun,
+        opens: ClockTime::new(5, 0).unwrap(),
+        closes: ClockTime::new(6, 30).unwrap(),
+    }])
+    .unwrap();
+    assert!(!distinct.contains(&sunday_dawn));
+    let mut changed = opened.location(ordinal).clone();
+    changed.hours = Some(sunday_dawn.clone());
+    let patched = opened.with_changes(&[changed], &[], version(2)).unwrap();
+    assert_eq!(patched.location_hours(ordinal), Some(&sunday_dawn));
+    assert_eq!(patched.location_hours(ordinal + 1), neighbour_hours.as_ref());
+    let id = opened.location(ordinal).id;
+    assert_eq!(
+        opened.location_hours(ordinal),
+        expected[&id].as_ref(),
+        "the snapshot patched is unchanged"
+    );
+}
