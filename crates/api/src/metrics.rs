@@ -305,6 +305,8 @@ impl Metrics {
             self.rate_limit_refusals
                 .get_or_create_owned(&vec![("limit", limit.to_owned())]);
         }
+        self.rate_limit_refusals
+            .get_or_create_owned(&vec![("limit", CONNECTIONS_PER_ADDRESS.to_owned())]);
         for class in QueryClass::ALL {
             let labels = vec![("class", class.name().to_owned())];
             self.search_seconds.get_or_create_owned(&labels);
@@ -686,6 +688,11 @@ pub const LOGIN_OUTCOMES: [&str; 5] = [
     "rate_limited",
     "invalid_link",
 ];
+
+/// The limit of connections from one address (`NEARCARE_MAX_CONNECTIONS_PER_ADDRESS`): a
+/// connection over it is refused before any request is read, so no route counts it; it is
+/// counted with the rate limits' refusals under this name.
+pub const CONNECTIONS_PER_ADDRESS: &str = "connections_per_address";
 
 /// The rate limits, by the names `limits::Bucket::name` gives them.
 pub const RATE_LIMITS: [&str; 7] = [

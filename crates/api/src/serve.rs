@@ -185,6 +185,7 @@ async fn serve_connections(
         };
         let Some(address_slot) = limits.per_address.try_take(peer.ip()) else {
             refuse(&stream);
+            crate::metrics::rate_limit_refusal(crate::metrics::CONNECTIONS_PER_ADDRESS);
             continue;
         };
         let _ = stream.set_nodelay(true);

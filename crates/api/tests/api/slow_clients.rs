@@ -196,6 +196,40 @@ async fn one_address_with_slow_connections_gets_its_share_and_a_normal_client_is
 }
 
 /// Writes a request's head and the first byte of its body, and leaves the body unfinished.
+/// A connection over its address's share is refused before any request of it is read, so no
+/// route counts it: it is counted with the rate limits' refusals.
+#[tokio::test]
+async fn a_connection_over_its_addresss_share_is_refused_and_counted() {
+    let app = TestApp::spawn_with(30, |config| {
+        config.max_connections_per_address = 2;
+        config.header_read_timeout = 10;
+    })
+    .await;
+    let refusals = || {
+        crate::observability::sample(
+            &crate::observability::exposition(),
+            "nearcare_rate_limit_refusals_total",
+            &[("limit", "connections_per_address")],
+        )
+    };
+    let refused_before = refusals();
+    let address = app.address.trim_start_matches("http://");
+    let held = [
+        TcpStream::connect(address).await.unwrap(),
+        TcpStream::connect(address).await.unwrap(),
+    ];
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut third = TcpStream::connect(address).await.unwrap();
+    let mut answer = String::new();
+    tokio::time::timeout(Duration::from_secs(5), third.read_to_string(&mut answer))
+        .await
+        .expect("the refusal is answered at once")
+        .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    assert!(refusals() > refused_before, "the refused connection is counted");
+    drop(held);
+}
+
 async fn unfinished_body(app: &TestApp, client_address: &str) -> TcpStream {
     let mut stream = TcpStream::connect(app.address.trim_start_matches("http://"))
         .await
