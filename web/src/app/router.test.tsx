@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { mockFetch, renderRouteObjects } from '@/test/render';
 import { notifySessionChanged } from '@/lib/session';
@@ -17,6 +17,13 @@ function renderAt(path: string) {
 
 // The marketplace map (lazy, so loaded by whichever test renders it first) measures itself; jsdom has no ResizeObserver.
 vi.stubGlobal('ResizeObserver', class { observe() {} unobserve() {} disconnect() {} });
+
+// Loaded before the tests, so no test leaves the map's import (Leaflet's modules) in flight when
+// the file ends: on a busy machine it was still loading at the environment's teardown, and
+// vitest failed the run with five "Cannot load ... after the environment was torn down" errors.
+beforeAll(async () => {
+  await import('@/features/marketplace/components/market-map');
+});
 
 describe('routes and shell', () => {
   it('redirects / to /marketplace and titles the page', async () => {
