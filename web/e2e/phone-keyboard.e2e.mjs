@@ -2,7 +2,7 @@
 // time to the first result card on a throttled phone, the bytes the first screen fetches, the Tab
 // presses to the first map pin and the keyboard journey through the map. Timings and sizes are
 // printed (medians of 3), never asserted; layout shift and the keyboard are deterministic and are.
-import { assert, BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
+import { api, assert, BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
 
 /** The search link the issue measures: Acme's company link, searched at a Denver ZIP code. */
 export const SEARCH_LINK = '/marketplace?company=acme&location=80202';
@@ -88,6 +88,29 @@ function recordTransfers(page) {
   return fetched;
 }
 
+/** The API calls a page makes (method, path and query), in order. */
+function recordApiCalls(page) {
+  const calls = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin === new URL(BASE_URL).origin && /^\/(member|market|dpcproviders)\//.test(url.pathname)) calls.push(`${request.method()} ${url.pathname}${url.search}`);
+  });
+  return calls;
+}
+
+/**
+ * The search link's first screen asks each thing once: the alias, the address's place and one
+ * search (started together before React renders, found by the page in its cache), and no second
+ * lookup of the link's employer by name.
+ */
+function assertFirstScreenCallsOnce(calls, what) {
+  const once = (prefix) => calls.filter((call) => call.startsWith(prefix)).length;
+  assert(once('POST /market/organization/from/alias') === 1, `${what}: the alias asked once; calls: ${calls.join(', ')}`);
+  assert(once('POST /member/app/market/locations/geocode') === 1, `${what}: the address geocoded once; calls: ${calls.join(', ')}`);
+  assert(once('POST /member/app/market/search?') === 1, `${what}: one search; calls: ${calls.join(', ')}`);
+  assert(once('GET /member/app/potential/employers?search=') === 0, `${what}: the company link's employer was looked up again: ${calls.join(', ')}`);
+}
+
 async function newMeasuredPage(browser, viewport) {
   const opened = await newPage(browser, viewport);
   await opened.context.setExtraHTTPHeaders({ 'Accept-Encoding': 'gzip' });
@@ -127,10 +150,12 @@ test('phone-keyboard: measures the first result card on a throttled phone and th
     for (let run = 0; run < RUNS; run += 1) {
       const { context, page } = await newMeasuredPage(browser, MOBILE);
       await throttleLikeAPhone(page);
-      // The moment the first card is in the page, painted (the frame after it was added).
+      const calls = recordApiCalls(page);
+      // The moment the first result card is in the page, painted (the frame after it was added);
+      // the skeleton cards (a real card drawn in grey, aria-hidden) do not count.
       await page.addInitScript(() => {
         new MutationObserver((_, observer) => {
-          if (!document.querySelector('[data-testid="result-card"]')) return;
+          if (!document.querySelector('[data-testid="result-card"]:not([data-testid="result-card-skeleton"] *)')) return;
           observer.disconnect();
           requestAnimationFrame(() => setTimeout(() => (window.__firstCard = performance.now()), 0));
         }).observe(document, { childList: true, subtree: true });
@@ -138,6 +163,8 @@ test('phone-keyboard: measures the first result card on a throttled phone and th
       await page.goto(`${BASE_URL}${SEARCH_LINK}`);
       await page.waitForFunction(() => window.__firstCard !== undefined, null, { timeout: 60_000 });
       times.push(await page.evaluate(() => window.__firstCard));
+      await page.waitForLoadState('networkidle');
+      assertFirstScreenCallsOnce(calls, `throttled run ${run + 1}`);
       await context.close();
     }
     console.log(`  first result card, throttled phone, ${SEARCH_LINK}: median ${(median(times) / 1000).toFixed(2)} s (runs ${times.map((time) => (time / 1000).toFixed(2)).join(', ')} s)`);
@@ -161,6 +188,53 @@ test('phone-keyboard: measures the first result card on a throttled phone and th
       const sum = (kind) => fetched.filter((entry) => kind === undefined || entry.kind === kind).reduce((total, entry) => total + entry.bytes, 0);
       const largest = [...fetched].sort((a, b) => b.bytes - a.bytes).slice(0, 6).map((entry) => `${entry.path.replace(/^\/assets\//, '')} ${kb(entry.bytes)}`);
       console.log(`  fetched (gzip as transferred), ${what}: ${kb(sum())} in ${fetched.length} files: JS ${kb(sum('script'))}, outlines ${kb(sum('outlines'))}; largest: ${largest.join(', ')}`);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+});
+
+/** What a search answer lists, as the cards show it: each card's clinic, location and distance (two decimals). */
+const listed = (answer) => ({
+  totalResults: answer.totalResults,
+  totalPages: answer.totalPages,
+  clinics: answer.clinics.map((item) => `${item.id}/${item.locationId} ${item.distance === null ? 'virtual' : item.distance.toFixed(2)}`),
+  clinicians: answer.clinicians.map((item) => `${item.id}/${item.locationId} ${item.distance === null ? 'virtual' : item.distance.toFixed(2)}`),
+});
+
+test("phone-keyboard: a company link's search starts with the alias and the place, once, and answers as the page's own search would", async () => {
+  const browser = await launchBrowser();
+  try {
+    for (const [size, viewport] of [['desktop', DESKTOP], ['mobile', MOBILE]]) {
+      const { context, page } = await newPage(browser, viewport);
+      const calls = recordApiCalls(page);
+      page.on('response', (response) => calls.push(`answered ${new URL(response.url()).pathname}`));
+      const searched = page.waitForResponse((response) => new URL(response.url()).pathname === '/member/app/market/search');
+      const aliased = page.waitForResponse((response) => new URL(response.url()).pathname === '/market/organization/from/alias');
+      await page.goto(`${BASE_URL}${SEARCH_LINK}`);
+      const [early, alias] = await Promise.all([searched, aliased]);
+      await firstScreenSettled(page, { map: size === 'desktop' });
+      assertFirstScreenCallsOnce(calls, size);
+      // The first search does not wait for the alias and the place: the server resolves both.
+      const sent = new URL(early.url());
+      assert(sent.searchParams.get('company') === 'acme' && sent.searchParams.get('userZipCode') === '80202' && !sent.searchParams.has('lat'), `${size}: the first search names the alias and the ZIP code, got ${sent.search}`);
+      const searchAt = calls.findIndex((call) => call.startsWith('POST /member/app/market/search?'));
+      assert(searchAt >= 0 && searchAt < calls.indexOf('answered /market/organization/from/alias'), `${size}: the search starts before the alias answers: ${calls.join(', ')}`);
+
+      // The page's own search, as it asks it once the employer and the place are known (the
+      // coordinates it wrote into the link, the employer's name): the same cards.
+      const link = new URL(page.url());
+      const { companyName } = await alias.json();
+      const filters = early.request().postDataJSON().search.filters;
+      const own = await api(`/member/app/market/search?page=1&limit=6&lat=${link.searchParams.get('lat')}&lng=${link.searchParams.get('lng')}&company=acme`, {
+        method: 'POST',
+        body: { search: { filters: { ...filters, employer: companyName, userZipCode: undefined } } },
+      });
+      const first = listed(await early.json());
+      assert(JSON.stringify(first) === JSON.stringify(listed(own)), `${size}: the first search answers as the page's own: ${JSON.stringify(first)} vs ${JSON.stringify(listed(own))}`);
+      const shown = await page.locator('section[aria-label="Clinics"] [data-testid="result-card"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-location-id')));
+      assert(JSON.stringify(shown) === JSON.stringify(own.clinics.map((item) => String(item.locationId))), `${size}: the cards are the answer's, got ${shown.join(', ')}`);
       await context.close();
     }
   } finally {

@@ -39,7 +39,11 @@ test('walk 12: Update Search over open water stands on the nearest ZIP: no 404, 
     const update = page.getByRole('button', { name: 'Update Search' });
     await update.waitFor({ timeout: 5000 });
     geocodes.length = 0;
+    // The centre's place is asked at once; the link already names a place in PR, so the URL alone
+    // does not tell that the answer has come.
+    const reverse = page.waitForResponse((response) => response.url().endsWith('/member/app/market/locations/geocode'));
     await update.click();
+    await reverse;
     await page.waitForFunction(() => new URL(location.href).searchParams.get('location')?.includes('PR'), null, { timeout: 15_000 });
     await waitForIdle(page);
     const lat = Number(new URL(page.url()).searchParams.get('lat'));

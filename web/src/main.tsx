@@ -1,3 +1,5 @@
+// First, before React's code is evaluated: a company link's first calls start as this module runs.
+import { appQueryClient } from '@/app/start-first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
@@ -5,6 +7,6 @@ import '@/styles/global.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <App queryClient={appQueryClient} />
   </StrictMode>,
 );

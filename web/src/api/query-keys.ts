@@ -68,6 +68,8 @@ export const queryKeys = {
     organizations: (alias: string | null, search: string) => [...market, 'organizations', alias, search] as const,
     companyAlias: (alias: string) => [...market, 'company-alias', alias] as const,
     autocomplete: (input: string) => [...market, 'autocomplete', input] as const,
+    /** An address's place (a linked or typed search, geocoded once). */
+    geocode: (address: string) => [...market, 'geocode', address] as const,
     /** Find Care: a ZIP code geocoded, then searched around (its own filters and page size). */
     nearZip: (zip: string, filters: unknown, company: string | null) => [...market, 'near-zip', zip, filters, company] as const,
   },

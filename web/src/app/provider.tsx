@@ -1,14 +1,17 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { isApiError } from '@/lib/api-client';
 import { createQueryClient } from '@/lib/query-client';
 import { useMemberInfo } from '@/lib/member';
 import { MemberStateContext, memberStateFrom, useSelectedDependentId } from '@/lib/member-state';
 import { clearAccessToken, useSessionLimits } from '@/lib/session';
 
-/** App-wide providers: the query cache and the enrolment state of the member acted on. */
-export function AppProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+/**
+ * App-wide providers: the query cache (the entry's when given, a new one otherwise) and the
+ * enrolment state of the member acted on.
+ */
+export function AppProvider({ children, queryClient: given }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [queryClient] = useState(() => given ?? createQueryClient());
   useSessionLimits();
   return (
     <QueryClientProvider client={queryClient}>

@@ -1,5 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { queryKeys } from '@/api/query-keys';
 import type { GeocodeResponse, LatLng } from './types';
 
 /** An address, or a point; `nearest` lets a point over open water stand on the nearest ZIP instead of a 404. */
@@ -16,6 +17,19 @@ export async function geocodeFirst(request: GeocodeRequest): Promise<{ location:
   const first = response.results[0];
   if (!first) throw new Error('No geocoding result');
   return { location: first.geometry.location, label: first.formatted_address };
+}
+
+/**
+ * An address's first place, cached by the address: the entry asks for a linked address before
+ * React renders (app/first-screen.ts), and the page finds the answer here. A miss (404) is final.
+ */
+export function geocodeAddressQueryOptions(address: string) {
+  return queryOptions({
+    queryKey: queryKeys.market.geocode(address),
+    queryFn: () => geocodeFirst({ address }),
+    staleTime: 10 * 60_000,
+    retry: false,
+  });
 }
 
 export function useGeocode() {

@@ -4,7 +4,7 @@
  * out or when the box holds too many clinics, the 'You are here' marker under the pins, an info
  * window, and Update Search after a move.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import L from 'leaflet';
 import { addBasemap, BASE_MAP_OPTIONS } from '@/components/map/basemap';
@@ -287,9 +287,10 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
 
   // Draws the markers for whatever the current mode is, nearest first (the first reached with
   // Tab). A marker that had keyboard focus has it again once redrawn (the same clinic or cluster),
-  // and after a cluster opened from the keyboard the first marker of the new view takes it.
+  // and after a cluster opened from the keyboard the first marker of the new view takes it. In the
+  // commit that brings the answer, so the map is never shown idle (aria-busy off) without them.
   const zoom = view?.zoom;
-  useEffect(() => {
+  useLayoutEffect(() => {
     const layer = pinLayerRef.current;
     const map = mapRef.current;
     if (!layer || !map) return;
@@ -403,7 +404,8 @@ export default function MarketMap({ origin, searchId, pinFilters, onUpdateSearch
   const loading = pins.isFetching || areas.isFetching;
   return (
     <div className={styles.wrapper}>
-      <div ref={containerRef} id={id} className={styles.map} role="region" aria-label={label} data-testid="market-map" />
+      {/* Busy until the first markers of the view are drawn (the view is read once the map is made). */}
+      <div ref={containerRef} id={id} className={styles.map} role="region" aria-label={label} aria-busy={view === null || loading} data-testid="market-map" />
       {showUpdate ? (
         <button
           type="button"

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { favoriteRequest, useToggleFavorite } from '@/api/market/toggle-favorite';
 import type { MarketItem, PinFilters } from '@/api/market/types';
@@ -56,10 +56,13 @@ interface MarketplacePageProps {
   selecting?: boolean;
 }
 
-/** The map's frame while its code loads or the search's origin is worked out: the water colour, no jump. */
+/**
+ * The map's frame while its code loads or the search's origin is worked out: the water colour, no
+ * jump; busy, like the map until its first pins are drawn.
+ */
 function MapPlaceholder() {
   return (
-    <div className={styles.mapPlaceholder} id={MAP_ID} tabIndex={-1}>
+    <div className={styles.mapPlaceholder} id={MAP_ID} tabIndex={-1} aria-busy="true">
       <span className="visually-hidden" role="status">
         Loading map
       </span>
@@ -76,13 +79,17 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
   // Set when Home or the family menu sends a member here to choose a provider.
   const selectingProvider = params.has('selectProvider');
 
-  const [state, dispatch, restoring, setParam] = useSearchState();
+  const [urlState, dispatch, restoring, setParam] = useSearchState();
   const { employer, setEmployer, alias, pending: employerPending } = useMarketplaceEmployer(companyParam, setParam);
   const employerConfirmation = useEmployerConfirmation(companyParam);
   const gate = useEmployerGate(employer, setEmployer);
   const { requireEmployer } = gate;
   // A linked or restored address waits while the employer is worked out or being confirmed.
-  const location = useLocationSearch({ dispatch, state, requireEmployer, employerPending: employerPending || employerConfirmation.open });
+  const location = useLocationSearch({ dispatch, state: urlState, requireEmployer, employerPending: employerPending || employerConfirmation.open });
+  // A linked address's place, known and not yet in the URL: the page searches from it at once
+  // (the URL catches up in the same history entry), instead of after another navigation.
+  const linkedOrigin = urlState.origin === null && employer ? location.linkedOrigin : null;
+  const state = useMemo(() => (linkedOrigin ? { ...urlState, origin: linkedOrigin } : urlState), [urlState, linkedOrigin]);
   const search = useMarketResults({ state, dispatch, employer, alias, dependentId: member?.dependentId ?? null });
   const cards = useCardActions({ requireEmployer, onSelectClinic, searchAt: location.searchAt });
   const favorite = useToggleFavorite();

@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
-import { geocodeFirst } from '@/api/market/geocode';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { geocodeAddressQueryOptions, geocodeFirst } from '@/api/market/geocode';
 import type { LatLng } from '@/api/market/types';
 import { isApiError } from '@/lib/api-client';
 import type { SearchState } from '../utils/search-state';
+import { asLinked } from '../utils/search-url';
 import type { SearchDispatch } from './use-search-state';
 
 interface LocationSearchInput {
@@ -26,6 +28,7 @@ function geocodeFailure(text: string, error: unknown): string {
 export function useLocationSearch({ dispatch, state, requireEmployer, employerPending }: LocationSearchInput) {
   const [geocodeError, setGeocodeError] = useState<string | null>(null);
   const [geocoding, setGeocoding] = useState(false);
+  const queryClient = useQueryClient();
 
   const searchAt = useCallback(
     (origin: LatLng, label: string) => {
@@ -54,45 +57,40 @@ export function useLocationSearch({ dispatch, state, requireEmployer, employerPe
     [dispatch],
   );
 
+  // Through the cache: a company link's address is asked before React renders (app/first-screen.ts).
   const geocodeText = useCallback(async (text: string, found: (origin: LatLng) => void) => {
     setGeocoding(true);
     setGeocodeError(null);
     try {
-      found((await geocodeFirst({ address: text })).location);
+      found((await queryClient.fetchQuery(geocodeAddressQueryOptions(text))).location);
     } catch (error) {
       console.warn('geocoding failed', error);
       setGeocodeError(geocodeFailure(text, error));
     } finally {
       setGeocoding(false);
     }
-  }, []);
+  }, [queryClient]);
 
   const searchText = useCallback((text: string) => geocodeText(text, (origin) => searchAt(origin, text)), [geocodeText, searchAt]);
 
-  // A linked address without coordinates is geocoded at once, while the employer is still being
-  // worked out (the two round trips overlap), and searched once the employer is settled.
+  // A linked address without coordinates is geocoded at once (through the cache: a company link's
+  // is asked before React renders), while the employer is still being worked out, and searched
+  // once the employer is settled: its coordinates complete the same history entry.
   const { address, origin } = state;
-  const [linked, setLinked] = useState<{ address: string; origin: LatLng } | null>(null);
+  const linkedAddress = origin === null ? address : '';
+  const linkedPlace = useQuery({ ...geocodeAddressQueryOptions(linkedAddress), enabled: linkedAddress !== '' });
+  const linkedOrigin = linkedPlace.data?.location ?? null;
+  const linkedAsKept = useMemo(() => (linkedOrigin ? asLinked(linkedOrigin) : null), [linkedOrigin]);
   useEffect(() => {
-    if (!address || origin) return;
-    let current = true;
-    void geocodeText(address, (found) => {
-      if (current) setLinked({ address, origin: found });
-    });
-    return () => {
-      current = false;
-    };
-    // Only a new address starts this.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [address, origin === null]);
-  useEffect(() => {
-    if (!linked || employerPending) return;
-    setLinked(null);
-    if (linked.address !== address || origin) return;
-    requireEmployer(() => dispatch({ type: 'locate', origin: linked.origin, address: linked.address }, { replace: true }));
+    if (!linkedOrigin || employerPending) return;
+    requireEmployer(() => dispatch({ type: 'locate', origin: linkedOrigin, address: linkedAddress }, { replace: true }));
     // The linked place waits for the employer; the other values are read as they are then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [linked, employerPending]);
+  }, [linkedOrigin, employerPending]);
+  const linkedError = linkedAddress && linkedPlace.isError ? linkedPlace.error : null;
+  useEffect(() => {
+    if (linkedError) console.warn('geocoding failed', linkedError);
+  }, [linkedError]);
 
   function searchFromMyLocation() {
     if (!('geolocation' in navigator)) {
@@ -112,5 +110,17 @@ export function useLocationSearch({ dispatch, state, requireEmployer, employerPe
     );
   }
 
-  return { geocoding, geocodeError, searchAt, searchText, searchMapCenter, searchFromMyLocation };
+  return {
+    geocoding: geocoding || linkedPlace.isFetching,
+    geocodeError: geocodeError ?? (linkedError ? geocodeFailure(linkedAddress, linkedError) : null),
+    /**
+     * A linked address's place, as the link will keep it, once it is known and the employer is
+     * settled: the search runs from it at once, while its coordinates reach the URL.
+     */
+    linkedOrigin: employerPending ? null : linkedAsKept,
+    searchAt,
+    searchText,
+    searchMapCenter,
+    searchFromMyLocation,
+  };
 }

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { potentialEmployersQueryOptions } from '@/api/market/get-potential-employers';
-import { useCompanyAlias } from '@/api/market/resolve-company-alias';
+import { aliasEmployer, useCompanyAlias } from '@/api/market/resolve-company-alias';
 import type { Employer } from '@/api/market/types';
 import { paths } from '@/config/paths';
 import { memberEmployer, useMemberInfo } from '@/lib/member';
@@ -20,10 +20,15 @@ export const EMPLOYER_PARAM = 'employer';
  */
 export function useMarketplaceEmployer(companyParam: string | null, setParam: (name: string, value: string | null) => void) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const linkedName = companyParam ? null : (params.get(EMPLOYER_PARAM)?.trim() || null);
+  const companyAlias = useCompanyAlias(companyParam);
   const [employer, setEmployerState] = useState<Employer | null>(() => storedEmployer.get());
+  // A custom company URL's employer is the alias's answer (id, name and status), whatever was
+  // chosen before: taken in the render that brings the answer (the entry asks before React
+  // renders), not one render later from an effect, so the results can show in that render.
+  const companyEmployer = companyAlias.data ?? null;
+  if (companyEmployer && employer?.companyName !== companyEmployer.companyName) setEmployerState(aliasEmployer(companyEmployer));
 
   const setEmployer = useCallback((next: Employer) => {
     setEmployerState(next);
@@ -49,20 +54,15 @@ export function useMarketplaceEmployer(companyParam: string | null, setParam: (n
     if (known) setEmployer(known);
   }, [employer, companyParam, linkedName, memberInfo.data, setEmployer]);
 
-  // A custom company URL: resolve the alias, preselect that employer, or fall back to /marketplace.
-  const companyAlias = useCompanyAlias(companyParam);
+  // A custom company URL: its employer is kept for the next visit as a choice would be; an
+  // unknown alias falls back to /marketplace.
   const alias = companyAlias.data?.alias ?? null;
   useEffect(() => {
     if (companyAlias.isError) navigate(paths.marketplace.path, { replace: true });
   }, [companyAlias.isError, navigate]);
   useEffect(() => {
-    const companyName = companyAlias.data?.companyName;
-    if (!companyName || employer?.companyName === companyName) return;
-    void queryClient.fetchQuery(potentialEmployersQueryOptions(companyName)).then((list) => {
-      const match = list.find((item) => item.companyName.toLowerCase() === companyName.toLowerCase());
-      setEmployer(match ?? { id: companyName, companyName, status: 'active' });
-    });
-  }, [companyAlias.data, employer?.companyName, queryClient, setEmployer]);
+    if (companyEmployer && storedEmployer.get()?.companyName !== companyEmployer.companyName) storedEmployer.set(aliasEmployer(companyEmployer));
+  }, [companyEmployer]);
 
   // Until a company link's employer (or a signed-in member's own) is known, nothing searches and
   // no employer prompt opens: the link or the account will name the employer.

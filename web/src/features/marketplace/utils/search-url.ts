@@ -36,6 +36,11 @@ const TABS: ResultTab[] = ['all', 'clinics', 'providers'];
 /** Coordinates keep 5 decimals (about a metre): enough for a search origin, short in a link. */
 const roundCoordinate = (value: number) => Math.round(value * 1e5) / 1e5;
 
+/** A place as a link keeps it (and the search reads it back). */
+export function asLinked(origin: LatLng): LatLng {
+  return { lat: roundCoordinate(origin.lat), lng: roundCoordinate(origin.lng) };
+}
+
 function positiveInteger(text: string | null, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (text === null || !/^\d+$/.test(text)) return fallback;
   const value = Number(text);
