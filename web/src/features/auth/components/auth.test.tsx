@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { getAccessToken } from '@/lib/session';
+import { getAccessToken, signedOutMessage } from '@/lib/session';
 import { bodyOf, mockFetch, renderRoutes } from '@/test/render';
 import { AuthChangePasswordPage } from './auth-change-password-page';
 import { ForgotPasswordPage } from './forgot-password-page';
@@ -49,6 +49,19 @@ describe('login', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/marketplace'));
     expect(router.state.location.search).toBe('?company=acme&location=Denver%2C+CO');
+  });
+
+  it('keeps why the session ended while the login page shows, for the full load that follows, and forgets it once left', async () => {
+    mockFetch(() => undefined);
+    const reason = 'This session was signed out from another device. Please log in again.';
+    window.sessionStorage.setItem('signedOutMessage', reason);
+    const { router } = renderRoutes(loginRoutes, '/login');
+    expect(screen.getByText(reason)).toBeTruthy();
+    // The session's end also loads /login afresh: that page must find the reason too.
+    expect(signedOutMessage()).toBe(reason);
+    await router.navigate('/marketplace');
+    await waitFor(() => expect(screen.getByText('marketplace page')).toBeTruthy());
+    expect(signedOutMessage()).toBeNull();
   });
 
   it('sends providers and TPAs to their portal on this site, not to another domain', () => {

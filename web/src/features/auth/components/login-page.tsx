@@ -54,9 +54,12 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [linkSentOpen, setLinkSentOpen] = useState(false);
   const [expiredOpen, setExpiredOpen] = useState(false);
-  // Why the last session ended (signed out elsewhere, a password change, a limit), once.
+  // Why the last session ended (signed out elsewhere, a password change, a limit). It is forgotten
+  // when the person leaves this page inside the app, not when it first shows: the session's end
+  // also sends the page to /login with a full load, and a login page the app rendered in between
+  // must not take the reason from the page that load brings.
   const [endedMessage] = useState(signedOutMessage);
-  useEffect(() => clearSignedOutMessage(), []);
+  useEffect(() => clearSignedOutMessage, []);
 
   const login = useLogin();
   const magicLogin = useLoginWithMagicLink();
