@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { useQuery } from '@tanstack/react-query';
 import { searchMarketQueryOptions } from '@/api/market/search-market';
 import { favoriteRequest, useToggleFavorite } from '@/api/market/toggle-favorite';
 import type { SearchKeyParams, SearchResponse } from '@/api/market/types';
@@ -11,7 +10,7 @@ import { DEFAULT_FILTERS } from '@/features/marketplace/utils/filters';
 import { ClinicProfile } from '@/features/providers/components/clinic-profile';
 import { createQueryClient } from '@/lib/query-client';
 import { clinicianItem, clinicItem } from '@/test/fixtures';
-import { bodyOf, mockFetch, signIn } from '@/test/render';
+import { bodyOf, mockFetch, signIn, renderInAppRouter } from '@/test/render';
 
 const params: SearchKeyParams = { origin: { lat: 39.75, lng: -104.99 }, page: 1, filters: DEFAULT_FILTERS, employer: null, alias: null, userZipCode: null };
 const searchPage: SearchResponse = { clinics: [clinicItem()], clinicians: [clinicianItem()], totalPages: 1, currentPage: 1, totalResults: 1, origin: params.origin!, radiusMiles: 30 };
@@ -75,23 +74,22 @@ describe('favourites across features', () => {
     // The app's client: a minute of staleTime, so nothing refetches the cards on its own.
     const queryClient = createQueryClient();
     queryClient.setQueryData(searchMarketQueryOptions(params).queryKey, searchPage);
-    const router = createMemoryRouter([
-      {
-        path: '*',
-        element: (
-          <>
-            <ClinicProfile organisationId={10} locationId={100} />
-            <section data-testid="cards">
-              <SearchCards />
-            </section>
-          </>
-        ),
-      },
-    ]);
-    render(
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
+    renderInAppRouter(
+      [
+        {
+          path: '*',
+          element: (
+            <>
+              <ClinicProfile organisationId={10} locationId={100} />
+              <section data-testid="cards">
+                <SearchCards />
+              </section>
+            </>
+          ),
+        },
+      ],
+      '/',
+      queryClient,
     );
 
     const cards = screen.getByTestId('cards');

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen, waitFor } from '@testing-library/react';
 import type { LatLng, SearchResponse } from '@/api/market/types';
 import { clinicItem } from '@/test/fixtures';
 import { createQueryClient } from '@/lib/query-client';
-import { bodyOf, mockFetch, signIn, testQueryClient } from '@/test/render';
+import { bodyOf, mockFetch, signIn, testQueryClient, renderInAppRouter } from '@/test/render';
 import { startFirstScreen } from './first-screen';
 import { MarketplaceRoute } from './routes/marketplace';
 
@@ -39,13 +37,7 @@ function companyLinkServer(zipCentroid: LatLng = place) {
 }
 
 function renderMarketplace(queryClient: ReturnType<typeof createQueryClient>) {
-  const router = createMemoryRouter([{ path: '/marketplace', element: <MarketplaceRoute /> }], { initialEntries: [`/marketplace${LINK}`] });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
+  return renderInAppRouter([{ path: '/marketplace', element: <MarketplaceRoute /> }], `/marketplace${LINK}`, queryClient).router;
 }
 
 const asked = <Call extends { url: URL }>(calls: Call[], path: string) => calls.filter((call) => call.url.pathname === path);

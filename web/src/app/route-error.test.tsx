@@ -1,16 +1,28 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { isChunkLoadError, RouteErrorScreen } from './routes/route-error';
+import { fireEvent, screen } from '@testing-library/react';
+import { Link, Outlet } from 'react-router';
+import { renderInAppRouter } from '@/test/render';
+import { inShell } from './router';
+import { isChunkLoadError } from './routes/route-error';
 
 function Broken({ error }: { error: Error }): never {
   throw error;
 }
 
+/** The app's shape (router.tsx's inShell): a shell with a link around a failing page and a fine one. */
 function renderFailing(error: Error) {
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  const router = createMemoryRouter([{ path: '/', element: <Broken error={error} />, errorElement: <RouteErrorScreen /> }]);
-  render(<RouterProvider router={router} />);
+  const shell = (
+    <>
+      <Link to="/fine">Fine page</Link>
+      <Outlet />
+    </>
+  );
+  const pages = [
+    { path: '/', element: <Broken error={error} /> },
+    { path: '/fine', element: <h1>A fine page</h1> },
+  ];
+  return renderInAppRouter(inShell(shell, pages), '/').router;
 }
 
 describe('RouteErrorScreen', () => {
@@ -30,5 +42,13 @@ describe('RouteErrorScreen', () => {
     renderFailing(new Error('boom'));
     expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
+  });
+
+  it('keeps the shell around a failed page, and another page renders again', async () => {
+    renderFailing(new Error('boom'));
+    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('link', { name: 'Fine page' }));
+    expect(await screen.findByRole('heading', { name: 'A fine page' })).toBeTruthy();
+    expect(screen.queryByTestId('app-error')).toBeNull();
   });
 });

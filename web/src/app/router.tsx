@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { AppShell } from '@/components/layouts/app-shell';
 import type { RouteMeta } from '@/components/layouts/route-meta';
 import { Spinner } from '@/components/ui/spinner';
@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { lazyNamed } from '@/lib/lazy';
 import { MarketplaceRoute } from './routes/marketplace';
 import { NotFoundRoute } from './routes/not-found';
-import { RouteErrorScreen } from './routes/route-error';
+import { RouteErrorBoundary } from './routes/route-error';
 import { NotForProviders, RequireAuth } from './routes/require-auth';
 import { WelcomeRoute } from './routes/welcome';
 
@@ -101,102 +101,100 @@ function redirect(path: string, to: string, name: string): RouteObject {
 const protect = { protect: true };
 const providerOnly = { provider: true };
 
-export const routes: RouteObject[] = [
-  {
-    element: (
-      <AppShell
-        memberMenu={
-          <Suspense fallback={null}>
-            <MemberMenuSlot />
-          </Suspense>
-        }
-      />
-    ),
-    // The shell's own failures still get the app's screen rather than React Router's.
-    errorElement: <RouteErrorScreen />,
-    children: [
-      {
-        // A page that fails (a lazy chunk missing after a deploy) shows the error screen inside the shell.
-        errorElement: <RouteErrorScreen />,
-        children: [
-          redirect(paths.root.path, paths.marketplace.path, 'Marketplace'),
-          route(paths.welcome.path, WelcomeRoute, { name: 'WelcomePage' }),
-          route(paths.terms.path, TermsRoute, { name: 'Terms of Use' }),
-          route(paths.privacy.path, PrivacyRoute, { name: 'Privacy Policy' }),
-          route(paths.cookies.path, CookiesRoute, { name: 'Cookie Policy' }),
-          route(paths.marketplace.path, MarketplaceRoute, { name: 'Marketplace' }, { notForProviders: true }),
-          route(paths.categoryListing.path, CategoryListingRoute, { name: 'Solutions' }),
-          route(paths.clinicProfile.path, ClinicProfileRoute, { name: 'Provider Details' }, { notForProviders: true }),
-          route(paths.clinicianProfile.path, ClinicianProfileRoute, { name: 'Clinician Details' }, { notForProviders: true }),
-          route(paths.vendorProfile.path, VendorProfileRoute, { name: 'Vendor Details' }),
-          route(paths.solutionDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
-          route(paths.marketItemDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
-
-          // The DPC provider's pages (issue 11); the facilitator's review link is public and bare.
-          redirect(paths.providers.path, paths.providerSolutions.path, 'Solutions'),
-          route(paths.providerSolutions.path, ProviderSolutionsRoute, { name: 'Solutions' }, providerOnly),
-          route(paths.providerSolutionDetails.path, ProviderSolutionDetailsRoute, { name: 'Solution Details' }, providerOnly),
-          route(paths.providerRates.path, ProviderRatesRoute, { name: 'Rates' }, providerOnly),
-          route(paths.providerSettings.path, ProviderSettingsRoute, { name: 'Settings' }, providerOnly),
-          route(paths.providerListings.path, ProviderListingsRoute, { name: 'Listings' }, providerOnly),
-          route(paths.providerMembers.path, ProviderMembersRoute, { name: 'Members' }, providerOnly),
-          route(paths.providerMember.path, ProviderMemberRoute, { name: 'Member' }, providerOnly),
-          route(paths.participationReview.path, ParticipationReviewRoute, { name: 'Participation Review', auth: true }),
-
-          // Sign-in, sign-up and password links: public, without the headers.
-          route(paths.login.path, LoginRoute, { name: 'MemberLogin', auth: true }),
-          route(paths.register.path, RegisterRoute, { name: 'MemberRegister', auth: true }),
-          route(paths.verify.path, VerifyAccountRoute, { name: 'VerifyAccount', auth: true }),
-          route(paths.forgotPassword.path, ForgotPasswordRoute, { name: 'MemberForgotPassword', auth: true }),
-          route(paths.expired.path, ExpiredRoute, { name: 'Link Expired', auth: true }),
-          route(paths.resetPassword.path, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
-          route(`${paths.resetPassword.path}/:token`, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
-
-          // Onboarding: they take a token query and work out the member themselves.
-          route(paths.confirmPlanInformation.path, ConfirmPlanInformationRoute, { name: 'Confirm Plan Information', onboarding: true }),
-          route(paths.confirmInfo.path, ConfirmInfoRoute, { name: 'Confirm Info', onboarding: true }),
-          route(paths.addFamilyMember.path, AddFamilyMemberRoute, { name: 'addFamilyMember', onboarding: true }),
-
-          // Root layout group: login needed.
-          route(paths.home.path, HomeRoute, { name: 'Home' }, protect),
-          route(paths.membership.path, MembershipRoute, { name: 'Membership', hideSidebar: true }, protect),
-          route(paths.findCare.path, FindCareRoute, { name: 'FindCare' }, protect),
-          route(paths.findCareSearch.path, FindCareSearchRoute, { name: 'FindCareSearch' }, protect),
-          route(paths.findCareFilters.path, FindCareFiltersRoute, { name: 'FindCareSearchFilters' }, protect),
-          route(paths.contactUs.path, ContactUsRoute, { name: 'Contact Us' }, protect),
-          redirect(paths.auth.path, paths.authIndex.path, 'Auth'),
-          route(paths.authIndex.path, AuthIndexRoute, { name: 'Auth', auth: true }, protect),
-          route(paths.authAlert.path, AuthAlertRoute, { name: 'Alert', auth: true }, protect),
-          route(paths.confirmEmailPassword.path, ConfirmEmailRoute, { name: 'Confirm Email', auth: true }, protect),
-          route(paths.authChangePassword.path, AuthChangePasswordRoute, { name: 'Change Password', auth: true }, protect),
-          route(paths.personalInfo.path, PersonalInfoRoute, { name: 'Personal Info', auth: true }, protect),
-          route(paths.accountConfirm.path, AccountConfirmedRoute, { name: 'Account Confirmed', auth: true }, protect),
-
-          // Account group: login needed; /account opens the details.
-          redirect(paths.account.path, paths.accountDetails.path, 'Account'),
-          route(paths.accountDetails.path, AccountDetailsRoute, { name: 'Account Details' }, protect),
-          route(paths.accountAlert.path, AccountAlertRoute, { name: 'Account Alert' }, protect),
-          route(paths.accountPersonal.path, AccountPersonalRoute, { name: 'Personal' }, protect),
-          route(paths.accountPersonalEdit.path, AccountPersonalEditRoute, { name: 'Edit Personal', hideSidebar: true }, protect),
-          redirect(paths.familyMembers.path, paths.familyMembersMenu.path, 'accountFamilyMembers'),
-          route(paths.familyMembersMenu.path, FamilyMembersMenuRoute, { name: 'familyMembersMenu' }, protect),
-          route(paths.familyMember.path, FamilyMemberRoute, { name: 'Family Member' }, protect),
-          route(paths.familyMemberAdd.path, FamilyMemberAddRoute, { name: 'Add Family Member', hideSidebar: true }, protect),
-          route(paths.familyMemberEdit.path, FamilyMemberEditRoute, { name: 'Edit Family Member', hideSidebar: true }, protect),
-          route(paths.accountSettings.path, AccountSettingsRoute, { name: 'Settings' }, protect),
-          route(paths.accountChangePassword.path, AccountChangePasswordRoute, { name: 'Change Password', hideSidebar: true }, protect),
-          route(paths.editSubscriber.path, EditSubscriberRoute, { name: 'Edit Subscriber', hideSidebar: true }, protect),
-          route(paths.editDependent.path, EditDependentRoute, { name: 'Edit Dependent', hideSidebar: true }, protect),
-          route(paths.editContact.path, EditContactRoute, { name: 'Edit Contact', hideSidebar: true }, protect),
-
-          route(paths.notFound.path, NotFoundRoute, { name: 'Page Not Found' }),
-          { path: '*', element: <Navigate to={paths.notFound.path} replace />, handle: { name: 'Page Not Found' } },
-        ],
-      },
-    ],
-  },
-];
-
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+/**
+ * `pages` inside `shell` (which renders an Outlet), each with an error screen: a page that fails
+ * (a lazy chunk missing after a deploy) shows it inside the shell; the shell's own failures get
+ * it in place of a blank page.
+ */
+export function inShell(shell: ReactNode, pages: RouteObject[]): RouteObject[] {
+  const pageBoundary = (
+    <RouteErrorBoundary>
+      <Outlet />
+    </RouteErrorBoundary>
+  );
+  return [{ element: <RouteErrorBoundary>{shell}</RouteErrorBoundary>, children: [{ element: pageBoundary, children: pages }] }];
 }
+
+export const routes: RouteObject[] = inShell(
+  <AppShell
+    memberMenu={
+      <Suspense fallback={null}>
+        <MemberMenuSlot />
+      </Suspense>
+    }
+  />,
+  [
+    redirect(paths.root.path, paths.marketplace.path, 'Marketplace'),
+    route(paths.welcome.path, WelcomeRoute, { name: 'WelcomePage' }),
+    route(paths.terms.path, TermsRoute, { name: 'Terms of Use' }),
+    route(paths.privacy.path, PrivacyRoute, { name: 'Privacy Policy' }),
+    route(paths.cookies.path, CookiesRoute, { name: 'Cookie Policy' }),
+    route(paths.marketplace.path, MarketplaceRoute, { name: 'Marketplace' }, { notForProviders: true }),
+    route(paths.categoryListing.path, CategoryListingRoute, { name: 'Solutions' }),
+    route(paths.clinicProfile.path, ClinicProfileRoute, { name: 'Provider Details' }, { notForProviders: true }),
+    route(paths.clinicianProfile.path, ClinicianProfileRoute, { name: 'Clinician Details' }, { notForProviders: true }),
+    route(paths.vendorProfile.path, VendorProfileRoute, { name: 'Vendor Details' }),
+    route(paths.solutionDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
+    route(paths.marketItemDetails.path, SolutionDetailsRoute, { name: 'Solution Details' }),
+
+    // The DPC provider's pages (issue 11); the facilitator's review link is public and bare.
+    redirect(paths.providers.path, paths.providerSolutions.path, 'Solutions'),
+    route(paths.providerSolutions.path, ProviderSolutionsRoute, { name: 'Solutions' }, providerOnly),
+    route(paths.providerSolutionDetails.path, ProviderSolutionDetailsRoute, { name: 'Solution Details' }, providerOnly),
+    route(paths.providerRates.path, ProviderRatesRoute, { name: 'Rates' }, providerOnly),
+    route(paths.providerSettings.path, ProviderSettingsRoute, { name: 'Settings' }, providerOnly),
+    route(paths.providerListings.path, ProviderListingsRoute, { name: 'Listings' }, providerOnly),
+    route(paths.providerMembers.path, ProviderMembersRoute, { name: 'Members' }, providerOnly),
+    route(paths.providerMember.path, ProviderMemberRoute, { name: 'Member' }, providerOnly),
+    route(paths.participationReview.path, ParticipationReviewRoute, { name: 'Participation Review', auth: true }),
+
+    // Sign-in, sign-up and password links: public, without the headers.
+    route(paths.login.path, LoginRoute, { name: 'MemberLogin', auth: true }),
+    route(paths.register.path, RegisterRoute, { name: 'MemberRegister', auth: true }),
+    route(paths.verify.path, VerifyAccountRoute, { name: 'VerifyAccount', auth: true }),
+    route(paths.forgotPassword.path, ForgotPasswordRoute, { name: 'MemberForgotPassword', auth: true }),
+    route(paths.expired.path, ExpiredRoute, { name: 'Link Expired', auth: true }),
+    route(paths.resetPassword.path, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
+    route(`${paths.resetPassword.path}/:token`, ResetPasswordRoute, { name: 'Reset Password', auth: true }),
+
+    // Onboarding: they take a token query and work out the member themselves.
+    route(paths.confirmPlanInformation.path, ConfirmPlanInformationRoute, { name: 'Confirm Plan Information', onboarding: true }),
+    route(paths.confirmInfo.path, ConfirmInfoRoute, { name: 'Confirm Info', onboarding: true }),
+    route(paths.addFamilyMember.path, AddFamilyMemberRoute, { name: 'addFamilyMember', onboarding: true }),
+
+    // Root layout group: login needed.
+    route(paths.home.path, HomeRoute, { name: 'Home' }, protect),
+    route(paths.membership.path, MembershipRoute, { name: 'Membership', hideSidebar: true }, protect),
+    route(paths.findCare.path, FindCareRoute, { name: 'FindCare' }, protect),
+    route(paths.findCareSearch.path, FindCareSearchRoute, { name: 'FindCareSearch' }, protect),
+    route(paths.findCareFilters.path, FindCareFiltersRoute, { name: 'FindCareSearchFilters' }, protect),
+    route(paths.contactUs.path, ContactUsRoute, { name: 'Contact Us' }, protect),
+    redirect(paths.auth.path, paths.authIndex.path, 'Auth'),
+    route(paths.authIndex.path, AuthIndexRoute, { name: 'Auth', auth: true }, protect),
+    route(paths.authAlert.path, AuthAlertRoute, { name: 'Alert', auth: true }, protect),
+    route(paths.confirmEmailPassword.path, ConfirmEmailRoute, { name: 'Confirm Email', auth: true }, protect),
+    route(paths.authChangePassword.path, AuthChangePasswordRoute, { name: 'Change Password', auth: true }, protect),
+    route(paths.personalInfo.path, PersonalInfoRoute, { name: 'Personal Info', auth: true }, protect),
+    route(paths.accountConfirm.path, AccountConfirmedRoute, { name: 'Account Confirmed', auth: true }, protect),
+
+    // Account group: login needed; /account opens the details.
+    redirect(paths.account.path, paths.accountDetails.path, 'Account'),
+    route(paths.accountDetails.path, AccountDetailsRoute, { name: 'Account Details' }, protect),
+    route(paths.accountAlert.path, AccountAlertRoute, { name: 'Account Alert' }, protect),
+    route(paths.accountPersonal.path, AccountPersonalRoute, { name: 'Personal' }, protect),
+    route(paths.accountPersonalEdit.path, AccountPersonalEditRoute, { name: 'Edit Personal', hideSidebar: true }, protect),
+    redirect(paths.familyMembers.path, paths.familyMembersMenu.path, 'accountFamilyMembers'),
+    route(paths.familyMembersMenu.path, FamilyMembersMenuRoute, { name: 'familyMembersMenu' }, protect),
+    route(paths.familyMember.path, FamilyMemberRoute, { name: 'Family Member' }, protect),
+    route(paths.familyMemberAdd.path, FamilyMemberAddRoute, { name: 'Add Family Member', hideSidebar: true }, protect),
+    route(paths.familyMemberEdit.path, FamilyMemberEditRoute, { name: 'Edit Family Member', hideSidebar: true }, protect),
+    route(paths.accountSettings.path, AccountSettingsRoute, { name: 'Settings' }, protect),
+    route(paths.accountChangePassword.path, AccountChangePasswordRoute, { name: 'Change Password', hideSidebar: true }, protect),
+    route(paths.editSubscriber.path, EditSubscriberRoute, { name: 'Edit Subscriber', hideSidebar: true }, protect),
+    route(paths.editDependent.path, EditDependentRoute, { name: 'Edit Dependent', hideSidebar: true }, protect),
+    route(paths.editContact.path, EditContactRoute, { name: 'Edit Contact', hideSidebar: true }, protect),
+
+    route(paths.notFound.path, NotFoundRoute, { name: 'Page Not Found' }),
+    { path: '*', element: <Navigate to={paths.notFound.path} replace />, handle: { name: 'Page Not Found' } },
+  ],
+);

@@ -1,24 +1,51 @@
 import type { ReactElement } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { act, render } from '@testing-library/react';
+import { UNSAFE_createMemoryHistory, type Location, type RouteObject, type To } from 'react-router';
 import { vi } from 'vitest';
+import { AppRouter } from '@/components/layouts/app-router';
+import { guardHistory } from '@/lib/navigation-guard';
 import { notifySessionChanged } from '@/lib/session';
 
 export function testQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } } });
 }
 
-/** Renders `ui` inside a query client and a memory router at `route`. */
-export function renderWithProviders(ui: ReactElement, { route = '/', path = '*' }: { route?: string; path?: string } = {}) {
-  const queryClient = testQueryClient();
-  const router = createMemoryRouter([{ path, element: ui }, { path: '*', element: <p>elsewhere</p> }], { initialEntries: [route] });
+/** The test's view of the app router: where it is, and navigation as a link or Back would make it. */
+export interface TestRouter {
+  state: { readonly location: Location };
+  navigate(to: To | number): Promise<void>;
+  /** Unmounts the rendered routes. */
+  dispose(): void;
+}
+
+type InitialEntry = string | { pathname: string; search?: string; state?: unknown };
+
+/** Renders `routeObjects` with the app's own router over a memory history at `entry`. */
+export function renderInAppRouter(routeObjects: RouteObject[], entry: InitialEntry, queryClient: QueryClient = testQueryClient()) {
+  const history = guardHistory(UNSAFE_createMemoryHistory({ initialEntries: [entry], v5Compat: true }));
   const result = render(
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <AppRouter history={history} routes={routeObjects} />
     </QueryClientProvider>,
   );
+  const router: TestRouter = {
+    state: {
+      get location() {
+        return history.location;
+      },
+    },
+    async navigate(to) {
+      await act(async () => (typeof to === 'number' ? history.go(to) : history.push(to)));
+    },
+    dispose: () => result.unmount(),
+  };
   return { ...result, router, queryClient };
+}
+
+/** Renders `ui` inside a query client and a memory router at `route`. */
+export function renderWithProviders(ui: ReactElement, { route = '/', path = '*' }: { route?: string; path?: string } = {}) {
+  return renderInAppRouter([{ path, element: ui }, { path: '*', element: <p>elsewhere</p> }], route, testQueryClient());
 }
 
 type Handler = (url: URL, init: RequestInit | undefined) => { status?: number; body: unknown } | undefined;
@@ -44,17 +71,8 @@ export function signIn(token = 'header.payload.signature') {
 
 /** Renders a small route table (path -> element) in a memory router starting at `route`. */
 export function renderRoutes(table: Record<string, ReactElement>, route: string) {
-  const queryClient = testQueryClient();
-  const router = createMemoryRouter(
-    [...Object.entries(table).map(([path, element]) => ({ path, element })), { path: '*', element: <p>elsewhere</p> }],
-    { initialEntries: [route] },
-  );
-  const result = render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { ...result, router, queryClient };
+  const routeObjects = [...Object.entries(table).map(([path, element]) => ({ path, element })), { path: '*', element: <p>elsewhere</p> }];
+  return renderInAppRouter(routeObjects, route, testQueryClient());
 }
 
 /** The parsed JSON body of a recorded fetch call. */
@@ -62,13 +80,7 @@ export function bodyOf(call: { init: RequestInit | undefined }): Record<string, 
   return JSON.parse(String(call.init?.body ?? '{}')) as Record<string, unknown>;
 }
 
-/** Renders the app's route objects (the real router's table) in a memory router at `path`. */
-export function renderRouteObjects(routeObjects: RouteObject[], path: string) {
-  const router = createMemoryRouter(routeObjects, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
+/** Renders the app's route objects (the real router's table) with the app's router at `path`. */
+export function renderRouteObjects(routeObjects: RouteObject[], path: string): TestRouter {
+  return renderInAppRouter(routeObjects, path, testQueryClient()).router;
 }

@@ -1,4 +1,5 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import styles from './route-pages.module.css';
 
@@ -12,12 +13,10 @@ export function isChunkLoadError(error: unknown): boolean {
 }
 
 /**
- * The routes' error screen, in place of React Router's: a part of the app that failed to load
+ * The routes' error screen, in place of React's blank page: a part of the app that failed to load
  * (usually a new version deployed while the page was open) or an unexpected error, with Reload.
  */
-export function RouteErrorScreen() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error)) console.error('route error', error);
+export function RouteErrorScreen({ error }: { error: unknown }) {
   const chunk = isChunkLoadError(error);
   return (
     <div className={styles.center} role="alert" data-testid="app-error">
@@ -30,4 +29,38 @@ export function RouteErrorScreen() {
       <Button onClick={() => window.location.reload()}>Reload</Button>
     </div>
   );
+}
+
+interface BoundaryState {
+  error: unknown;
+  /** The page that failed: going to another one renders the routes again. */
+  failedPathname: string | null;
+}
+
+class PageErrorBoundary extends Component<{ pathname: string; children: ReactNode }, BoundaryState> {
+  state: BoundaryState = { error: null, failedPathname: null };
+
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { error: error ?? new Error('unknown error') };
+  }
+
+  static getDerivedStateFromProps(props: { pathname: string }, state: BoundaryState): Partial<BoundaryState> | null {
+    if (state.error === null) return null;
+    if (state.failedPathname === null) return { failedPathname: props.pathname };
+    return state.failedPathname === props.pathname ? null : { error: null, failedPathname: null };
+  }
+
+  componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error('route error', error, info.componentStack);
+  }
+
+  render() {
+    return this.state.error === null ? this.props.children : <RouteErrorScreen error={this.state.error} />;
+  }
+}
+
+/** Shows the error screen in place of `children` when they fail, until the user goes to another page. */
+export function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  return <PageErrorBoundary pathname={pathname}>{children}</PageErrorBoundary>;
 }

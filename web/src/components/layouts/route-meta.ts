@@ -1,4 +1,5 @@
-import { useMatches } from 'react-router';
+import { createContext, use, useMemo } from 'react';
+import { matchRoutes, useLocation, type RouteObject } from 'react-router';
 
 /** What a route tells the shell: its name (for the page title) and which chrome it hides. */
 export interface RouteMeta {
@@ -12,11 +13,16 @@ export interface RouteMeta {
   hideSidebar?: boolean;
 }
 
+/** The app's route table (each route's `handle` its RouteMeta), given by the app's router. */
+export const RouteTableContext = createContext<RouteObject[]>([]);
+
 /** The metadata of the deepest matched route that has any. */
 export function useRouteMeta(): RouteMeta {
-  const matches = useMatches();
+  const routes = use(RouteTableContext);
+  const { pathname } = useLocation();
+  const matches = useMemo(() => matchRoutes(routes, pathname) ?? [], [routes, pathname]);
   for (let index = matches.length - 1; index >= 0; index -= 1) {
-    const handle = matches[index]!.handle as RouteMeta | undefined;
+    const handle = matches[index]!.route.handle as RouteMeta | undefined;
     if (handle?.name) return handle;
   }
   return { name: 'Marketplace' };

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { clearAccessToken, getAccessToken } from '@/lib/session';
 import { redirectTarget, selectedDependent } from '@/lib/storage';
 import { memberFixture } from '@/test/fixtures';
-import { bodyOf, mockFetch, signIn, testQueryClient } from '@/test/render';
+import { bodyOf, mockFetch, signIn, renderInAppRouter } from '@/test/render';
 import { AddFamilyMemberPage, type AddFamilyState } from './add-family-member-page';
 
 type Answer = { status?: number; body: unknown };
@@ -21,19 +19,14 @@ function renderPage(answers: Record<string, Answer | Answer[]>, member = memberF
     served[key] = (served[key] ?? 0) + 1;
     return answer[Math.min(served[key]! - 1, answer.length - 1)];
   });
-  const router = createMemoryRouter(
+  const { router } = renderInAppRouter(
     [
       { path: '/add-family-member', element: <AddFamilyMemberPage /> },
       { path: '/account/details', element: <p>account page</p> },
       { path: '/marketplace', element: <p>marketplace page</p> },
       { path: '*', element: <p>elsewhere</p> },
     ],
-    { initialEntries: [{ pathname: '/add-family-member', state: state ?? null }] },
-  );
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
+    { pathname: '/add-family-member', state: state ?? null },
   );
   return { ...fetched, router };
 }
@@ -437,14 +430,7 @@ describe('revise mode (Confirm Eligibility from the family panel)', () => {
   it('signs in with the ?token= of an email link and drops it from the address (spec 2.1)', async () => {
     clearAccessToken();
     const { calls } = mockFetch((url) => (url.pathname === '/member/app/member/info' ? { body: memberFixture() } : undefined));
-    const router = createMemoryRouter([{ path: '/add-family-member', element: <AddFamilyMemberPage /> }], {
-      initialEntries: ['/add-family-member?token=link.access.token'],
-    });
-    render(
-      <QueryClientProvider client={testQueryClient()}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
+    const { router } = renderInAppRouter([{ path: '/add-family-member', element: <AddFamilyMemberPage /> }], '/add-family-member?token=link.access.token');
     expect(await screen.findByLabelText('Relationship')).toBeTruthy();
     expect(getAccessToken()).toBe('link.access.token');
     expect(router.state.location.search).toBe('');

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
 import type { Member } from '@/lib/member';
 import { getAccessToken } from '@/lib/session';
 import { memberFixture } from '@/test/fixtures';
-import { bodyOf, mockFetch, signIn, testQueryClient } from '@/test/render';
+import { bodyOf, mockFetch, signIn, renderInAppRouter } from '@/test/render';
 import { ConfirmPlanPage } from './confirm-plan-page';
 
 /** A member who signed up and still has to confirm: no insurance details yet. */
@@ -39,17 +36,12 @@ function setup(member: Member, confirm: Answer | ((body: Record<string, unknown>
     if (url.pathname === '/member/app/confirm/info') return typeof confirm === 'function' ? confirm(JSON.parse(String(init?.body))) : confirm;
     return extra[url.pathname];
   });
-  const router = createMemoryRouter(
+  const { router } = renderInAppRouter(
     [
       { path: '/confirm-plan-information', element: <ConfirmPlanPage /> },
       { path: '*', element: <p>elsewhere</p> },
     ],
-    { initialEntries: ['/confirm-plan-information'] },
-  );
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
+    '/confirm-plan-information',
   );
   return { ...fetched, router };
 }
@@ -258,6 +250,23 @@ describe('eligibility confirmation', () => {
     await fillJane();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(await screen.findByRole('dialog', { name: 'Are you sure you want to cancel?' })).toBeTruthy();
+  });
+
+  it('holds a navigation away with unsaved changes: No, stay keeps the form; Yes, cancel goes on', async () => {
+    const { router } = setup(newMember());
+    await fillJane();
+    await router.navigate('/marketplace');
+    expect(await screen.findByRole('dialog', { name: 'Are you sure you want to cancel?' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/confirm-plan-information');
+
+    fireEvent.click(screen.getByRole('button', { name: 'No, stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Are you sure you want to cancel?' })).toBeNull());
+    expect(router.state.location.pathname).toBe('/confirm-plan-information');
+
+    await router.navigate('/marketplace');
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, cancel' }));
+    expect(await screen.findByText('elsewhere')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/marketplace');
   });
 });
 

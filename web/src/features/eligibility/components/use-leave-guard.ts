@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useBlocker, useNavigate, type NavigateOptions } from 'react-router';
+import { useNavigate, type NavigateOptions } from 'react-router';
+import { useHeldNavigation } from '@/lib/navigation-guard';
 
 /**
  * Leaving with unsaved changes asks first (spec: "Leaving early asks for confirmation"): while
@@ -9,7 +10,7 @@ import { useBlocker, useNavigate, type NavigateOptions } from 'react-router';
 export function useLeaveGuard(guarded: boolean, onBlocked: () => void) {
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => guarded && !leaving && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useHeldNavigation((currentPathname, nextPathname) => guarded && !leaving && currentPathname !== nextPathname);
 
   useEffect(() => {
     if (blocker.state === 'blocked') onBlocked();
@@ -31,7 +32,7 @@ export function useLeaveGuard(guarded: boolean, onBlocked: () => void) {
 
   /** "No, stay": a blocked navigation is dropped. */
   function stay() {
-    blocker.reset?.();
+    blocker.reset();
   }
 
   /** "Yes, cancel": a blocked navigation goes on; otherwise the page leaves for `fallback`. */

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { act, render } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { act } from '@testing-library/react';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from '@/lib/query-client';
+import { renderInAppRouter } from '@/test/render';
 import type { SearchDispatch } from './use-search-state';
 import { useSearchState } from './use-search-state';
 
@@ -23,13 +22,7 @@ function Probe() {
 }
 
 function renderAt(url: string) {
-  const router = createMemoryRouter([{ path: '/marketplace', element: <Probe /> }], { initialEntries: [url] });
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
+  return renderInAppRouter([{ path: '/marketplace', element: <Probe /> }], url, createQueryClient()).router;
 }
 
 describe('useSearchState', () => {
