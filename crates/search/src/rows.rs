@@ -16,8 +16,11 @@ use crate::spatial::{SpatialTrees, morton_code};
 /// The rows a snapshot is built from.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SnapshotInput {
+    #[serde(deserialize_with = "presized")]
     pub organisations: Vec<Organisation>,
+    #[serde(deserialize_with = "presized")]
     pub locations: Vec<Location>,
+    #[serde(deserialize_with = "presized")]
     pub clinicians: Vec<Clinician>,
     pub employers: Vec<Employer>,
     /// The provider directory's networks and insurance plans (the FHIR API serves them).
@@ -29,6 +32,38 @@ pub struct SnapshotInput {
     pub hours_patterns: Vec<HoursPattern>,
     /// Which state of the catalogue these rows are.
     pub version: CatalogueVersion,
+}
+
+/// The most bytes of rows [`presized`] reserves before reading them: a corrupt length must not
+/// reserve more than a real catalogue could hold.
+const LONGEST_PRESIZED_ROWS: usize = 4 << 30;
+
+/// Reads a list of rows into a vector sized once from the length written before them. serde's
+/// own reads reserve at most 1 MiB ahead and then double: at a million locations that copied
+/// the vector nine times and faulted in twice its final memory, a fifth of a server's start-up.
+fn presized<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Rows<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Rows<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            formatter.write_str("a list of rows")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let most = LONGEST_PRESIZED_ROWS / std::mem::size_of::<T>().max(1);
+            let mut rows = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(most));
+            while let Some(row) = seq.next_element()? {
+                rows.push(row);
+            }
+            Ok(rows)
+        }
+    }
+    deserializer.deserialize_seq(Rows(std::marker::PhantomData))
 }
 
 /// One week of opening hours and the locations (by id) that keep it.
@@ -83,6 +118,56 @@ pub struct CatalogueVersion {
     pub cursor: String,
 }
 
+/// Row ids to ordinals. Catalogue ids are a sequence with few gaps, so a table indexed by id
+/// (4 bytes a row) stands in for a hash map (some 35 bytes a row at a million locations, 60 MB
+/// of a server's memory for the three maps); ids spread wider than twice their count are kept
+/// in a map.
+#[derive(Debug)]
+pub(crate) enum IdMap {
+    Dense { first: i64, ordinals: Vec<u32> },
+    Sparse(HashMap<i64, u32>),
+}
+
+/// An id between others that no row has, in [`IdMap::Dense`].
+const NO_ROW: u32 = u32::MAX;
+
+impl IdMap {
+    /// The ordinal of each id is its position in `ids`; a repeated id keeps its last position.
+    pub(crate) fn new(ids: impl ExactSizeIterator<Item = i64> + Clone) -> Self {
+        let count = ids.len();
+        let Some((lowest, highest)) = ids.clone().fold(None, |range: Option<(i64, i64)>, id| {
+            Some(range.map_or((id, id), |(lowest, highest)| (lowest.min(id), highest.max(id))))
+        }) else {
+            return Self::Dense {
+                first: 0,
+                ordinals: Vec::new(),
+            };
+        };
+        let span = i128::from(highest) - i128::from(lowest) + 1;
+        if span > 2 * count as i128 + 1024 {
+            return Self::Sparse(ids.enumerate().map(|(ordinal, id)| (id, ordinal as u32)).collect());
+        }
+        let mut ordinals = vec![NO_ROW; span as usize];
+        for (ordinal, id) in ids.enumerate() {
+            ordinals[(id - lowest) as usize] = ordinal as u32;
+        }
+        Self::Dense {
+            first: lowest,
+            ordinals,
+        }
+    }
+
+    pub(crate) fn get(&self, id: i64) -> Option<u32> {
+        match self {
+            Self::Dense { first, ordinals } => {
+                let at = usize::try_from(id.checked_sub(*first)?).ok()?;
+                ordinals.get(at).copied().filter(|ordinal| *ordinal != NO_ROW)
+            }
+            Self::Sparse(map) => map.get(&id).copied(),
+        }
+    }
+}
+
 /// Lists of ordinals per entity, in compressed sparse row form.
 #[derive(Debug, Default)]
 pub(crate) struct Lists {
@@ -131,17 +216,24 @@ pub(crate) fn folded(name: &str) -> impl Iterator<Item = char> + '_ {
 
 /// Orders locations: physical ones by Morton code (then id), virtual ones after, by id.
 pub(crate) fn sort_into_ordinal_order(locations: &mut [Location]) {
-    locations.sort_by_cached_key(|location| {
-        let code = if location.is_virtual {
-            u64::MAX
-        } else {
-            morton_code(LatLng {
-                lat: location.lat,
-                lng: location.lng,
-            })
-        };
-        (location.is_virtual, code, location.id)
-    });
+    // A published snapshot's rows are written in this order: checking costs no memory, where
+    // sorting by cached keys held 32 bytes a location (32 MB at a million) to find nothing to move.
+    if locations.is_sorted_by_key(ordinal_order) {
+        return;
+    }
+    locations.sort_by_cached_key(ordinal_order);
+}
+
+fn ordinal_order(location: &Location) -> (bool, u64, i64) {
+    let code = if location.is_virtual {
+        u64::MAX
+    } else {
+        morton_code(LatLng {
+            lat: location.lat,
+            lng: location.lng,
+        })
+    };
+    (location.is_virtual, code, location.id)
 }
 
 /// The texts a location is found by: its place names, and the names of the people there.
@@ -166,11 +258,11 @@ pub(crate) struct Tables {
     pub(crate) location_clinicians: Lists,
     pub(crate) clinician_locations: Lists,
     pub(crate) organisation_locations: Lists,
-    pub(crate) location_by_id: HashMap<i64, u32>,
+    pub(crate) location_by_id: IdMap,
     /// Per location: its week in `SnapshotInput::hours_patterns`, or `NO_HOURS`.
     pub(crate) location_hours: Vec<u32>,
-    pub(crate) clinician_by_id: HashMap<i64, u32>,
-    pub(crate) organisation_by_id: HashMap<i64, u32>,
+    pub(crate) clinician_by_id: IdMap,
+    pub(crate) organisation_by_id: IdMap,
     /// Organisation ordinals sorted by case-folded name, for name filters.
     pub(crate) organisations_by_name: Vec<u32>,
     pub(crate) employer_by_alias: HashMap<String, u32>,
@@ -200,51 +292,52 @@ pub(crate) struct Tables {
 impl Tables {
     pub(crate) fn new(input: &SnapshotInput) -> Self {
         let locations = &input.locations;
-        let location_count = locations.len();
         let physical_len = locations.iter().take_while(|location| !location.is_virtual).count();
-        let organisation_by_id: HashMap<i64, u32> = input
-            .organisations
-            .iter()
-            .enumerate()
-            .map(|(ordinal, organisation)| (organisation.id, ordinal as u32))
-            .collect();
-        // Sorted ordinals rather than a map of lower-cased copies: a million locations bring
-        // hundreds of thousands of organisations, and the names are already in the rows.
-        let mut organisations_by_name: Vec<u32> = (0..input.organisations.len() as u32).collect();
-        organisations_by_name.sort_by(|a, b| {
-            folded(&input.organisations[*a as usize].name).cmp(folded(&input.organisations[*b as usize].name))
-        });
+        // The name order and the spatial indexes need nothing else derived here: on their own
+        // threads they take half of this work off the critical path of a server's start.
+        std::thread::scope(|scope| {
+            let by_name = scope.spawn(|| organisations_by_name(&input.organisations));
+            let spatial = scope.spawn(|| spatial_indexes(&locations[..physical_len]));
+            let tables = Self::relations(input, physical_len);
+            let organisations_by_name = joined(by_name);
+            let (trees, morton) = joined(spatial);
+            Self {
+                organisations_by_name,
+                trees,
+                morton,
+                ..tables
+            }
+        })
+    }
+
+    /// Everything but the name order and the spatial indexes, which are left empty.
+    fn relations(input: &SnapshotInput, physical_len: usize) -> Self {
+        let locations = &input.locations;
+        let location_count = locations.len();
+        let organisation_by_id = IdMap::new(input.organisations.iter().map(|organisation| organisation.id));
         // A location whose organisation is missing is attached to the first one rather than
         // dropped; the database's foreign key makes this unreachable in practice.
         let location_organisation: Vec<u32> = locations
             .iter()
-            .map(|location| organisation_by_id.get(&location.organisation_id).copied().unwrap_or(0))
+            .map(|location| organisation_by_id.get(location.organisation_id).unwrap_or(0))
             .collect();
-        let location_by_id: HashMap<i64, u32> = locations
-            .iter()
-            .enumerate()
-            .map(|(ordinal, location)| (location.id, ordinal as u32))
-            .collect();
+        let location_by_id = IdMap::new(locations.iter().map(|location| location.id));
         let mut location_hours = vec![NO_HOURS; location_count];
         for (position, pattern) in input.hours_patterns.iter().enumerate() {
             for id in &pattern.location_ids {
-                if let Some(ordinal) = location_by_id.get(id) {
-                    location_hours[*ordinal as usize] = position as u32;
+                if let Some(ordinal) = location_by_id.get(*id) {
+                    location_hours[ordinal as usize] = position as u32;
                 }
             }
         }
-        let clinician_by_id: HashMap<i64, u32> = input
-            .clinicians
-            .iter()
-            .enumerate()
-            .map(|(ordinal, clinician)| (clinician.id, ordinal as u32))
-            .collect();
+        let clinician_by_id = IdMap::new(input.clinicians.iter().map(|clinician| clinician.id));
 
-        let mut clinician_location_pairs = Vec::new();
+        let mut clinician_location_pairs =
+            Vec::with_capacity(input.clinicians.iter().map(|c| c.location_ids.len()).sum());
         for (clinician_ordinal, clinician) in input.clinicians.iter().enumerate() {
             for location_id in &clinician.location_ids {
-                if let Some(location_ordinal) = location_by_id.get(location_id) {
-                    clinician_location_pairs.push((clinician_ordinal as u32, *location_ordinal));
+                if let Some(location_ordinal) = location_by_id.get(*location_id) {
+                    clinician_location_pairs.push((clinician_ordinal as u32, location_ordinal));
                 }
             }
         }
@@ -294,12 +387,6 @@ impl Tables {
             .collect();
         employer_names.sort();
 
-        let physical_positions: Vec<LatLng> = locations[..physical_len]
-            .iter()
-            .map(|l| LatLng { lat: l.lat, lng: l.lng })
-            .collect();
-        let trees = SpatialTrees::build(&physical_positions);
-        let morton = MortonIndex::new(physical_positions);
         let (location_credential_set, credential_sets, location_speciality) =
             location_summaries(location_count, &location_clinicians, input, &clinician_speciality);
         let everywhere = Bitset::full(location_count);
@@ -340,7 +427,7 @@ impl Tables {
             location_hours,
             clinician_by_id,
             organisation_by_id,
-            organisations_by_name,
+            organisations_by_name: Vec::new(),
             employer_by_alias,
             employer_names,
             clinician_credential,
@@ -355,10 +442,32 @@ impl Tables {
             gender_locations,
             everywhere,
             virtual_by_state,
-            morton,
-            trees,
+            morton: MortonIndex::new(Vec::new()),
+            trees: SpatialTrees::build(&[]),
         }
     }
+}
+
+/// Organisation ordinals sorted by case-folded name (ties by ordinal).
+fn organisations_by_name(organisations: &[Organisation]) -> Vec<u32> {
+    // Sorted ordinals rather than a map of lower-cased copies: a million locations bring
+    // hundreds of thousands of organisations, and the names are already in the rows.
+    let mut by_name: Vec<u32> = (0..organisations.len() as u32).collect();
+    // Each name folded once: folding both names afresh in every comparison of the sort was a
+    // third of a million-location server's start.
+    by_name.sort_by_cached_key(|o| folded(&organisations[*o as usize].name).collect::<String>());
+    by_name
+}
+
+/// The R-tree and the Morton index of the physical locations (already in Morton order).
+fn spatial_indexes(physical: &[Location]) -> (SpatialTrees, MortonIndex) {
+    let positions: Vec<LatLng> = physical.iter().map(|l| LatLng { lat: l.lat, lng: l.lng }).collect();
+    (SpatialTrees::build(&positions), MortonIndex::new(positions))
+}
+
+/// A scoped thread's result, its panic carried on to the caller.
+fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// The virtual locations serving a state: listed by name, and as a set to count a filter's
@@ -392,10 +501,15 @@ fn location_summaries(
             |clinician| input.clinicians[clinician as usize].credentials.as_str(),
             |clinician| clinician_speciality[clinician as usize],
         );
-        let code = *set_codes.entry(joined.clone()).or_insert_with(|| {
-            sets.push(joined);
-            (sets.len() - 1) as u32
-        });
+        let code = match set_codes.get(&joined) {
+            Some(code) => *code,
+            None => {
+                let code = sets.len() as u32;
+                set_codes.insert(joined.clone(), code);
+                sets.push(joined);
+                code
+            }
+        };
         location_sets.push(code);
         specialities.push(most_common);
     }
@@ -413,9 +527,14 @@ pub(crate) fn location_summary<'a>(
     let mut credentials: Vec<&str> = clinicians.iter().map(|c| credential_of(*c)).collect();
     credentials.sort_unstable();
     credentials.dedup();
-    let mut counts: HashMap<u16, usize> = HashMap::new();
+    // A location has a handful of clinicians: a list counts them without a map per location.
+    let mut counts: Vec<(u16, usize)> = Vec::with_capacity(clinicians.len());
     for clinician in clinicians {
-        *counts.entry(speciality_of(*clinician)).or_default() += 1;
+        let speciality = speciality_of(*clinician);
+        match counts.iter_mut().find(|(counted, _)| *counted == speciality) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((speciality, 1)),
+        }
     }
     let most_common = counts
         .into_iter()
@@ -426,13 +545,15 @@ pub(crate) fn location_summary<'a>(
 
 /// Assigns small integer codes to distinct strings (sorted), returning the codes per row.
 fn dictionary<'a>(values: impl Iterator<Item = &'a str> + Clone) -> (Vec<u16>, Vec<String>) {
-    let mut names: Vec<String> = values
+    // Distinct values first, copied once each: 800,000 clinicians name a few dozen.
+    let mut distinct: Vec<&str> = values
         .clone()
-        .map(str::to_owned)
-        .collect::<std::collections::BTreeSet<_>>()
+        .collect::<std::collections::HashSet<&str>>()
         .into_iter()
         .collect();
-    names.truncate(u16::MAX as usize);
+    distinct.sort_unstable();
+    distinct.truncate(u16::MAX as usize);
+    let names: Vec<String> = distinct.into_iter().map(str::to_owned).collect();
     let code_of: HashMap<&str, u16> = names
         .iter()
         .enumerate()
@@ -440,4 +561,62 @@ fn dictionary<'a>(values: impl Iterator<Item = &'a str> + Clone) -> (Vec<u16>, V
         .collect();
     let codes = values.map(|value| code_of.get(value).copied().unwrap_or(0)).collect();
     (codes, names)
+}
+
+#[cfg(test)]
+mod tests {
+    use domain::OrganisationKind;
+
+    use super::*;
+
+    #[test]
+    fn ids_find_their_ordinals_in_a_table_or_a_map() {
+        // Catalogue ids with gaps: a table from the lowest id.
+        let dense = IdMap::new([7, 9, 8, 12].into_iter());
+        assert!(matches!(dense, IdMap::Dense { first: 7, .. }));
+        // Spread wide (a test's or an import's ids): a map.
+        let sparse = IdMap::new([5, 1 << 40, -3].into_iter());
+        assert!(matches!(sparse, IdMap::Sparse(_)));
+        for (map, ids) in [(&dense, vec![7, 9, 8, 12]), (&sparse, vec![5, 1 << 40, -3])] {
+            for (ordinal, id) in ids.iter().enumerate() {
+                assert_eq!(map.get(*id), Some(ordinal as u32), "{id} in {map:?}");
+            }
+            for absent in [10, 11, 6, 13, 0, -1, i64::MIN, i64::MAX] {
+                assert_eq!(map.get(absent), None, "{absent} in {map:?}");
+            }
+        }
+        assert_eq!(IdMap::new(std::iter::empty()).get(0), None);
+        // A repeated id keeps its last position, as the maps built before did.
+        assert_eq!(IdMap::new([3, 4, 3].into_iter()).get(3), Some(2));
+    }
+
+    #[test]
+    fn organisations_are_ordered_by_their_folded_names_then_ordinal() {
+        let names = [
+            "beta",
+            "Alpha",
+            "ΣΟΦΙΑ",
+            "alpha",
+            "σοφια",
+            "Zeta",
+            "ÄRZTE",
+            "ärzte",
+            "b",
+        ];
+        let organisations: Vec<Organisation> = names
+            .iter()
+            .enumerate()
+            .map(|(id, name)| Organisation {
+                id: id as i64,
+                name: (*name).to_owned(),
+                kind: OrganisationKind::Group,
+                updated_at_micros: 0,
+            })
+            .collect();
+        // The order name filters were written against: folded characters compared afresh.
+        let mut expected: Vec<u32> = (0..names.len() as u32).collect();
+        expected.sort_by(|a, b| folded(names[*a as usize]).cmp(folded(names[*b as usize])));
+        assert_eq!(organisations_by_name(&organisations), expected);
+        assert_eq!(expected[..2], [1, 3], "equal folded names keep their ordinals' order");
+    }
 }
