@@ -68,6 +68,16 @@ describe("a company link's first search, started before React renders", () => {
     expect(calls.filter((call) => call.url.pathname === '/member/app/potential/employers' && call.url.searchParams.has('search'))).toEqual([]);
   });
 
+  it('settles once the three answers are in the cache, so a render after it shows the cards at once', async () => {
+    companyLinkServer();
+    const queryClient = createQueryClient();
+    expect(await startFirstScreen(queryClient, { pathname: '/marketplace', search: LINK })).not.toBeNull();
+    renderMarketplace(queryClient);
+    // No waiting: the first render has the employer, the place and the cards.
+    expect(screen.getByRole('article', { name: /Mile High Direct Primary Care/ })).toBeTruthy();
+    expect(screen.queryByTestId('result-card-skeleton')).toBeNull();
+  });
+
   it("asks the page's own search when the server's ZIP code stands elsewhere than the geocoded place", async () => {
     const { calls } = companyLinkServer({ lat: 39.9, lng: -105.2 });
     const queryClient = createQueryClient();

@@ -3,9 +3,9 @@
  * as the entry's first import). The page asks the employer behind the link (the alias), then the
  * address's place, then searches from them: three round trips one after the other, each after a
  * render. Here the three start at once, the search asking the server to resolve the alias and the
- * ZIP code itself (`company` and `userZipCode` in its query), and nothing waits for them: the
- * page paints its skeletons and finds the answers in the query cache, under its own keys, so
- * nothing is asked twice.
+ * ZIP code itself (`company` and `userZipCode` in its query). The page finds the answers in the
+ * query cache, under its own keys, so nothing is asked twice; the entry (main.tsx) holds the
+ * first render for them a little, so the cards come with it when the answers are near.
  *
  * Only a signed-out visit to the marketplace with a company link is started here: a signed-in
  * member's search depends on the member (their employer, a family member acted on).
@@ -54,7 +54,8 @@ export function pageSearchParams(linked: SearchState, employer: CompanyAlias, pl
  * Starts a signed-out company link's calls for the URL the page opens with: the alias, the
  * address's place and the search at once. Each answer lands in the query cache under the key the
  * page asks it by; the search's as soon as the alias and the place tell that key. Returns the
- * started search's answer (null when nothing was started), for tests; it never rejects.
+ * started search's answer once all three are in the cache (null when nothing was started or
+ * a call failed), so the entry can hold the first render for it; it never rejects.
  */
 export function startFirstScreen(queryClient: QueryClient, location: Pick<Location, 'pathname' | 'search'>): Promise<SearchResponse | null> {
   if (getAccessToken() !== null || location.pathname !== paths.marketplace.path) return Promise.resolve(null);
@@ -81,16 +82,17 @@ export function startFirstScreen(queryClient: QueryClient, location: Pick<Locati
   // the employer, the place and the cards together rather than one answer per render.
   const allAnswered = Promise.allSettled([early, aliasAnswer, placeAnswer]);
   const together = <T>(answer: Promise<T>) => allAnswered.then(() => answer);
-  void queryClient.prefetchQuery({ ...companyAliasQueryOptions(company), queryFn: firstThen(together(aliasAnswer), () => resolveCompanyAlias(company)) });
-  if (placeAnswer) void queryClient.prefetchQuery({ ...geocodeAddressQueryOptions(linked.address), queryFn: firstThen(together(placeAnswer), () => geocodeFirst({ address: linked.address })) });
-  const seeded = Promise.all([aliasAnswer, placeAnswer]).then(([employer, place]) => {
+  const cached = [queryClient.prefetchQuery({ ...companyAliasQueryOptions(company), queryFn: firstThen(together(aliasAnswer), () => resolveCompanyAlias(company)) })];
+  if (placeAnswer) cached.push(queryClient.prefetchQuery({ ...geocodeAddressQueryOptions(linked.address), queryFn: firstThen(together(placeAnswer), () => geocodeFirst({ address: linked.address })) }));
+  const seeded = Promise.all([aliasAnswer, placeAnswer]).then(async ([employer, place]) => {
     const search = pageSearchParams(linked, employer, place?.location ?? null);
     // The early answer stands for the page's search when it measured from the same place
     // (the server's ZIP centroid and the geocoded place agree); otherwise the page's own call.
     const answer = early
       ? early.then((found) => (place === null || near(found.origin, place.location) ? found : searchMarket(search)), () => searchMarket(search))
       : searchMarket(search);
-    void queryClient.prefetchQuery({ ...searchMarketQueryOptions(search), queryFn: firstThen(together(answer), () => searchMarket(search)) });
+    cached.push(queryClient.prefetchQuery({ ...searchMarketQueryOptions(search), queryFn: firstThen(together(answer), () => searchMarket(search)) }));
+    await Promise.all(cached);
     return answer;
   });
   return seeded.catch(() => null);
