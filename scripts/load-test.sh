@@ -99,7 +99,7 @@ if [ -n "${METRICS_COMPARE:-}" ]; then
     NEARCARE_MAX_CONNECTIONS_PER_ADDRESS=0 \
     ./target/release/nearcare-server >"$local_dir/server-off.log" 2>&1 &
   off_server=$!
-  trap 'kill $server $off_server 2>/dev/null; wait $server $off_server 2>/dev/null || true; ./target/release/indexer --local-dir "$local_dir" pg stop >/dev/null 2>&1 || true' EXIT
+  trap 'kill $server $off_server 2>/dev/null; wait $server $off_server 2>/dev/null || true; stop_own_cluster' EXIT
   until curl -fs "http://127.0.0.1:${off_port}/ready" >/dev/null 2>&1; do
     kill -0 "$off_server" 2>/dev/null || { tail -20 "$local_dir/server-off.log"; exit 1; }
     sleep 0.1

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use domain::LatLng;
 use serde_json::Value;
@@ -278,25 +278,21 @@ fn near_search(
     let mut found: Vec<(usize, f64)> = Vec::with_capacity(wanted);
     // Locations at one distance come out together; each such group is put in id order, so a
     // cursor (distance, id) says exactly where a page ends.
+    let after_cursor = |ordinal: usize, miles: f64| match cursor {
+        Some(Cursor::Near { miles: last, id }) => miles > last || (miles == last && id_of(ordinal) > id),
+        _ => true,
+    };
     while found.len() < wanted {
         let Some((ordinal, miles)) = walk.next() else { break };
-        let mut group = vec![(ordinal, miles)];
-        while let Some((_, next_miles)) = walk.peek() {
-            if *next_miles != miles {
-                break;
-            }
-            group.push(walk.next().expect("peeked"));
-        }
-        group.sort_by_key(|(ordinal, _)| id_of(*ordinal));
-        for (ordinal, miles) in group {
-            let after_cursor = match cursor {
-                Some(Cursor::Near { miles: last, id }) => miles > last || (miles == last && id_of(ordinal) > id),
-                _ => true,
-            };
-            if after_cursor {
+        let group_start = found.len();
+        let mut next = Some((ordinal, miles));
+        while let Some((ordinal, miles)) = next {
+            if after_cursor(ordinal, miles) {
                 found.push((ordinal, miles));
             }
+            next = walk.next_if(|(_, next_miles)| *next_miles == miles);
         }
+        found[group_start..].sort_by_key(|(ordinal, _)| id_of(*ordinal));
     }
     let next_cursor = if found.len() > query.count {
         found.truncate(query.count);
@@ -395,44 +391,169 @@ impl Page {
     }
 }
 
+/// A resource rendered as JSON, kept as the tail of its search entry's start:
+/// `Kind/id","resource":{…}`, which follows `{"fullUrl":"` and the escaped base and `/`. A page
+/// copies each entry's start in one piece; a read answers the resource, a slice of the same bytes.
+#[derive(Clone)]
+pub struct Rendered {
+    entry_tail: Arc<[u8]>,
+    resource_at: usize,
+}
+
+impl Rendered {
+    fn new(directory: &Directory<'_>, item: Item) -> Self {
+        let url = serde_json::to_vec(&format!("{}/{}", Directory::kind_of(item), directory.id(item)))
+            .expect("a string serialises");
+        let resource = serde_json::to_vec(&render(directory, item)).expect("a resource serialises");
+        // The URL without its opening quote: the base before it is written without its closing one.
+        let mut entry_tail = Vec::with_capacity(url.len() + RESOURCE_KEY.len() + resource.len());
+        entry_tail.extend_from_slice(&url[1..]);
+        entry_tail.extend_from_slice(RESOURCE_KEY);
+        let resource_at = entry_tail.len();
+        entry_tail.extend_from_slice(&resource);
+        Self {
+            entry_tail: entry_tail.into(),
+            resource_at,
+        }
+    }
+
+    /// The resource's JSON.
+    pub fn resource(&self) -> &[u8] {
+        &self.entry_tail[self.resource_at..]
+    }
+
+    /// Bytes this keeps, for the cache's budget.
+    fn size(&self) -> usize {
+        self.entry_tail.len() + std::mem::size_of::<Self>()
+    }
+}
+
+const RESOURCE_KEY: &[u8] = br#","resource":"#;
+
 /// Resources rendered as JSON, kept per snapshot (patches start a new cache) up to a budget,
-/// so a page of `near` copies bytes instead of building each resource again.
+/// so a page of `near` copies bytes instead of building each resource again. Locations, which
+/// `near` pages are made of, are found by ordinal without a lock or a hash (a page reads 20);
+/// other resources in a map.
 pub struct RenderCache {
-    rendered: RwLock<HashMap<Item, Arc<[u8]>>>,
+    locations: ByOrdinal,
+    others: RwLock<HashMap<Item, Rendered>>,
     bytes: AtomicUsize,
     budget: usize,
 }
 
-/// Bytes of rendered resources a snapshot keeps (a Location is about 1 KB).
+/// Bytes of rendered resources a snapshot keeps (a Location is about 2.5 KB).
 pub const RENDER_BUDGET: usize = 32 << 20;
 
 impl RenderCache {
-    fn new(budget: usize) -> Self {
+    fn new(location_count: usize, budget: usize) -> Self {
         Self {
-            rendered: RwLock::new(HashMap::new()),
+            locations: ByOrdinal::new(location_count),
+            others: RwLock::new(HashMap::new()),
             bytes: AtomicUsize::new(0),
             budget,
         }
     }
 
     pub fn of<'s>(directory: &Directory<'s>) -> &'s Self {
-        directory.snapshot.derived(|_| Self::new(RENDER_BUDGET))
+        directory
+            .snapshot
+            .derived(|snapshot| Self::new(snapshot.location_count(), RENDER_BUDGET))
     }
 
-    /// The item's resource as JSON.
-    pub fn get(&self, directory: &Directory<'_>, item: Item) -> Arc<[u8]> {
-        if let Some(found) = self.rendered.read().expect("render cache lock").get(&item) {
-            return Arc::clone(found);
+    /// The item's resource, rendered.
+    pub fn get(&self, directory: &Directory<'_>, item: Item) -> Rendered {
+        if let Item::Location(ordinal) = item
+            && self.locations.covers(ordinal as usize)
+        {
+            let ordinal = ordinal as usize;
+            if let Some(found) = self.locations.get(ordinal) {
+                return found.clone();
+            }
+            let rendered = Rendered::new(directory, item);
+            // The chunk counts too when this makes it; given back when another request made it
+            // first, or kept the same location first.
+            let chunk_cost = if self.locations.has_chunk(ordinal) {
+                0
+            } else {
+                CHUNK_BYTES
+            };
+            if self.reserve(rendered.size() + chunk_cost) {
+                let (slot, chunk_made) = self.locations.slot(ordinal);
+                let mut unused = if chunk_made { 0 } else { chunk_cost };
+                if slot.set(rendered.clone()).is_err() {
+                    unused += rendered.size();
+                }
+                self.bytes.fetch_sub(unused, Ordering::Relaxed);
+            }
+            return rendered;
         }
-        let resource = render(directory, item);
-        let bytes: Arc<[u8]> = serde_json::to_vec(&resource).expect("a resource serialises").into();
-        if self.bytes.load(Ordering::Relaxed) + bytes.len() <= self.budget {
-            let mut rendered = self.rendered.write().expect("render cache lock");
-            if rendered.insert(item, Arc::clone(&bytes)).is_none() {
-                self.bytes.fetch_add(bytes.len(), Ordering::Relaxed);
+        if let Some(found) = self.others.read().expect("render cache lock").get(&item) {
+            return found.clone();
+        }
+        let rendered = Rendered::new(directory, item);
+        if self.reserve(rendered.size()) {
+            let mut others = self.others.write().expect("render cache lock");
+            if others.insert(item, rendered.clone()).is_some() {
+                self.bytes.fetch_sub(rendered.size(), Ordering::Relaxed);
             }
         }
-        bytes
+        rendered
+    }
+
+    /// Counts `bytes` against the budget if they fit in it.
+    fn reserve(&self, bytes: usize) -> bool {
+        self.bytes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |kept| {
+                (kept + bytes <= self.budget).then_some(kept + bytes)
+            })
+            .is_ok()
+    }
+}
+
+/// Locations per chunk of [`ByOrdinal`]. Ordinals are in Morton order, but the 20 nearest of a
+/// place still fall in several chunks: with 256 a chunk (8 KB) the load test's 4,000 Locations
+/// used up the budget in chunks; with 32 (1 KB) they take at most 4 MB, and the chunks' index is
+/// 31,250 entries (750 KB) at a million locations.
+const CHUNK: usize = 32;
+
+/// Bytes of one chunk, counted against the cache's budget.
+const CHUNK_BYTES: usize = CHUNK * std::mem::size_of::<OnceLock<Rendered>>();
+
+/// [`CHUNK`] locations' slots.
+type Chunk = Box<[OnceLock<Rendered>]>;
+
+/// Rendered locations by ordinal, each chunk allocated when the first of its locations is kept.
+struct ByOrdinal {
+    chunks: Box<[OnceLock<Chunk>]>,
+}
+
+impl ByOrdinal {
+    fn new(location_count: usize) -> Self {
+        Self {
+            chunks: (0..location_count.div_ceil(CHUNK)).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    fn covers(&self, ordinal: usize) -> bool {
+        ordinal / CHUNK < self.chunks.len()
+    }
+
+    fn has_chunk(&self, ordinal: usize) -> bool {
+        self.chunks[ordinal / CHUNK].get().is_some()
+    }
+
+    fn get(&self, ordinal: usize) -> Option<&Rendered> {
+        self.chunks[ordinal / CHUNK].get()?[ordinal % CHUNK].get()
+    }
+
+    /// The ordinal's slot, and whether its chunk was made by this call.
+    fn slot(&self, ordinal: usize) -> (&OnceLock<Rendered>, bool) {
+        let mut made = false;
+        let chunk = self.chunks[ordinal / CHUNK].get_or_init(|| {
+            made = true;
+            (0..CHUNK).map(|_| OnceLock::new()).collect()
+        });
+        (&chunk[ordinal % CHUNK], made)
     }
 }
 
@@ -490,18 +611,28 @@ pub fn write_bundle(
 ) -> Vec<u8> {
     let cache = RenderCache::of(directory);
     // Each entry's search mode, distance and rendered resource.
-    type Entry = (Item, &'static str, Option<f64>, Arc<[u8]>);
+    type Entry = (&'static str, Option<f64>, Rendered);
     let entries: Vec<Entry> = page
         .matches
         .iter()
         .map(|found| (found.item, "match", found.distance))
         .chain(page.included.iter().map(|item| (*item, "include", None)))
-        .map(|(item, mode, distance)| (item, mode, distance, cache.get(directory, item)))
+        .map(|(item, mode, distance)| (mode, distance, cache.get(directory, item)))
         .collect();
+    // `{"fullUrl":"BASE/`, escaped once for every entry; each entry's rendered start goes on
+    // from there.
+    let mut entry_head = br#"{"fullUrl":"#.to_vec();
+    write_json_string(&mut entry_head, &format!("{base}/"));
+    entry_head.pop();
+    let distance = unit.map(DistanceExtension::new);
     // Sized once from the rendered resources: a page of Locations is about 50 KB, and growing
     // a buffer to that size copied it twice over.
-    let resource_bytes: usize = entries.iter().map(|entry| entry.3.len()).sum();
-    let mut out = Vec::with_capacity(1024 + resource_bytes + entries.len() * (base.len() + 400));
+    let entry_bytes: usize = entries
+        .iter()
+        .map(|entry| entry_head.len() + entry.2.entry_tail.len() + 40)
+        .sum();
+    let distance_bytes = distance.as_ref().map_or(0, |distance| distance.len() + 24) * page.matches.len();
+    let mut out = Vec::with_capacity(1024 + 2 * base.len() + entry_bytes + distance_bytes);
     out.extend_from_slice(br#"{"resourceType":"Bundle","type":"searchset""#);
     if let Some(total) = page.total {
         out.extend_from_slice(format!(r#","total":{total}"#).as_bytes());
@@ -516,27 +647,16 @@ pub fn write_bundle(
     }
     out.push(b']');
     let mut first = true;
-    for (item, mode, distance, resource) in entries {
+    for (mode, entry_distance, rendered) in entries {
         out.extend_from_slice(if first { br#","entry":["# } else { b"," });
         first = false;
-        out.extend_from_slice(br#"{"fullUrl":"#);
-        let kind = Directory::kind_of(item);
-        write_json_string(&mut out, &format!("{base}/{kind}/{}", directory.id(item)));
-        out.extend_from_slice(br#","resource":"#);
-        out.extend_from_slice(&resource);
+        out.extend_from_slice(&entry_head);
+        out.extend_from_slice(&rendered.entry_tail);
         out.extend_from_slice(br#","search":{"mode":""#);
         out.extend_from_slice(mode.as_bytes());
         out.push(b'"');
-        if let (Some(distance), Some(unit)) = (distance, unit) {
-            // To a ten-thousandth of the unit, as the marketplace writes miles.
-            let value = (distance * 10_000.0).round() / 10_000.0;
-            out.extend_from_slice(
-                format!(
-                    r#","extension":[{{"url":"{EXT_LOCATION_DISTANCE}","valueDistance":{{"value":{value},"unit":"{code}","system":"http://unitsofmeasure.org","code":"{code}"}}}}]"#,
-                    code = unit.code()
-                )
-                .as_bytes(),
-            );
+        if let (Some(value), Some(distance)) = (entry_distance, &distance) {
+            distance.write(&mut out, value);
         }
         out.extend_from_slice(b"}}");
     }
@@ -545,6 +665,57 @@ pub fn write_bundle(
     }
     out.push(b'}');
     out
+}
+
+/// A match's `location-distance` extension, written around its value.
+struct DistanceExtension {
+    before: String,
+    after: String,
+}
+
+impl DistanceExtension {
+    fn new(unit: DistanceUnit) -> Self {
+        let code = unit.code();
+        Self {
+            before: format!(r#","extension":[{{"url":"{EXT_LOCATION_DISTANCE}","valueDistance":{{"value":"#),
+            after: format!(r#","unit":"{code}","system":"http://unitsofmeasure.org","code":"{code}"}}}}]"#),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.before.len() + self.after.len()
+    }
+
+    fn write(&self, out: &mut Vec<u8>, distance: f64) {
+        out.extend_from_slice(self.before.as_bytes());
+        write_ten_thousandths(out, distance);
+        out.extend_from_slice(self.after.as_bytes());
+    }
+}
+
+/// A distance to a ten-thousandth of its unit, as the marketplace writes miles: the digits of
+/// `(distance * 10_000.0).round() / 10_000.0` as Rust writes that f64 (`12.5`, `0.0042`, `3`),
+/// from the integer count of ten-thousandths, without float formatting. The f64 is the one
+/// nearest that decimal, and no shorter decimal is as near, so its shortest form is the decimal.
+fn write_ten_thousandths(out: &mut Vec<u8>, distance: f64) {
+    use std::io::Write as _;
+    let ten_thousandths = (distance * 10_000.0).round();
+    if ten_thousandths.is_sign_negative() || ten_thousandths > 1e15 {
+        // Not met (distances are positive and within a radius), but written all the same.
+        write!(out, "{}", ten_thousandths / 10_000.0).expect("writing to a Vec");
+        return;
+    }
+    let ten_thousandths = ten_thousandths as u64;
+    let (whole, mut fraction) = (ten_thousandths / 10_000, ten_thousandths % 10_000);
+    write!(out, "{whole}").expect("writing to a Vec");
+    if fraction > 0 {
+        let mut digits = 4;
+        while fraction % 10 == 0 {
+            fraction /= 10;
+            digits -= 1;
+        }
+        write!(out, ".{fraction:0digits$}").expect("writing to a Vec");
+    }
 }
 
 /// The search's own link, or its next page's.
@@ -570,7 +741,181 @@ fn write_json_string(out: &mut Vec<u8>, text: &str) {
 
 #[cfg(test)]
 mod tests {
+    use gazetteer::Gazetteer;
+    use search::{Snapshot, SnapshotInput};
+    use serde_json::json;
+
     use super::*;
+
+    const BASE: &str = "https://directory.example/fhir/r4";
+
+    fn seeded_snapshot() -> Snapshot {
+        let config = seed::SeedConfig {
+            clinics: 400,
+            clinicians: 300,
+            seed: 5,
+        };
+        let catalogue = seed::generate(&config, &Gazetteer::embedded());
+        let input = SnapshotInput {
+            organisations: catalogue.organisations,
+            locations: catalogue.locations,
+            clinicians: catalogue.clinicians,
+            employers: catalogue.employers,
+            networks: catalogue.networks,
+            insurance_plans: catalogue.insurance_plans,
+            ..SnapshotInput::default()
+        };
+        Snapshot::build(input, None).expect("a snapshot")
+    }
+
+    /// The Bundle built value by value from fresh renders: what `write_bundle` must write.
+    fn bundle_from_fresh_renders(directory: &Directory<'_>, query: &Query, page: &Page) -> Value {
+        let mut links = vec![json!({ "relation": "self", "url": link(BASE, query, query.cursor.as_deref()) })];
+        if let Some(next) = &page.next_cursor {
+            links.push(json!({ "relation": "next", "url": link(BASE, query, Some(next)) }));
+        }
+        let unit = query.near.map(|near| near.unit);
+        let entries: Vec<Value> = page
+            .matches
+            .iter()
+            .map(|found| (found.item, "match", found.distance))
+            .chain(page.included.iter().map(|item| (*item, "include", None)))
+            .map(|(item, mode, distance)| {
+                let mut search = json!({ "mode": mode });
+                if let (Some(distance), Some(unit)) = (distance, unit) {
+                    // Written as Rust writes an f64, as the writer before the cache did.
+                    let value: Value = format!("{}", (distance * 10_000.0).round() / 10_000.0).parse().unwrap();
+                    search["extension"] = json!([{
+                        "url": EXT_LOCATION_DISTANCE,
+                        "valueDistance": { "value": value, "unit": unit.code(), "system": "http://unitsofmeasure.org", "code": unit.code() }
+                    }]);
+                }
+                json!({
+                    "fullUrl": format!("{BASE}/{}/{}", Directory::kind_of(item), directory.id(item)),
+                    "resource": render(directory, item),
+                    "search": search,
+                })
+            })
+            .collect();
+        let mut bundle = json!({ "resourceType": "Bundle", "type": "searchset", "link": links });
+        if !entries.is_empty() {
+            bundle["entry"] = Value::Array(entries);
+        }
+        bundle
+    }
+
+    fn pairs(query: &[(&str, String)]) -> Vec<(String, String)> {
+        query
+            .iter()
+            .map(|(key, value)| ((*key).to_owned(), value.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn near_pages_from_the_render_cache_are_the_bundles_of_fresh_renders() {
+        let snapshot = seeded_snapshot();
+        let directory = Directory::new(&snapshot);
+        let origin = snapshot.location(0);
+        // Far enough to reach most of the seeded country, in pages of 50.
+        let near = format!("{}|{}|5000|km", origin.lat, origin.lng);
+        let count = || ("_count", "50".to_owned());
+        let mut query = crate::parse_query(ResourceType::Location, &pairs(&[("near", near.clone()), count()])).unwrap();
+        let mut pages = 0;
+        loop {
+            let page = search(&directory, &query).unwrap();
+            let expected = bundle_from_fresh_renders(&directory, &query, &page);
+            // Cold (rendered now), then warm (every entry from the cache): the same bytes.
+            let cold = write_bundle(&directory, BASE, &query, &page, Some(DistanceUnit::Kilometres));
+            let warm = write_bundle(&directory, BASE, &query, &page, Some(DistanceUnit::Kilometres));
+            assert_eq!(cold, warm);
+            assert_eq!(serde_json::from_slice::<Value>(&warm).unwrap(), expected);
+            pages += 1;
+            let Some(next) = page.next_cursor else { break };
+            query = crate::parse_query(
+                ResourceType::Location,
+                &pairs(&[("near", near.clone()), count(), ("_cursor", next)]),
+            )
+            .unwrap();
+        }
+        assert!(pages >= 3, "the test pages through several pages ({pages})");
+        // Other resources (from the map) and includes.
+        let roles = crate::parse_query(
+            ResourceType::PractitionerRole,
+            &pairs(&[
+                ("_include", "PractitionerRole:practitioner".into()),
+                ("_include", "PractitionerRole:location".into()),
+            ]),
+        )
+        .unwrap();
+        let page = search(&directory, &roles).unwrap();
+        assert!(!page.included.is_empty());
+        for _ in 0..2 {
+            let written = write_bundle(&directory, BASE, &roles, &page, None);
+            assert_eq!(
+                serde_json::from_slice::<Value>(&written).unwrap(),
+                bundle_from_fresh_renders(&directory, &roles, &page)
+            );
+        }
+    }
+
+    #[test]
+    fn distances_are_written_as_rust_writes_the_rounded_f64() {
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let exact = (0..200_000u64).map(|k| k as f64 / 10_000.0);
+        let random = (0..200_000).map(|_| (next() % 1_000_000_000_000) as f64 / 1_000_000.0 * (next() % 7) as f64);
+        let edges = [
+            0.0,
+            -0.0,
+            -0.00001,
+            0.00004,
+            0.00005,
+            0.99995,
+            24_901.55,
+            40_075_016.0,
+            1e16,
+        ];
+        for distance in exact.chain(random).chain(edges) {
+            let mut written = Vec::new();
+            write_ten_thousandths(&mut written, distance);
+            let expected = format!("{}", (distance * 10_000.0).round() / 10_000.0);
+            assert_eq!(String::from_utf8(written).unwrap(), expected, "{distance}");
+        }
+    }
+
+    #[test]
+    fn the_render_cache_keeps_within_its_budget_and_answers_fresh_renders_beyond_it() {
+        let snapshot = seeded_snapshot();
+        let directory = Directory::new(&snapshot);
+        let first = Rendered::new(&directory, Item::Location(0)).size();
+        // The 20 nearest of a place fall in several chunks: a chunk made for one Location must
+        // not cost more than half of it, or scattered pages spend the budget on chunks (with 256
+        // Locations a chunk, 8 KB, the load test's 4,000 Locations did not fit in 32 MB).
+        assert!(
+            2 * CHUNK_BYTES <= first,
+            "a chunk is {CHUNK_BYTES} bytes, a Location {first}"
+        );
+        // Room for one chunk and about three locations.
+        let budget = CHUNK_BYTES + 3 * first + first / 2;
+        let cache = RenderCache::new(snapshot.location_count(), budget);
+        for round in 0..2 {
+            for ordinal in (0..snapshot.location_count() as u32).step_by(7).take(40) {
+                let item = Item::Location(ordinal);
+                let rendered = cache.get(&directory, item);
+                let resource = rendered.resource();
+                let fresh = serde_json::to_vec(&render(&directory, item)).unwrap();
+                assert_eq!(resource, &fresh[..], "round {round}, location {ordinal}");
+            }
+            let kept = cache.bytes.load(Ordering::Relaxed);
+            assert!(kept <= budget, "{kept} bytes kept, budget {budget}");
+            assert!(kept > CHUNK_BYTES, "some locations were kept");
+        }
+    }
 
     #[test]
     fn cursors_read_back_and_refuse_what_we_did_not_write() {

@@ -487,12 +487,16 @@ impl SpatialTrees {
         limit: f64,
         keep: K,
     ) -> NearestFirst<'t, K> {
+        // Sized for a page of `near` at a million locations (a few nodes opened, a few hundred
+        // points queued), so the walk does not grow them as it goes.
+        let mut nodes = Vec::with_capacity(64);
+        nodes.push(self.sphere.root());
         let mut walk = NearestFirst {
             origin,
             limit,
             keep,
-            nodes: vec![self.sphere.root()],
-            heap: BinaryHeap::new(),
+            nodes,
+            heap: BinaryHeap::with_capacity(512),
         };
         walk.heap.push(Reverse((0, 0)));
         walk

@@ -317,7 +317,7 @@ async fn read(
         ));
     };
     let directory = Directory::new(&snapshot);
-    let body = RenderCache::of(&directory).get(&directory, item).to_vec();
+    let body = RenderCache::of(&directory).get(&directory, item).resource().to_vec();
     Ok(answer(body, &format))
 }
 
