@@ -53,8 +53,9 @@ pub struct DirectoryIndex {
 
 impl DirectoryIndex {
     fn build(snapshot: &Snapshot) -> Self {
-        let mut locations_by_id: Vec<u32> = (0..snapshot.location_count() as u32).collect();
-        locations_by_id.sort_by_key(|ordinal| snapshot.location(*ordinal as usize).id);
+        // Read from the snapshot's id table: sorting a million ordinals by their rows' ids
+        // (a cache miss a comparison) held a server's first FHIR request for seconds at 1M.
+        let locations_by_id = snapshot.location_ordinals_by_id();
         let mut networks_of: HashMap<i64, Vec<u32>> = HashMap::new();
         let mut networks: Vec<(i64, u32)> = snapshot
             .networks()

@@ -157,6 +157,18 @@ impl IdMap {
         }
     }
 
+    /// Every row's ordinal, in the order of their ids: a walk of the table when it is dense.
+    pub(crate) fn ordinals_in_id_order(&self) -> Vec<u32> {
+        match self {
+            Self::Dense { ordinals, .. } => ordinals.iter().copied().filter(|ordinal| *ordinal != NO_ROW).collect(),
+            Self::Sparse(map) => {
+                let mut pairs: Vec<(i64, u32)> = map.iter().map(|(id, ordinal)| (*id, *ordinal)).collect();
+                pairs.sort_unstable();
+                pairs.into_iter().map(|(_, ordinal)| ordinal).collect()
+            }
+        }
+    }
+
     pub(crate) fn get(&self, id: i64) -> Option<u32> {
         match self {
             Self::Dense { first, ordinals } => {
@@ -585,6 +597,9 @@ mod tests {
                 assert_eq!(map.get(absent), None, "{absent} in {map:?}");
             }
         }
+        // In id order, the FHIR API's: 7, 8, 9, 12 and -3, 5, 2^40.
+        assert_eq!(dense.ordinals_in_id_order(), [0, 2, 1, 3]);
+        assert_eq!(sparse.ordinals_in_id_order(), [2, 0, 1]);
         assert_eq!(IdMap::new(std::iter::empty()).get(0), None);
         // A repeated id keeps its last position, as the maps built before did.
         assert_eq!(IdMap::new([3, 4, 3].into_iter()).get(3), Some(2));

@@ -417,6 +417,11 @@ impl Snapshot {
         self.core.tables.location_by_id.get(id).map(|ordinal| ordinal as usize)
     }
 
+    /// The locations' ordinals in the order of their ids (the FHIR API's order).
+    pub fn location_ordinals_by_id(&self) -> Vec<u32> {
+        self.core.tables.location_by_id.ordinals_in_id_order()
+    }
+
     pub fn clinician_ordinal(&self, id: i64) -> Option<usize> {
         self.core.tables.clinician_by_id.get(id).map(|ordinal| ordinal as usize)
     }
