@@ -24,16 +24,7 @@ pub fn input(clinics: usize, gazetteer: &Gazetteer) -> SnapshotInput {
         },
         gazetteer,
     );
-    SnapshotInput {
-        organisations: catalogue.organisations,
-        locations: catalogue.locations,
-        clinicians: catalogue.clinicians,
-        employers: catalogue.employers,
-        networks: catalogue.networks,
-        insurance_plans: catalogue.insurance_plans,
-        hours_patterns: Vec::new(),
-        version: search::CatalogueVersion::default(),
-    }
+    SnapshotInput::from(catalogue)
 }
 
 /// Query origins: 64 clinic positions spread through the catalogue, nudged a little, so the

@@ -756,16 +756,7 @@ mod tests {
             seed: 5,
         };
         let catalogue = seed::generate(&config, &Gazetteer::embedded());
-        let input = SnapshotInput {
-            organisations: catalogue.organisations,
-            locations: catalogue.locations,
-            clinicians: catalogue.clinicians,
-            employers: catalogue.employers,
-            networks: catalogue.networks,
-            insurance_plans: catalogue.insurance_plans,
-            ..SnapshotInput::default()
-        };
-        Snapshot::build(input, None).expect("a snapshot")
+        Snapshot::build(SnapshotInput::from(catalogue), None).expect("a snapshot")
     }
 
     /// The Bundle built value by value from fresh renders: what `write_bundle` must write.

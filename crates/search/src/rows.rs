@@ -34,6 +34,21 @@ pub struct SnapshotInput {
     pub version: CatalogueVersion,
 }
 
+/// A catalogue's rows for a snapshot (tests and benches build from a generated catalogue).
+impl From<domain::catalogue::Catalogue> for SnapshotInput {
+    fn from(catalogue: domain::catalogue::Catalogue) -> Self {
+        Self {
+            organisations: catalogue.organisations,
+            locations: catalogue.locations,
+            clinicians: catalogue.clinicians,
+            employers: catalogue.employers,
+            networks: catalogue.networks,
+            insurance_plans: catalogue.insurance_plans,
+            ..Self::default()
+        }
+    }
+}
+
 /// The most bytes of rows [`presized`] reserves before reading them: a corrupt length must not
 /// reserve more than a real catalogue could hold.
 const LONGEST_PRESIZED_ROWS: usize = 4 << 30;
