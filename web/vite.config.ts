@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { basename } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -16,6 +17,13 @@ export default defineConfig({
       // Only the parts of Leaflet the maps use (see the module); its types stay Leaflet's.
       { find: /^leaflet$/, replacement: fileURLToPath(new URL('./src/components/map/leaflet-lean.js', import.meta.url)) },
     ],
+  },
+  css: {
+    modules: {
+      // `result-card__card`, not a hash: the server paints a search link's first screen with these
+      // classes (crates/api/src/first_paint.rs), and module file names are unique in src/.
+      generateScopedName: (local, filename) => `${basename(filename.split('?')[0]!).replace(/\.module\.css$/, '')}__${local}`,
+    },
   },
   server: {
     proxy: Object.fromEntries(apiPrefixes.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false }])),

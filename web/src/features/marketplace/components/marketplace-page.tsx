@@ -152,7 +152,7 @@ export function MarketplacePage({ member = null, footerSlot, headerSlot, onSelec
 
       {isMobile ? <MapListToggle view={view.mobileView} onToggle={view.toggle} /> : null}
 
-      <div className={`${styles.layout} ${isMobile ? styles.mobile : ''}`}>
+      <div className={styles.layout}>
         {view.showList ? (
           <div className={styles.listColumn} id="results-top">
             {showResults ? (
