@@ -270,6 +270,15 @@ export async function api(path, { token = null, method = 'GET', body = undefined
   return answer;
 }
 
+/**
+ * Waits until the app has taken over a page the server painted (a company search link's first
+ * screen, crates/api/src/first_paint): until then its cards and buttons are the server's markup,
+ * which look the same but do nothing.
+ */
+export async function appStarted(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-painted]'), null, { timeout: 30_000 });
+}
+
 export async function newPage(browser, viewport) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
   const close = context.close.bind(context);

@@ -3,7 +3,7 @@
 // map answering the list's filters, Update My Provider restoring a search, and the phone map's
 // clusters. Members are made through the API (sign-up answers a token), so these tests use no
 // roster member and run on any database the server can write to.
-import { api, assert, BASE_URL, DESKTOP, fillBox, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
+import { api, appStarted, assert, BASE_URL, DESKTOP, fillBox, launchBrowser, MOBILE, newPage, screenshot, test } from './harness.mjs';
 
 const ACME = { id: 1, name: 'Acme Corporation', alias: 'acme' };
 /** Hudson Family Health, Chelsea (ZIP 10001), and its second clinic (Murray Hill): crates/seed/src/demo.rs. */
@@ -100,6 +100,7 @@ test('journeys-a: a shared link with company and location opens the search it na
     const { page } = await newPage(browser, DESKTOP);
     await page.goto(`${BASE_URL}/marketplace?company=${ACME.alias}&location=80202`);
     await locationCard(page, LODO).waitFor({ timeout: 15_000 });
+    await appStarted(page);
     assert((await page.getByTestId('employer-banner').textContent()).includes(`${ACME.name} is participating`), 'the Acme banner');
     await assertNoEmployerPrompt(page, 'for a link naming the company');
     assert((await addressBox(page).inputValue()) === '80202', `the address box shows the linked place, got '${await addressBox(page).inputValue()}'`);
@@ -159,6 +160,7 @@ test('journeys-a: a shared link with company and location opens the search it na
     const phone = await newPage(browser, MOBILE);
     await phone.page.goto(`${BASE_URL}/marketplace?company=${ACME.alias}&location=80202`);
     await locationCard(phone.page, LODO).waitFor({ timeout: 15_000 });
+    await appStarted(phone.page);
     await assertNoEmployerPrompt(phone.page, 'on a phone');
     await screenshot(phone.page, 'journeys-a-mobile-03-shared-link');
     await phone.page.getByRole('button', { name: 'View Map' }).click();

@@ -7,7 +7,7 @@
 // verified by the clinic on" today. Screenshots at 1280x800 and 390x844.
 //
 // Needs E2E_DATABASE_URL and E2E_MAIL_DIR, as provider.e2e.mjs.
-import { assert, BASE_URL, DESKTOP, indexer, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, requireDatabase, screenshot, sql, test } from './harness.mjs';
+import { appStarted, assert, BASE_URL, DESKTOP, indexer, launchBrowser, local, logIn, MOBILE, newPage, outboxLink, requireDatabase, screenshot, sql, test } from './harness.mjs';
 
 const PASSWORD = 'Nearcare-listings-1';
 /** The demo organisation and its Denver location (crates/seed/src/demo.rs). */
@@ -104,6 +104,7 @@ test('listings: the demo provider edits hours, a language and new patients; a me
     const shopper = member.page;
     await shopper.goto(`${BASE_URL}/marketplace?company=acme&location=80202`);
     await shopper.getByTestId('result-card').first().waitFor({ timeout: 15_000 });
+    await appStarted(shopper);
     await shopper.getByRole('button', { name: 'Filter', exact: true }).click();
     await shopper.getByRole('heading', { name: 'Filter solutions' }).waitFor();
     const languages = shopper.getByRole('group', { name: 'Languages spoken' });

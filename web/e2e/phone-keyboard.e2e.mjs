@@ -89,26 +89,35 @@ function recordTransfers(page) {
 }
 
 /** The API calls a page makes (method, path and query), in order. */
-function recordApiCalls(page) {
+function recordApiCalls(page, baseUrl = BASE_URL) {
   const calls = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (url.origin === new URL(BASE_URL).origin && /^\/(member|market|dpcproviders)\//.test(url.pathname)) calls.push(`${request.method()} ${url.pathname}${url.search}`);
+    if (url.origin === new URL(baseUrl).origin && /^\/(member|market|dpcproviders)\//.test(url.pathname)) calls.push(`${request.method()} ${url.pathname}${url.search}`);
   });
   return calls;
 }
 
+const FIRST_SCREEN_CALLS = ['POST /market/organization/from/alias', 'POST /member/app/market/locations/geocode', 'POST /member/app/market/search?'];
+const countOf = (calls, prefix) => calls.filter((call) => call.startsWith(prefix)).length;
+
 /**
- * The search link's first screen asks each thing once: the alias, the address's place and one
+ * The search link's first screen is painted by the server with the alias, the place and the
+ * search in the page: the browser asks none of them, nor the link's employer by name.
+ */
+function assertFirstScreenAsksNothing(calls, what) {
+  for (const call of FIRST_SCREEN_CALLS) assert(countOf(calls, call) === 0, `${what}: ${call} was asked, the page has its answer; calls: ${calls.join(', ')}`);
+  assert(countOf(calls, 'GET /member/app/potential/employers?search=') === 0, `${what}: the company link's employer was looked up again: ${calls.join(', ')}`);
+}
+
+/**
+ * A link the server does not paint asks each thing once: the alias, the address's place and one
  * search (started together before React renders, found by the page in its cache), and no second
  * lookup of the link's employer by name.
  */
 function assertFirstScreenCallsOnce(calls, what) {
-  const once = (prefix) => calls.filter((call) => call.startsWith(prefix)).length;
-  assert(once('POST /market/organization/from/alias') === 1, `${what}: the alias asked once; calls: ${calls.join(', ')}`);
-  assert(once('POST /member/app/market/locations/geocode') === 1, `${what}: the address geocoded once; calls: ${calls.join(', ')}`);
-  assert(once('POST /member/app/market/search?') === 1, `${what}: one search; calls: ${calls.join(', ')}`);
-  assert(once('GET /member/app/potential/employers?search=') === 0, `${what}: the company link's employer was looked up again: ${calls.join(', ')}`);
+  for (const call of FIRST_SCREEN_CALLS) assert(countOf(calls, call) === 1, `${what}: ${call} asked once; calls: ${calls.join(', ')}`);
+  assert(countOf(calls, 'GET /member/app/potential/employers?search=') === 0, `${what}: the company link's employer was looked up again: ${calls.join(', ')}`);
 }
 
 async function newMeasuredPage(browser, viewport) {
@@ -143,31 +152,69 @@ test('phone-keyboard: the search link paints its final layout once (CLS at both 
   }
 });
 
+/**
+ * The time to the first result card on the throttled phone, in ms: the frame after the first
+ * card (not a skeleton: a real card drawn in grey, aria-hidden) is in the page. Also returns the
+ * API calls the page made.
+ */
+async function firstCardOnAPhone(browser, baseUrl, link) {
+  const { context, page } = await newMeasuredPage(browser, MOBILE);
+  try {
+    await throttleLikeAPhone(page);
+    const calls = recordApiCalls(page, baseUrl);
+    let htmlGzip = 0;
+    page.on('requestfinished', async (request) => {
+      if (request.resourceType() === 'document') htmlGzip = (await request.sizes()).responseBodySize;
+    });
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('[data-testid="result-card"]:not([data-testid="result-card-skeleton"] *)')) return;
+        observer.disconnect();
+        requestAnimationFrame(() => setTimeout(() => (window.__firstCard = performance.now()), 0));
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(`${baseUrl}${link}`);
+    await page.waitForFunction(() => window.__firstCard !== undefined, null, { timeout: 60_000 });
+    const time = await page.evaluate(() => window.__firstCard);
+    await page.waitForLoadState('networkidle');
+    return { time, calls, htmlGzip };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The search link's HTML as the server answers it: its size, whether it is painted, its Cache-Control. */
+async function htmlOf(baseUrl, link) {
+  const answer = await fetch(`${baseUrl}${link}`);
+  const body = await answer.text();
+  return { bytes: Buffer.byteLength(body), painted: body.includes('id="first-screen-answers"'), cacheControl: answer.headers.get('cache-control') };
+}
+
 test('phone-keyboard: measures the first result card on a throttled phone and the bytes the first screens fetch', async () => {
   const browser = await launchBrowser();
+  // E2E_OLD_URL: a server of the previous build (plain index.html), measured in turn with this one.
+  const oldUrl = process.env.E2E_OLD_URL?.replace(/\/$/, '');
   try {
-    const times = [];
+    const servers = oldUrl ? [['new', BASE_URL], ['old', oldUrl]] : [['new', BASE_URL]];
+    const times = Object.fromEntries(servers.map(([name]) => [name, []]));
+    const htmlGzip = {};
     for (let run = 0; run < RUNS; run += 1) {
-      const { context, page } = await newMeasuredPage(browser, MOBILE);
-      await throttleLikeAPhone(page);
-      const calls = recordApiCalls(page);
-      // The moment the first result card is in the page, painted (the frame after it was added);
-      // the skeleton cards (a real card drawn in grey, aria-hidden) do not count.
-      await page.addInitScript(() => {
-        new MutationObserver((_, observer) => {
-          if (!document.querySelector('[data-testid="result-card"]:not([data-testid="result-card-skeleton"] *)')) return;
-          observer.disconnect();
-          requestAnimationFrame(() => setTimeout(() => (window.__firstCard = performance.now()), 0));
-        }).observe(document, { childList: true, subtree: true });
-      });
-      await page.goto(`${BASE_URL}${SEARCH_LINK}`);
-      await page.waitForFunction(() => window.__firstCard !== undefined, null, { timeout: 60_000 });
-      times.push(await page.evaluate(() => window.__firstCard));
-      await page.waitForLoadState('networkidle');
-      assertFirstScreenCallsOnce(calls, `throttled run ${run + 1}`);
-      await context.close();
+      for (const [name, baseUrl] of run % 2 === 0 ? servers : [...servers].reverse()) {
+        const measured = await firstCardOnAPhone(browser, baseUrl, SEARCH_LINK);
+        times[name].push(measured.time);
+        htmlGzip[name] = measured.htmlGzip;
+        if (name === 'new') assertFirstScreenAsksNothing(measured.calls, `throttled run ${run + 1}`);
+      }
     }
-    console.log(`  first result card, throttled phone, ${SEARCH_LINK}: median ${(median(times) / 1000).toFixed(2)} s (runs ${times.map((time) => (time / 1000).toFixed(2)).join(', ')} s)`);
+    for (const [name, baseUrl] of servers) {
+      const html = await htmlOf(baseUrl, SEARCH_LINK);
+      if (name === 'new') assert(html.painted && html.cacheControl === 'no-cache', `the search link's HTML is painted and not kept by caches, got ${JSON.stringify(html)}`);
+      const runs = times[name];
+      console.log(
+        `  first result card, throttled phone, ${SEARCH_LINK} (${name}${html.painted ? ', server-painted' : ''}): median ${(median(runs) / 1000).toFixed(2)} s (runs ${runs.map((time) => (time / 1000).toFixed(2)).join(', ')} s); HTML ${kb(html.bytes)}, ${kb(htmlGzip[name])} gzip as transferred`,
+      );
+    }
+    if (oldUrl) console.log(`  first result card, new / old: ${(median(times.new) / median(times.old)).toFixed(2)}`);
 
     // What the first screen fetches, map and outlines included: the welcome screen and the search
     // link on a wide screen (where the map shows at once), the search link's map on a phone.
@@ -203,39 +250,147 @@ const listed = (answer) => ({
   clinicians: answer.clinicians.map((item) => `${item.id}/${item.locationId} ${item.distance === null ? 'virtual' : item.distance.toFixed(2)}`),
 });
 
-test("phone-keyboard: a company link's search starts with the alias and the place, once, and answers as the page's own search would", async () => {
+/** A company link the server does not paint (a filter is set): the page asks its first answers itself. */
+const UNPAINTED_LINK = `${SEARCH_LINK}&newPatients=1`;
+
+/** The page's own search for the link it shows (the coordinates it wrote into the link, the employer's name), asked of the API. */
+async function pageOwnSearch(page, companyName, filters) {
+  const link = new URL(page.url());
+  return api(`/member/app/market/search?page=1&limit=6&lat=${link.searchParams.get('lat')}&lng=${link.searchParams.get('lng')}&company=acme`, {
+    method: 'POST',
+    body: { search: { filters: { ...filters, employer: companyName, userZipCode: undefined } } },
+  });
+}
+
+const clinicCards = (page) => page.locator('section[aria-label="Clinics"] [data-testid="result-card"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-location-id')));
+
+test("phone-keyboard: the search link's page brings the alias, the place and the page's own search; a link the server does not paint asks them at once, once", async () => {
   const browser = await launchBrowser();
   try {
     for (const [size, viewport] of [['desktop', DESKTOP], ['mobile', MOBILE]]) {
+      // Painted: nothing asked, and the embedded search is the page's own.
+      {
+        const { context, page } = await newPage(browser, viewport);
+        const calls = recordApiCalls(page);
+        await page.goto(`${BASE_URL}${SEARCH_LINK}`);
+        await firstScreenSettled(page, { map: size === 'desktop' });
+        assertFirstScreenAsksNothing(calls, size);
+        const embedded = await page.evaluate(() => JSON.parse(document.getElementById('first-screen-answers').textContent));
+        assert(embedded.link === new URL(SEARCH_LINK, BASE_URL).search && embedded.alias.alias === 'acme', `${size}: the answers are the link's, got ${embedded.link} ${JSON.stringify(embedded.alias)}`);
+        const own = await pageOwnSearch(page, embedded.alias.companyName, { newPatients: false });
+        assert(JSON.stringify(listed(embedded.search)) === JSON.stringify(listed(own)), `${size}: the painted search answers as the page's own: ${JSON.stringify(listed(embedded.search))} vs ${JSON.stringify(listed(own))}`);
+        const shown = await clinicCards(page);
+        assert(JSON.stringify(shown) === JSON.stringify(own.clinics.map((item) => String(item.locationId))), `${size}: the cards are the answer's, got ${shown.join(', ')}`);
+        await context.close();
+      }
+
+      // Not painted (a filter): the three calls start together, once each.
       const { context, page } = await newPage(browser, viewport);
       const calls = recordApiCalls(page);
       page.on('response', (response) => calls.push(`answered ${new URL(response.url()).pathname}`));
       const searched = page.waitForResponse((response) => new URL(response.url()).pathname === '/member/app/market/search');
       const aliased = page.waitForResponse((response) => new URL(response.url()).pathname === '/market/organization/from/alias');
-      await page.goto(`${BASE_URL}${SEARCH_LINK}`);
+      await page.goto(`${BASE_URL}${UNPAINTED_LINK}`);
       const [early, alias] = await Promise.all([searched, aliased]);
       await firstScreenSettled(page, { map: size === 'desktop' });
-      assertFirstScreenCallsOnce(calls, size);
+      assertFirstScreenCallsOnce(calls, `${size} ${UNPAINTED_LINK}`);
       // The first search does not wait for the alias and the place: the server resolves both.
       const sent = new URL(early.url());
       assert(sent.searchParams.get('company') === 'acme' && sent.searchParams.get('userZipCode') === '80202' && !sent.searchParams.has('lat'), `${size}: the first search names the alias and the ZIP code, got ${sent.search}`);
       const searchAt = calls.findIndex((call) => call.startsWith('POST /member/app/market/search?'));
       assert(searchAt >= 0 && searchAt < calls.indexOf('answered /market/organization/from/alias'), `${size}: the search starts before the alias answers: ${calls.join(', ')}`);
-
-      // The page's own search, as it asks it once the employer and the place are known (the
-      // coordinates it wrote into the link, the employer's name): the same cards.
-      const link = new URL(page.url());
       const { companyName } = await alias.json();
-      const filters = early.request().postDataJSON().search.filters;
-      const own = await api(`/member/app/market/search?page=1&limit=6&lat=${link.searchParams.get('lat')}&lng=${link.searchParams.get('lng')}&company=acme`, {
-        method: 'POST',
-        body: { search: { filters: { ...filters, employer: companyName, userZipCode: undefined } } },
-      });
+      const own = await pageOwnSearch(page, companyName, early.request().postDataJSON().search.filters);
       const first = listed(await early.json());
       assert(JSON.stringify(first) === JSON.stringify(listed(own)), `${size}: the first search answers as the page's own: ${JSON.stringify(first)} vs ${JSON.stringify(listed(own))}`);
-      const shown = await page.locator('section[aria-label="Clinics"] [data-testid="result-card"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-location-id')));
+      const shown = await clinicCards(page);
       assert(JSON.stringify(shown) === JSON.stringify(own.clinics.map((item) => String(item.locationId))), `${size}: the cards are the answer's, got ${shown.join(', ')}`);
       await context.close();
+    }
+
+    // An unknown company: the plain page, which asks the alias itself. (Twice today: the early
+    // call's 404 leaves the query in error, and the page's own query asks again on mount.)
+    const { context, page } = await newPage(browser, MOBILE);
+    const calls = recordApiCalls(page);
+    const html = await htmlOf(BASE_URL, '/marketplace?company=no-such-company&location=80202');
+    assert(!html.painted, 'an unknown company is not painted');
+    await page.goto(`${BASE_URL}/marketplace?company=no-such-company&location=80202`);
+    await page.waitForLoadState('networkidle');
+    assert(countOf(calls, 'POST /market/organization/from/alias') >= 1, `the page asks the unknown alias itself; calls: ${calls.join(', ')}`);
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+});
+
+/**
+ * The first screen's parts as the page shows them: the heading, the employer banner, the tabs, the
+ * results summary and each result card, with their text, their box and (for the cards) their
+ * markup written out canonically (attributes sorted, styles as the browser reads them, generated
+ * ids named by order).
+ */
+function firstScreenParts(page) {
+  return page.evaluate(() => {
+    const ids = new Map();
+    const canonical = (node) => {
+      if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+      if (node.nodeType !== Node.ELEMENT_NODE) return '';
+      const attributes = [...node.attributes]
+        .map(({ name, value }) => {
+          if (name === 'style') return `style=${node.style.cssText}`;
+          if (name === 'id' || name === 'aria-describedby') {
+            if (!ids.has(value)) ids.set(value, `id${ids.size}`);
+            return `${name}=${ids.get(value)}`;
+          }
+          return `${name}=${value.trim()}`;
+        })
+        .sort();
+      return `<${node.localName} ${attributes.join(' ')}>${[...node.childNodes].map(canonical).join('')}</${node.localName}>`;
+    };
+    const parts = [];
+    for (const selector of ['h1', '[data-testid="employer-banner"]', '[role="tablist"]', 'p[aria-live]', '[data-testid="result-card"]']) {
+      for (const element of document.querySelectorAll(selector)) {
+        const box = element.getBoundingClientRect();
+        parts.push({ selector, text: element.innerText, box: [box.x, box.y, box.width, box.height], markup: selector.includes('result-card') ? canonical(element) : '' });
+      }
+    }
+    return parts;
+  });
+}
+
+test('phone-keyboard: the server paints the search link with the same cards, texts and boxes React renders, at both widths', async () => {
+  const browser = await launchBrowser();
+  try {
+    for (const [size, viewport] of [['desktop', DESKTOP], ['mobile', MOBILE]]) {
+      // The server's screen alone: the page's scripts are not loaded.
+      const painted = await newPage(browser, viewport);
+      await painted.page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+      await painted.page.goto(`${BASE_URL}${SEARCH_LINK}`);
+      await painted.page.waitForLoadState('networkidle');
+      const server = await firstScreenParts(painted.page);
+      await screenshot(painted.page, `phone-keyboard-${size}-05-server-painted`);
+      await painted.context.close();
+
+      // The app's, once it has replaced the server's markup.
+      const { context, page } = await newPage(browser, viewport);
+      await page.goto(`${BASE_URL}${SEARCH_LINK}`);
+      await page.waitForFunction(() => !document.querySelector('[data-painted]') && document.querySelector('[data-testid="result-card"]'), null, { timeout: 30_000 });
+      await firstScreenSettled(page, { map: size === 'desktop' });
+      const app = await firstScreenParts(page);
+      await context.close();
+
+      const cards = server.filter((part) => part.selector.includes('result-card'));
+      assert(cards.length >= 2, `${size}: the server painted cards, got ${cards.length}`);
+      assert(server.length === app.length, `${size}: the same parts, got ${server.map((part) => part.selector).join(', ')} vs ${app.map((part) => part.selector).join(', ')}`);
+      for (const [index, part] of server.entries()) {
+        const other = app[index];
+        const what = `${size} ${part.selector} #${index}`;
+        assert(part.text === other.text, `${what}: the same text, got '${part.text}' vs '${other.text}'`);
+        assert(part.markup === other.markup, `${what}: the same markup:\n    server ${part.markup}\n    app    ${other.markup}`);
+        const apart = part.box.map((value, at) => Math.abs(value - other.box[at]));
+        assert(Math.max(...apart) <= 1, `${what}: the same box within 1 px, got ${part.box.join(',')} vs ${other.box.join(',')}`);
+      }
+      console.log(`  server-painted ${size}: ${cards.length} cards and ${server.length - cards.length} other parts, the same text, markup and boxes as the app's`);
     }
   } finally {
     await browser.close();

@@ -1,6 +1,6 @@
 // Browser tests of issue 26's walk defects: each fails against the code before its fix. Signed-in
 // ones register their own member (E2E_DATABASE_URL, E2E_MAIL_DIR).
-import { assert, BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, quote, requireDatabase, screenshot, sql, test } from './harness.mjs';
+import { appStarted, assert, BASE_URL, DESKTOP, launchBrowser, MOBILE, newPage, quote, requireDatabase, screenshot, sql, test } from './harness.mjs';
 import { registerMember } from './journeys-b.e2e.mjs';
 
 const addressBox = (page) => page.getByRole('combobox', { name: 'Address, city or ZIP code' });
@@ -29,6 +29,7 @@ test('walk 12: Update Search over open water stands on the nearest ZIP: no 404, 
     });
     await page.goto(`${BASE_URL}/marketplace?company=acme&location=${encodeURIComponent('San Juan, PR')}`);
     await page.getByTestId('result-card').first().waitFor({ timeout: 15_000 });
+    await appStarted(page);
     await waitForIdle(page);
     // Out to a regional view, then north over the Atlantic, far from any ZIP.
     for (let step = 0; step < 5; step += 1) {

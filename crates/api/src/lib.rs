@@ -16,6 +16,7 @@ pub mod edge;
 pub mod error;
 pub mod error_codes;
 pub mod extract;
+pub mod first_paint;
 pub mod forms;
 pub mod geocoding;
 pub mod jobs;

@@ -1,10 +1,10 @@
 //! The HTTP router: every feature's routes, the layers around them, and the SPA fallback.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use axum::Router;
-use axum::http::{StatusCode, Uri};
+use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
@@ -12,6 +12,7 @@ use tower_http::timeout::TimeoutLayer;
 
 use crate::edge;
 use crate::error::ApiError;
+use crate::first_paint;
 use crate::observe;
 use crate::routes;
 use crate::state::AppState;
@@ -39,7 +40,7 @@ pub fn router(state: AppState) -> Router {
     let api = feature_routes()
         .route_layer(observe::NameRoute)
         .with_state(state.clone());
-    api.fallback_service(spa(web_dist))
+    api.fallback_service(spa(web_dist, state.clone()))
         // Enforced by the body extractors, so an oversized body gets our JSON 413.
         .layer(axum::extract::DefaultBodyLimit::max(body_limit))
         // Too long a URI or declared body, a NUL in the path or query: refused at once.
@@ -60,15 +61,23 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// The built SPA with history-mode fallback to `index.html`; unknown API paths get a JSON 404.
-fn spa(web_dist: PathBuf) -> Router {
+/// A marketplace search link gets `index.html` with its first screen painted (`first_paint`).
+fn spa(web_dist: PathBuf, state: AppState) -> Router {
     let index = web_dist.join("index.html");
-    let files = ServeDir::new(&web_dist).fallback(ServeFile::new(index));
+    let files = ServeDir::new(&web_dist).fallback(ServeFile::new(index.clone()));
     Router::new().fallback_service(tower::service_fn(move |request: axum::extract::Request| {
         let files = files.clone();
+        let index = index.clone();
+        let state = state.clone();
         async move {
             let path = request.uri().path().to_owned();
             if API_PREFIXES.iter().any(|prefix| path.starts_with(prefix)) {
                 return Ok::<Response, std::convert::Infallible>(not_found_api(request.uri()));
+            }
+            if let Some(query) = first_screen_query(&request)
+                && let Some(painted) = painted_first_screen(&state, &query, &index).await
+            {
+                return Ok(painted);
             }
             let mut files = files;
             match tower::Service::call(&mut files, request).await {
@@ -78,6 +87,31 @@ fn spa(web_dist: PathBuf) -> Router {
             }
         }
     }))
+}
+
+/// The query of a GET of `/marketplace?…` by a visitor who is not signed in: a search link the
+/// server may paint.
+fn first_screen_query(request: &axum::extract::Request) -> Option<String> {
+    if request.method() != Method::GET
+        || request.uri().path() != first_paint::MARKETPLACE_PATH
+        || first_paint::signed_in(request.headers())
+    {
+        return None;
+    }
+    request.uri().query().map(str::to_owned)
+}
+
+/// `index.html` with a search link's first screen in it, or None when the server does not paint
+/// the link (the plain file is served). Built for this visit and this snapshot, it must not be
+/// kept by a cache as the static shell may be.
+async fn painted_first_screen(state: &AppState, query: &str, index: &Path) -> Option<Response> {
+    let shell = tokio::fs::read_to_string(index).await.ok()?;
+    let page = first_paint::paint(state, query, &shell).await?;
+    let mut response = axum::response::Html(page).into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Some(response)
 }
 
 fn not_found_api(uri: &Uri) -> Response {

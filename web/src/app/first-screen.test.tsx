@@ -4,7 +4,7 @@ import type { LatLng, SearchResponse } from '@/api/market/types';
 import { clinicItem } from '@/test/fixtures';
 import { createQueryClient } from '@/lib/query-client';
 import { bodyOf, mockFetch, signIn, testQueryClient, renderInAppRouter } from '@/test/render';
-import { startFirstScreen } from './first-screen';
+import { PAINTED_ANSWERS_ID, readPaintedAnswers, startFirstScreen, type PaintedAnswers } from './first-screen';
 import { MarketplaceRoute } from './routes/marketplace';
 
 const LINK = '?company=acme&location=80202';
@@ -89,6 +89,36 @@ describe("a company link's first search, started before React renders", () => {
     expect(searches[1]!.url.searchParams.get('lat')).toBe('39.75153');
     expect(bodyOf(searches[1]!)).toMatchObject({ search: { filters: { employer: 'Acme Corporation' } } });
     await waitFor(() => expect(asked(calls, '/member/app/market/search')).toHaveLength(2));
+  });
+
+  it("takes a painted link's answers from the page: nothing is asked, and the first render has the cards", async () => {
+    const { calls } = companyLinkServer();
+    const answers: PaintedAnswers = {
+      link: LINK,
+      alias: { companyName: 'Acme Corporation', alias: 'acme', id: 7, status: 'active' },
+      place: { results: [{ geometry: { location: place }, formatted_address: 'Denver, CO 80202, USA', zipCode: '80202', state: 'CO' }] },
+      search: { clinics: [clinicItem()], clinicians: [], totalPages: 1, currentPage: 1, totalResults: 1, origin: place, radiusMiles: 30 },
+    };
+    const element = document.createElement('script');
+    element.type = 'application/json';
+    element.id = PAINTED_ANSWERS_ID;
+    element.textContent = JSON.stringify(answers).replace(/</g, '\\u003c');
+    document.body.append(element);
+    try {
+      // Only for the link it was painted for.
+      expect(readPaintedAnswers(document, { search: '?company=other&location=80202' })).toBeNull();
+      const painted = readPaintedAnswers(document, { search: LINK });
+      expect(painted).toEqual(answers);
+      const queryClient = createQueryClient();
+      expect(await startFirstScreen(queryClient, { pathname: '/marketplace', search: LINK }, painted)).toEqual(answers.search);
+      renderMarketplace(queryClient);
+      expect(screen.getByRole('article', { name: /Mile High Direct Primary Care/ })).toBeTruthy();
+      expect(screen.queryByTestId('result-card-skeleton')).toBeNull();
+      await screen.findByText(/within 30 miles of 80202/);
+      for (const path of ['/market/organization/from/alias', '/member/app/market/locations/geocode', '/member/app/market/search']) expect(asked(calls, path)).toHaveLength(0);
+    } finally {
+      element.remove();
+    }
   });
 
   it('leaves a signed-in visit, other pages and links without a company to the screens', async () => {

@@ -9,12 +9,15 @@
  *
  * Only a signed-out visit to the marketplace with a company link is started here: a signed-in
  * member's search depends on the member (their employer, a family member acted on).
+ *
+ * When the server painted the link's first screen (its cards in the HTML), it also embedded the
+ * three answers: they go into the cache instead, and nothing is asked.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { geocodeAddressQueryOptions, geocodeFirst } from '@/api/market/geocode';
+import { firstPlace, geocodeAddressQueryOptions, geocodeFirst } from '@/api/market/geocode';
 import { type CompanyAlias, companyAliasQueryOptions, resolveCompanyAlias } from '@/api/market/resolve-company-alias';
 import { searchMarket, searchMarketQueryOptions } from '@/api/market/search-market';
-import type { LatLng, SearchKeyParams, SearchResponse } from '@/api/market/types';
+import type { GeocodeResponse, LatLng, SearchKeyParams, SearchResponse } from '@/api/market/types';
 import { paths } from '@/config/paths';
 import { asLinked, decodeSearchState } from '@/features/marketplace/utils/search-url';
 import type { SearchState } from '@/features/marketplace/utils/search-state';
@@ -50,6 +53,45 @@ export function pageSearchParams(linked: SearchState, employer: CompanyAlias, pl
   return { origin, page: linked.page, filters: linked.filters, employer: employer.companyName, alias: employer.alias, userZipCode: linked.userZipCode, dependentId: null };
 }
 
+/** The element the server puts a painted first screen's answers in (crates/api/src/first_paint.rs). */
+export const PAINTED_ANSWERS_ID = 'first-screen-answers';
+
+/**
+ * What the server answered for a search link it painted: the alias, the address's place (null
+ * when the link has coordinates) and the page's own search, as the three calls would answer them,
+ * for the link's query string `link`.
+ */
+export interface PaintedAnswers {
+  link: string;
+  alias: CompanyAlias;
+  place: GeocodeResponse | null;
+  search: SearchResponse;
+}
+
+/** The answers the server embedded in the page, if it painted this link; null otherwise. */
+export function readPaintedAnswers(document: Pick<Document, 'getElementById'>, location: Pick<Location, 'search'>): PaintedAnswers | null {
+  const text = document.getElementById(PAINTED_ANSWERS_ID)?.textContent;
+  if (!text) return null;
+  try {
+    const answers = JSON.parse(text) as PaintedAnswers;
+    return answers.link === location.search ? answers : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Puts a painted link's answers in the query cache under the keys the page asks them by, so its
+ * first render has the cards the server painted and nothing is asked again.
+ */
+function seedPaintedAnswers(queryClient: QueryClient, linked: SearchState, company: string, answers: PaintedAnswers): SearchResponse {
+  queryClient.setQueryData(companyAliasQueryOptions(company).queryKey, answers.alias);
+  const place = answers.place ? firstPlace(answers.place) : null;
+  if (place) queryClient.setQueryData(geocodeAddressQueryOptions(linked.address).queryKey, place);
+  queryClient.setQueryData(searchMarketQueryOptions(pageSearchParams(linked, answers.alias, place?.location ?? null)).queryKey, answers.search);
+  return answers.search;
+}
+
 /**
  * Starts a signed-out company link's calls for the URL the page opens with: the alias, the
  * address's place and the search at once. Each answer lands in the query cache under the key the
@@ -57,7 +99,11 @@ export function pageSearchParams(linked: SearchState, employer: CompanyAlias, pl
  * started search's answer once all three are in the cache (null when nothing was started or
  * a call failed), so the entry can hold the first render for it; it never rejects.
  */
-export function startFirstScreen(queryClient: QueryClient, location: Pick<Location, 'pathname' | 'search'>): Promise<SearchResponse | null> {
+export function startFirstScreen(
+  queryClient: QueryClient,
+  location: Pick<Location, 'pathname' | 'search'>,
+  painted: PaintedAnswers | null = null,
+): Promise<SearchResponse | null> {
   if (getAccessToken() !== null || location.pathname !== paths.marketplace.path) return Promise.resolve(null);
   const params = new URLSearchParams(location.search);
   // As the page reads it (its query key is the parameter as written).
@@ -67,6 +113,7 @@ export function startFirstScreen(queryClient: QueryClient, location: Pick<Locati
   if (!company?.trim() || linked.filters.favorites) return Promise.resolve(null);
   const geocoded = linked.origin === null && linked.address !== '';
   if (linked.origin === null && !geocoded) return Promise.resolve(null);
+  if (painted) return Promise.resolve(seedPaintedAnswers(queryClient, linked, company, painted));
   const zipCode = linked.userZipCode ?? (geocoded && ZIP_CODE.test(linked.address) ? linked.address : null);
 
   // The search the server can answer alone: the link's coordinates, else its ZIP code.

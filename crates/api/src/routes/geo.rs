@@ -4,6 +4,7 @@
 use axum::Router;
 use axum::extract::State;
 use axum::routing::{get, post};
+use gazetteer::Geocoded;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -39,7 +40,7 @@ async fn geocode(State(state): State<AppState>, Json(body): Json<GeocodeBody>) -
             None => None,
         },
         (Some(address), None, None) => {
-            if address.trim().is_empty() || address.len() > 300 {
+            if !address_accepted(address) {
                 return Err(ApiError::with_message(
                     codes::INVALID_PARAMETER,
                     "address must be 1 to 300 characters",
@@ -55,7 +56,12 @@ async fn geocode(State(state): State<AppState>, Json(body): Json<GeocodeBody>) -
         }
     };
     let found = found.ok_or_else(|| ApiError::known(codes::NO_PLACE))?;
-    Ok(axum::Json(json!({
+    Ok(axum::Json(geocode_answer(&found)))
+}
+
+/// A place as the geocode call answers it.
+pub fn geocode_answer(found: &Geocoded) -> Value {
+    json!({
         "status": "OK",
         "results": [{
             "geometry": { "location": { "lat": found.position.lat, "lng": found.position.lng } },
@@ -63,7 +69,12 @@ async fn geocode(State(state): State<AppState>, Json(body): Json<GeocodeBody>) -
             "zipCode": found.zip,
             "state": found.state,
         }]
-    })))
+    })
+}
+
+/// Whether the geocode call takes this address (1 to 300 characters, not only spaces).
+pub fn address_accepted(address: &str) -> bool {
+    !address.trim().is_empty() && address.len() <= 300
 }
 
 #[derive(Debug, Deserialize)]

@@ -38,19 +38,19 @@ pub fn router() -> Router<AppState> {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchQuery {
-    page: Option<u32>,
-    limit: Option<u32>,
-    lat: Option<f64>,
-    lng: Option<f64>,
-    company: Option<String>,
-    user_zip_code: Option<String>,
+    pub page: Option<u32>,
+    pub limit: Option<u32>,
+    pub lat: Option<f64>,
+    pub lng: Option<f64>,
+    pub company: Option<String>,
+    pub user_zip_code: Option<String>,
 }
 
 /// A search body: `{"search": {"filters": {...}}}`, each level optional (left out, not null:
 /// the document declares both levels objects). Anything else in it (a filter one level too
 /// high, `{"search": {"distance": 5}}`, a misspelt key) is refused with the field's path rather
 /// than ignored, so a misplaced filter cannot widen the answer.
-type SearchBody = Map<String, Value>;
+pub type SearchBody = Map<String, Value>;
 
 fn search_filters(mut body: SearchBody, snapshot: &Snapshot) -> ApiResult<SearchFilters> {
     if let Some(key) = body.keys().find(|key| *key != "search") {
@@ -82,6 +82,17 @@ fn run_search(
     body: SearchBody,
     favourites: Option<&Favourites>,
 ) -> ApiResult<Response> {
+    search_json(state, query, body, favourites).map(crate::respond::json_bytes)
+}
+
+/// The search call's answer as JSON: what `POST /member/app/market/search` answers for this
+/// query and body (the server-painted first screen asks it in-process).
+pub fn search_json(
+    state: &AppState,
+    query: SearchQuery,
+    body: SearchBody,
+    favourites: Option<&Favourites>,
+) -> ApiResult<Vec<u8>> {
     let snapshot = state.snapshot()?;
     let mut filters = search_filters(body, &snapshot)?;
     if let Some(zip) = query.user_zip_code.filter(|zip| !zip.trim().is_empty()) {
@@ -97,7 +108,7 @@ fn run_search(
     let timer = metrics::timer();
     let (json, cards) = snapshot.search_json_counted_for(&request, &state.gazetteer, favourites)?;
     metrics::search_query(QueryClass::Search, timer, cards);
-    Ok(crate::respond::json_bytes(json))
+    Ok(json)
 }
 
 async fn search(
@@ -357,14 +368,18 @@ async fn from_alias(
     State(state): State<AppState>,
     Json(body): Json<AliasBody>,
 ) -> ApiResult<axum::Json<serde_json::Value>> {
-    let snapshot = state.snapshot()?;
-    let employer = snapshot
-        .employer_by_alias(&body.company)
+    let answer = alias_answer(&*state.snapshot()?, &body.company)
         .ok_or_else(|| ApiError::NotFound(format!("No company uses the address {:?}", body.company.trim())))?;
-    Ok(axum::Json(serde_json::json!({
+    Ok(axum::Json(answer))
+}
+
+/// The employer behind a company link, as `POST /market/organization/from/alias` answers it.
+pub fn alias_answer(snapshot: &Snapshot, company: &str) -> Option<Value> {
+    let employer = snapshot.employer_by_alias(company)?;
+    Some(serde_json::json!({
         "companyName": employer.company_name,
         "alias": employer.alias,
         "status": employer.status.as_str(),
         "id": employer.id,
-    })))
+    }))
 }

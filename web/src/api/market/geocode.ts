@@ -11,12 +11,16 @@ export function geocode(request: GeocodeRequest, signal?: AbortSignal): Promise<
   return apiRequest<GeocodeResponse>('/member/app/market/locations/geocode', { method: 'POST', body: request, signal });
 }
 
-/** The first result as `{ location, label }`. */
-export async function geocodeFirst(request: GeocodeRequest): Promise<{ location: LatLng; label: string }> {
-  const response = await geocode(request);
+/** An answer's first place as `{ location, label }`. */
+export function firstPlace(response: GeocodeResponse): { location: LatLng; label: string } {
   const first = response.results[0];
   if (!first) throw new Error('No geocoding result');
   return { location: first.geometry.location, label: first.formatted_address };
+}
+
+/** The first result as `{ location, label }`. */
+export async function geocodeFirst(request: GeocodeRequest): Promise<{ location: LatLng; label: string }> {
+  return firstPlace(await geocode(request));
 }
 
 /**
