@@ -250,8 +250,10 @@ const listed = (answer) => ({
   clinicians: answer.clinicians.map((item) => `${item.id}/${item.locationId} ${item.distance === null ? 'virtual' : item.distance.toFixed(2)}`),
 });
 
-/** A company link the server does not paint (a filter is set): the page asks its first answers itself. */
-const UNPAINTED_LINK = `${SEARCH_LINK}&newPatients=1`;
+/** A company link the server does not paint (a language filter, whose name comes from another call): the page asks its first answers itself. */
+const UNPAINTED_LINK = `${SEARCH_LINK}&language=en`;
+/** The search link with filters the server paints, chips included. */
+const FILTERED_LINK = `${SEARCH_LINK}&newPatients=1&distance=7&gender=F&credential=MD`;
 
 /** The page's own search for the link it shows (the coordinates it wrote into the link, the employer's name), asked of the API. */
 async function pageOwnSearch(page, companyName, filters) {
@@ -324,9 +326,9 @@ test("phone-keyboard: the search link's page brings the alias, the place and the
 });
 
 /**
- * The first screen's parts as the page shows them: the heading, the employer banner, the tabs, the
- * results summary and each result card, with their text, their box and (for the cards) their
- * markup written out canonically (attributes sorted, styles as the browser reads them, generated
+ * The first screen's parts as the page shows them: the heading, the employer banner, the filter
+ * chips, the tabs, the results summary and each result card, with their text, their box and (for
+ * the chips and the cards) their markup written out canonically (attributes sorted, styles as the browser reads them, generated
  * ids named by order).
  */
 function firstScreenParts(page) {
@@ -348,10 +350,10 @@ function firstScreenParts(page) {
       return `<${node.localName} ${attributes.join(' ')}>${[...node.childNodes].map(canonical).join('')}</${node.localName}>`;
     };
     const parts = [];
-    for (const selector of ['h1', '[data-testid="employer-banner"]', '[role="tablist"]', 'p[aria-live]', '[data-testid="result-card"]']) {
+    for (const selector of ['h1', '[data-testid="employer-banner"]', 'ul[aria-label="Active filters"]', '[role="tablist"]', 'p[aria-live]', '[data-testid="result-card"]']) {
       for (const element of document.querySelectorAll(selector)) {
         const box = element.getBoundingClientRect();
-        parts.push({ selector, text: element.innerText, box: [box.x, box.y, box.width, box.height], markup: selector.includes('result-card') ? canonical(element) : '' });
+        parts.push({ selector, text: element.innerText, box: [box.x, box.y, box.width, box.height], markup: /result-card|Active filters/.test(selector) ? canonical(element) : '' });
       }
     }
     return parts;
@@ -361,36 +363,36 @@ function firstScreenParts(page) {
 test('phone-keyboard: the server paints the search link with the same cards, texts and boxes React renders, at both widths', async () => {
   const browser = await launchBrowser();
   try {
-    for (const [size, viewport] of [['desktop', DESKTOP], ['mobile', MOBILE]]) {
+    for (const [size, viewport, link] of [['desktop', DESKTOP, SEARCH_LINK], ['mobile', MOBILE, SEARCH_LINK], ['desktop', DESKTOP, FILTERED_LINK], ['mobile', MOBILE, FILTERED_LINK]]) {
       // The server's screen alone: the page's scripts are not loaded.
       const painted = await newPage(browser, viewport);
       await painted.page.route(/\/assets\/.*\.js$/, (route) => route.abort());
-      await painted.page.goto(`${BASE_URL}${SEARCH_LINK}`);
+      await painted.page.goto(`${BASE_URL}${link}`);
       await painted.page.waitForLoadState('networkidle');
       const server = await firstScreenParts(painted.page);
-      await screenshot(painted.page, `phone-keyboard-${size}-05-server-painted`);
+      await screenshot(painted.page, `phone-keyboard-${size}-05-server-painted${link === SEARCH_LINK ? '' : '-filtered'}`);
       await painted.context.close();
 
       // The app's, once it has replaced the server's markup.
       const { context, page } = await newPage(browser, viewport);
-      await page.goto(`${BASE_URL}${SEARCH_LINK}`);
+      await page.goto(`${BASE_URL}${link}`);
       await page.waitForFunction(() => !document.querySelector('[data-painted]') && document.querySelector('[data-testid="result-card"]'), null, { timeout: 30_000 });
       await firstScreenSettled(page, { map: size === 'desktop' });
       const app = await firstScreenParts(page);
       await context.close();
 
       const cards = server.filter((part) => part.selector.includes('result-card'));
-      assert(cards.length >= 2, `${size}: the server painted cards, got ${cards.length}`);
+      assert(cards.length >= 2, `${size} ${link}: the server painted cards, got ${cards.length}`);
       assert(server.length === app.length, `${size}: the same parts, got ${server.map((part) => part.selector).join(', ')} vs ${app.map((part) => part.selector).join(', ')}`);
       for (const [index, part] of server.entries()) {
         const other = app[index];
-        const what = `${size} ${part.selector} #${index}`;
+        const what = `${size} ${link} ${part.selector} #${index}`;
         assert(part.text === other.text, `${what}: the same text, got '${part.text}' vs '${other.text}'`);
         assert(part.markup === other.markup, `${what}: the same markup:\n    server ${part.markup}\n    app    ${other.markup}`);
         const apart = part.box.map((value, at) => Math.abs(value - other.box[at]));
         assert(Math.max(...apart) <= 1, `${what}: the same box within 1 px, got ${part.box.join(',')} vs ${other.box.join(',')}`);
       }
-      console.log(`  server-painted ${size}: ${cards.length} cards and ${server.length - cards.length} other parts, the same text, markup and boxes as the app's`);
+      console.log(`  server-painted ${size} ${link}: ${cards.length} cards and ${server.length - cards.length} other parts, the same text, markup and boxes as the app's`);
     }
   } finally {
     await browser.close();

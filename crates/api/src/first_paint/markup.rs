@@ -105,6 +105,8 @@ pub struct Screen<'a> {
     pub page: u32,
     pub provider_page: u32,
     pub tab: Tab,
+    /// The filter chips' labels, in the page's order.
+    pub chips: &'a [String],
     /// Today (UTC), for "Not verified recently".
     pub today: NaiveDate,
 }
@@ -211,6 +213,7 @@ mod icons {
         r#"<circle cx="12" cy="12" r="7"></circle><path d="M12 2v4M12 18v4M2 12h4M18 12h4"></path>"#;
     pub const CHEVRON_LEFT: &str = r#"<path d="M15 18l-6-6 6-6"></path>"#;
     pub const CHEVRON_RIGHT: &str = r#"<path d="M9 18l6-6-6-6"></path>"#;
+    pub const CLOSE: &str = r#"<path d="M6 6l12 12M18 6L6 18"></path>"#;
     pub const CHEVRON_DOWN: &str = r#"<path d="M6 9l6 6 6-6"></path>"#;
     pub const MAP: &str = r#"<path d="M9 4L3 6v14l6-2 6 2 6-2V4l-6 2z"></path><path d="M9 4v14M15 6v14"></path>"#;
     pub const CHECK: &str = r#"<path d="M5 12l5 5L20 7"></path>"#;
@@ -552,6 +555,7 @@ pub fn page(out: &mut String, screen: &Screen<'_>, answer: &Answer) {
     icon(out, icons::FILTER, 18);
     out.push_str("Filter</button></div>");
     employer_banner(out, screen);
+    filter_chips(out, screen.chips);
     out.push_str("</header>");
     // The phone's View Map bar (map-list-toggle.tsx, bottom-bar.tsx).
     let _ = write!(
@@ -567,6 +571,24 @@ pub fn page(out: &mut String, screen: &Screen<'_>, answer: &Answer) {
         out,
         r#"</div><div class="marketplace-page__mapColumn {WIDE_ONLY}"><div class="marketplace-page__mapPlaceholder" id="market-map" tabindex="-1" aria-busy="true"><span class="visually-hidden" role="status">Loading map</span></div></div></div></div></main></div></div>"#
     );
+}
+
+/// One removable chip per active filter (filter-chips.tsx, chip.tsx); nothing when none is on.
+fn filter_chips(out: &mut String, chips: &[String]) {
+    if chips.is_empty() {
+        return;
+    }
+    out.push_str(r#"<ul class="filter-chips__chips" aria-label="Active filters">"#);
+    for chip in chips {
+        let label = escaped(chip);
+        let _ = write!(
+            out,
+            r#"<li><span class="chip__chip chip__primary"><span class="chip__label" title="{label}">{label}</span><button type="button" class="chip__remove" aria-label="Remove {label}">"#
+        );
+        icon(out, icons::CLOSE, 14);
+        out.push_str("</button></span></li>");
+    }
+    out.push_str("</ul>");
 }
 
 /// Whether the employer pays (employer-banner.tsx `EmployerBanner`).
@@ -780,6 +802,7 @@ mod tests {
             page: 1,
             provider_page: 1,
             tab: Tab::All,
+            chips: &[],
             today: TODAY,
         }
     }
@@ -883,6 +906,20 @@ mod tests {
         assert!(!out.contains("results-panel__groupTitle") && out.contains(r#"id="results-panel-providers""#));
         assert!(out.contains("<p><strong>Acme &amp; Sons</strong> is participating"));
         assert!(out.contains(r#"within 30 miles</p>"#));
+        assert!(!out.contains("filter-chips__chips"));
+
+        let chips = ["Name: <b>".to_owned(), "Female".to_owned()];
+        let mut out = String::new();
+        page(
+            &mut out,
+            &Screen {
+                chips: &chips,
+                ..screen("")
+            },
+            &answer,
+        );
+        assert!(out.contains(r#"is participating and will pay up to 100% of the benefit.</p></div><ul class="filter-chips__chips" aria-label="Active filters"><li><span class="chip__chip chip__primary"><span class="chip__label" title="Name: &lt;b&gt;">Name: &lt;b&gt;</span><button type="button" class="chip__remove" aria-label="Remove Name: &lt;b&gt;"><svg width="14""#), "{out}");
+        assert_eq!(out.matches(r#"class="chip__remove""#).count(), 2);
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! `#root` and the three answers as JSON, which the app puts in its query cache instead of
 //! asking (web/src/app/first-screen.ts). On a throttled phone the first result card then comes
 //! with the HTML rather than after the scripts, their evaluation, three calls and React's
-//! render. Anything the server cannot paint exactly (an unknown alias or place, filters, the
-//! phone's map view, a page with no cards) answers the plain `index.html`.
+//! render. Anything the server cannot paint exactly (an unknown alias or place, language and
+//! accessibility filters, the phone's map view, a page with no cards) answers the plain
+//! `index.html`.
 
 mod markup;
 
@@ -29,24 +30,150 @@ pub const MARKETPLACE_PATH: &str = "/marketplace";
 const ROOT: &str = r#"<div id="root"></div>"#;
 const ANSWERS_ID: &str = "first-screen-answers";
 
-/// The link's parameters that change the first screen in ways painted here only as defaults
-/// (filters, whose chips and answers the app works out), or that show another screen (the
-/// phone's map, a member choosing a provider): such links get the plain shell.
-const UNPAINTED_PARAMETERS: [&str; 13] = [
-    "name",
-    "distance",
-    "newPatients",
-    "pediatrics",
-    "favorites",
-    "org",
-    "credential",
-    "speciality",
-    "gender",
-    "language",
-    "access",
-    "view",
-    "selectProvider",
-];
+/// The link's parameters that show another screen (the phone's map, a member choosing a
+/// provider), or filters whose chips the app names from another call (languages,
+/// accessibility) or that need a member (favourites): such links get the plain shell.
+const UNPAINTED_PARAMETERS: [&str; 5] = ["view", "selectProvider", "favorites", "language", "access"];
+
+/// The filter slider's default position (filters.ts `DEFAULT_DISTANCE`) and its last.
+const DEFAULT_DISTANCE: u32 = 5;
+const MAX_DISTANCE_POSITION: u32 = 9;
+/// The name filter's limits (filters.ts `withinNameLimits`): 100 characters, 8 words.
+const NAME_FILTER_MAX_CHARS: usize = 100;
+const NAME_FILTER_MAX_WORDS: usize = 8;
+
+/// The filters a link names (search-url.ts `decodeFilters`), those the server paints.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Filters {
+    search_by_name: String,
+    new_patients: bool,
+    pediatrics: bool,
+    search_distance: u32,
+    organisations: Vec<String>,
+    credentials: Vec<String>,
+    specialities: Vec<String>,
+    genders: Vec<String>,
+}
+
+/// Every value of a parameter, trimmed, without empties and repeats, in order (search-url.ts `unique`).
+fn unique(params: &[(String, String)], name: &str) -> Vec<String> {
+    let mut values: Vec<String> = Vec::new();
+    for (_, value) in params.iter().filter(|(key, _)| key == name) {
+        let value = value.trim();
+        if !value.is_empty() && !values.iter().any(|kept| kept == value) {
+            values.push(value.to_owned());
+        }
+    }
+    values
+}
+
+/// filters.ts `withinNameLimits` for ASCII text (where JavaScript's UTF-16 units, `\p{L}` and
+/// `\p{N}` are plain bytes, letters and digits); None for other text, left to the app.
+fn within_name_limits(text: &str) -> Option<String> {
+    if !text.is_ascii() {
+        return None;
+    }
+    let cut = &text[..text.len().min(NAME_FILTER_MAX_CHARS)];
+    let mut words = 0;
+    let mut in_word = false;
+    for (at, byte) in cut.bytes().enumerate() {
+        let word_byte = byte.is_ascii_alphanumeric();
+        if in_word && !word_byte && words == NAME_FILTER_MAX_WORDS {
+            return Some(cut[..at].to_owned());
+        }
+        if word_byte && !in_word {
+            words += 1;
+        }
+        in_word = word_byte;
+    }
+    Some(cut.to_owned())
+}
+
+impl Filters {
+    fn parse(params: &[(String, String)]) -> Option<Self> {
+        let distance = match first(params, "distance") {
+            Some(text) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => text
+                .parse::<u32>()
+                .ok()
+                .filter(|position| *position <= MAX_DISTANCE_POSITION)
+                .unwrap_or(DEFAULT_DISTANCE),
+            _ => DEFAULT_DISTANCE,
+        };
+        let mut genders = unique(params, "gender");
+        genders.retain(|gender| gender == "F" || gender == "M");
+        Some(Self {
+            search_by_name: within_name_limits(first(params, "name").unwrap_or(""))?,
+            new_patients: first(params, "newPatients") == Some("1"),
+            pediatrics: first(params, "pediatrics") == Some("1"),
+            search_distance: distance,
+            organisations: unique(params, "org"),
+            credentials: unique(params, "credential"),
+            specialities: unique(params, "speciality"),
+            genders,
+        })
+    }
+
+    /// One chip a filter that is on, in the page's order (filters.ts `activeFilterChips`).
+    fn chips(&self) -> Vec<String> {
+        let mut chips = Vec::new();
+        let name = self.search_by_name.trim();
+        if !name.is_empty() {
+            chips.push(format!("Name: {name}"));
+        }
+        if self.search_distance != DEFAULT_DISTANCE {
+            let miles = if self.search_distance == 0 {
+                100
+            } else {
+                5 + 5 * self.search_distance
+            };
+            chips.push(format!("Within {miles} miles"));
+        }
+        if self.new_patients {
+            chips.push("Accepting new patients".into());
+        }
+        if self.pediatrics {
+            chips.push("Pediatrics".into());
+        }
+        chips.extend(
+            self.organisations
+                .iter()
+                .chain(&self.credentials)
+                .chain(&self.specialities)
+                .cloned(),
+        );
+        chips.extend(
+            self.genders
+                .iter()
+                .map(|gender| if gender == "F" { "Female".into() } else { "Male".into() }),
+        );
+        chips
+    }
+
+    /// `search.filters` as the page sends them (search-filters-body.ts `searchFiltersBody`).
+    fn body(&self, employer: &Value, user_zip_code: Option<&str>) -> Value {
+        let mut filters = json!({
+            "newPatients": self.new_patients,
+            "pediatrics": self.pediatrics,
+            "selectedCredentials": self.credentials,
+            "selectedSpecialities": self.specialities,
+            "selectedGenders": self.genders,
+            "selectedGroupAndOrganizations": self.organisations,
+            "selectedLanguages": [],
+            "selectedAccessibility": [],
+            "searchDistance": self.search_distance,
+            "serviceTypes": if self.pediatrics { vec!["BH"] } else { vec![] },
+            "employer": employer,
+        });
+        let name = self.search_by_name.trim();
+        if !name.is_empty() {
+            filters["searchByName"] = json!(name);
+        }
+        if let Some(zip) = user_zip_code {
+            filters["userZipCode"] = json!(zip);
+        }
+        filters
+    }
+}
 
 /// The app's access token cookie (web/src/lib/session.ts `TOKEN_COOKIE`).
 const TOKEN_COOKIE: &str = "token";
@@ -77,6 +204,7 @@ struct Link {
     provider_page: u32,
     tab: markup::Tab,
     user_zip_code: Option<String>,
+    filters: Filters,
 }
 
 /// The first value of a parameter, as `URLSearchParams.get` gives it.
@@ -143,6 +271,7 @@ impl Link {
             provider_page: positive_page(first(&params, "providerPage"))?,
             tab,
             user_zip_code,
+            filters: Filters::parse(&params)?,
         })
     }
 }
@@ -173,6 +302,7 @@ pub async fn paint(state: &AppState, query: &str, shell: &str) -> Option<String>
     let answers = resolve(state, &link).await?;
     let answer: markup::Answer = serde_json::from_slice(&answers.search).ok()?;
     let company_name = answers.alias["companyName"].as_str()?;
+    let chips = link.filters.chips();
     let screen = markup::Screen {
         company_name,
         employer_active: answers.alias["status"] == "active",
@@ -180,6 +310,7 @@ pub async fn paint(state: &AppState, query: &str, shell: &str) -> Option<String>
         page: link.page,
         provider_page: link.provider_page,
         tab: link.tab,
+        chips: &chips,
         today: Utc::now().date_naive(),
     };
     if !markup::has_cards(&screen, &answer) {
@@ -216,22 +347,7 @@ async fn resolve(state: &AppState, link: &Link) -> Option<Answers> {
         company: alias["alias"].as_str().map(str::to_owned),
         user_zip_code: link.user_zip_code.clone(),
     };
-    let mut filters = json!({
-        "newPatients": false,
-        "pediatrics": false,
-        "selectedCredentials": [],
-        "selectedSpecialities": [],
-        "selectedGenders": [],
-        "selectedGroupAndOrganizations": [],
-        "selectedLanguages": [],
-        "selectedAccessibility": [],
-        "searchDistance": 5,
-        "serviceTypes": [],
-        "employer": alias["companyName"],
-    });
-    if let Some(zip) = &link.user_zip_code {
-        filters["userZipCode"] = json!(zip);
-    }
+    let filters = link.filters.body(&alias["companyName"], link.user_zip_code.as_deref());
     let body = match json!({ "search": { "filters": filters } }) {
         Value::Object(body) => body,
         _ => return None,
@@ -284,12 +400,62 @@ mod tests {
     }
 
     #[test]
+    fn reads_a_links_filters_as_the_page_does() {
+        let link = Link::parse("company=acme&location=80202&name=+front+range+&distance=0&newPatients=1&pediatrics=true&org=B&org=+A+&org=B&org=&gender=F&gender=X&credential=MD").unwrap();
+        let filters = &link.filters;
+        assert_eq!(filters.search_by_name, " front range ");
+        assert_eq!(
+            (filters.new_patients, filters.pediatrics, filters.search_distance),
+            (true, false, 0)
+        );
+        assert_eq!(filters.organisations, ["B", "A"]);
+        assert_eq!(filters.genders, ["F"]);
+        assert_eq!(
+            filters.chips(),
+            [
+                "Name: front range",
+                "Within 100 miles",
+                "Accepting new patients",
+                "B",
+                "A",
+                "MD",
+                "Female"
+            ]
+        );
+        let body = filters.body(&json!("Acme"), Some("80301"));
+        assert_eq!(body["searchByName"], "front range");
+        assert_eq!(body["serviceTypes"], json!([]));
+        assert_eq!(body["selectedGroupAndOrganizations"], json!(["B", "A"]));
+        assert_eq!(
+            (&body["employer"], &body["userZipCode"]),
+            (&json!("Acme"), &json!("80301"))
+        );
+        // Out of range or malformed: the default distance, no chip.
+        for distance in ["10", "-1", "x", ""] {
+            let link = Link::parse(&format!("company=acme&location=80202&distance={distance}")).unwrap();
+            assert_eq!(link.filters.search_distance, 5);
+            assert!(link.filters.chips().is_empty());
+            assert!(link.filters.body(&json!("Acme"), None).get("searchByName").is_none());
+        }
+    }
+
+    #[test]
+    fn cuts_a_name_filter_as_the_page_does() {
+        assert_eq!(within_name_limits("a b c d e f g h i j").unwrap(), "a b c d e f g h");
+        assert_eq!(within_name_limits("one, two").unwrap(), "one, two");
+        assert_eq!(within_name_limits(&"x".repeat(120)).unwrap().len(), 100);
+        assert_eq!(within_name_limits("Zoë"), None);
+    }
+
+    #[test]
     fn leaves_links_it_cannot_paint_to_the_app() {
         for query in [
             "location=80202",
             "company=%20&location=80202",
             "company=acme",
-            "company=acme&location=80202&newPatients=1",
+            "company=acme&location=80202&language=es",
+            "company=acme&location=80202&favorites=1",
+            "company=acme&location=80202&name=Jos%C3%A9",
             "company=acme&location=80202&view=map",
             "company=acme&location=80202&selectProvider=1",
             "company=acme&lat=91&lng=0",
