@@ -106,7 +106,7 @@ fn first_screen_query(request: &axum::extract::Request) -> Option<String> {
 /// kept by a cache as the static shell may be.
 async fn painted_first_screen(state: &AppState, query: &str, index: &Path) -> Option<Response> {
     let shell = tokio::fs::read_to_string(index).await.ok()?;
-    let page = first_paint::paint(state, query, &shell).await?;
+    let page = first_paint::paint(state, query, &shell, index.parent()?).await?;
     let mut response = axum::response::Html(page).into_response();
     response
         .headers_mut()
