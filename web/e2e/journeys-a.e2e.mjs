@@ -120,8 +120,9 @@ test('journeys-a: a shared link with company and location opens the search it na
     await page.waitForURL(/tab=clinics/);
     const shared = page.url();
 
-    // A reload restores all of it.
+    // A reload restores all of it (the server paints it; then the app's own).
     await page.reload();
+    await appStarted(page);
     await page.getByRole('tab', { name: /Clinics/, selected: true }).waitFor();
     await page.getByRole('list', { name: 'Active filters' }).getByText('Accepting new patients').waitFor();
     await page.locator('[aria-current="page"]', { hasText: '2' }).waitFor();
