@@ -125,13 +125,18 @@ times = sorted(int(line.split()[2]) for line in sys.stdin)
 print(*(times[min(len(times) - 1, int(len(times) * q))] for q in (0.5, 0.99, 0.999)))"
 }
 
+# The server's CPU time (user + system, in clock ticks) from /proc: a search's CPU cost is
+# steadier on a shared machine than its throughput, which the neighbours' load moves.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# The CPU of this shell's finished children (wrk, and the small filters of its pipeline): the
+# client shares the two cores with the server, so its cost per answer bounds the throughput too.
+children_ticks() { awk '{print $16 + $17}' "/proc/$$/stat"; }
+ticks_per_second=$(getconf CLK_TCK)
+per_request_us() { python3 -c "print(f'{$1 / ${ticks_per_second} * 1e6 / max($2 * ${duration%s}, 1):.1f}')"; }
+
 if [ -n "${METRICS_COMPARE:-}" ]; then
   rounds=${ROUNDS:-5}
   declare -A rps p50 cpu
-  # The server's CPU time (user + system, in clock ticks) from /proc: a search's CPU cost is
-  # steadier on a shared machine than its throughput, which the neighbours' load moves.
-  cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-  ticks_per_second=$(getconf CLK_TCK)
   for round in $(seq 1 "$rounds"); do
     # Which server goes first alternates, so neither always follows the other.
     if [ $((round % 2)) -eq 1 ]; then order="on off"; else order="off on"; fi
@@ -164,7 +169,7 @@ fi
 
 # The machine is shared: the endpoints alternate, ROUNDS times, and the medians are compared.
 rounds=${ROUNDS:-3}
-declare -A results
+declare -A results cpu
 for round in $(seq 1 "$rounds"); do
   for endpoint in health search near; do
     echo "== round $round: $endpoint, ${connections} connections" >&2
@@ -173,7 +178,12 @@ for round in $(seq 1 "$rounds"); do
       search) path=/member/app/market/search ;;
       near) path=/fhir/r4/Location ;;
     esac
-    results[$endpoint-many]+="$(run -s .local/$endpoint.lua "$base$path");"
+    server_before=$(cpu_ticks "$server") client_before=$(children_ticks)
+    many=$(run -s .local/$endpoint.lua "$base$path")
+    results[$endpoint-many]+="$many;"
+    server_used=$(( $(cpu_ticks "$server") - server_before )) client_used=$(( $(children_ticks) - client_before ))
+    cpu[$endpoint-server]+="$(per_request_us "$server_used" "${many%% *}") "
+    cpu[$endpoint-client]+="$(per_request_us "$client_used" "${many%% *}") "
     # One keep-alive client: the latency of a single request, unqueued.
     echo "== round $round: $endpoint, one client" >&2
     results[$endpoint-one]+="$(single -s .local/$endpoint.lua "$base$path");"
@@ -209,4 +219,5 @@ echo "| 1 | GET /fhir/r4/Location?near=… (20 a page) | | ${one_near_p50} | ${o
 echo "| 1 | PostgreSQL \`select 1\` (pgbench -M prepared) | | ${floor_p50} | ${floor_p99} | ${floor_p999} |"
 echo "medians of ${rounds} rounds; search throughput = $(python3 -c "print(f'{${search_rps}/${health_rps}*100:.0f}')")% of /health (${connections} connections, ${duration} per run, 2 wrk threads; filters: ${FILTERS:-default}; ${origin_count} origins)"
 echo "one client: search p50 $(ratio "$one_search_p50" "$one_health_p50")x /health, FHIR near p50 $(ratio "$one_near_p50" "$one_health_p50")x /health; p99/p50: /health $(ratio "$one_health_p99" "$one_health_p50")x, search $(ratio "$one_search_p99" "$one_search_p50")x; /health p50 $(ratio "$one_health_p50" "$floor_p50")x PostgreSQL's select 1"
+echo "CPU per request at ${connections} connections (medians): server /health $(median ${cpu[health-server]}) µs, search $(median ${cpu[search-server]}) µs, FHIR near $(median ${cpu[near-server]}) µs; the client (wrk) $(median ${cpu[health-client]}) / $(median ${cpu[search-client]}) / $(median ${cpu[near-client]}) µs"
 echo "catalogue: ${size} clinics; server ready after ${ready_seconds} s with ${ready_rss} MB RSS; after the load $(memory VmRSS) MB RSS, peak $(memory VmHWM) MB; load average before: ${load_before}"
