@@ -1,7 +1,9 @@
 //! The HTTP router: every feature's routes, the layers around them, and the SPA fallback.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use std::time::SystemTime;
 
 use axum::Router;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
@@ -65,9 +67,13 @@ pub fn router(state: AppState) -> Router {
 fn spa(web_dist: PathBuf, state: AppState) -> Router {
     let index = web_dist.join("index.html");
     let files = ServeDir::new(&web_dist).fallback(ServeFile::new(index.clone()));
+    let shell = Arc::new(StyledShell {
+        index,
+        built: Mutex::new(None),
+    });
     Router::new().fallback_service(tower::service_fn(move |request: axum::extract::Request| {
         let files = files.clone();
-        let index = index.clone();
+        let shell = shell.clone();
         let state = state.clone();
         async move {
             let path = request.uri().path().to_owned();
@@ -75,7 +81,7 @@ fn spa(web_dist: PathBuf, state: AppState) -> Router {
                 return Ok::<Response, std::convert::Infallible>(not_found_api(request.uri()));
             }
             if let Some(query) = first_screen_query(&request)
-                && let Some(painted) = painted_first_screen(&state, &query, &index).await
+                && let Some(painted) = painted_first_screen(&state, &query, &shell).await
             {
                 return Ok(painted);
             }
@@ -104,14 +110,39 @@ fn first_screen_query(request: &axum::extract::Request) -> Option<String> {
 /// `index.html` with a search link's first screen in it, or None when the server does not paint
 /// the link (the plain file is served). Built for this visit and this snapshot, it must not be
 /// kept by a cache as the static shell may be.
-async fn painted_first_screen(state: &AppState, query: &str, index: &Path) -> Option<Response> {
-    let shell = tokio::fs::read_to_string(index).await.ok()?;
-    let page = first_paint::paint(state, query, &shell, index.parent()?).await?;
+async fn painted_first_screen(state: &AppState, query: &str, shell: &StyledShell) -> Option<Response> {
+    let shell = shell.current().await?;
+    let page = first_paint::paint(state, query, &shell).await?;
     let mut response = axum::response::Html(page).into_response();
     response
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     Some(response)
+}
+
+/// `index.html` with the build's stylesheets written in, made once for each build of the web
+/// app (told by the file's modification time, so a rebuild while the server runs is seen)
+/// rather than read and inlined again for every painted visit.
+struct StyledShell {
+    index: PathBuf,
+    built: Mutex<Option<(SystemTime, Arc<str>)>>,
+}
+
+impl StyledShell {
+    async fn current(&self) -> Option<Arc<str>> {
+        let modified = tokio::fs::metadata(&self.index).await.ok()?.modified().ok()?;
+        if let Some((built_from, shell)) = &*self.built.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+            && *built_from == modified
+        {
+            return Some(shell.clone());
+        }
+        let plain = tokio::fs::read_to_string(&self.index).await.ok()?;
+        let styled: Arc<str> = first_paint::inline_stylesheets(plain, self.index.parent()?)
+            .await
+            .into();
+        *self.built.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some((modified, styled.clone()));
+        Some(styled)
+    }
 }
 
 fn not_found_api(uri: &Uri) -> Response {

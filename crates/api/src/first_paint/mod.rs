@@ -295,9 +295,9 @@ struct Answers {
 }
 
 /// `index.html` with the link's first screen painted in it, or None when the link is not one
-/// the server paints (the caller serves the plain shell). `dist` is the built web app's folder,
-/// whose stylesheets are written into the page.
-pub async fn paint(state: &AppState, query: &str, shell: &str, dist: &Path) -> Option<String> {
+/// the server paints (the caller serves the plain shell). `shell` is the page with its
+/// stylesheets already written in ([`inline_stylesheets`], done once per build).
+pub async fn paint(state: &AppState, query: &str, shell: &str) -> Option<String> {
     if !shell.contains(ROOT) {
         return None;
     }
@@ -324,8 +324,7 @@ pub async fn paint(state: &AppState, query: &str, shell: &str, dist: &Path) -> O
     markup::page(&mut painted, &screen, &answer);
     painted.push_str("</div>");
     embed_answers(&mut painted, query, &answers);
-    let page = shell.replacen(ROOT, &painted, 1);
-    Some(inline_stylesheets(page, dist).await)
+    Some(shell.replacen(ROOT, &painted, 1))
 }
 
 /// The most stylesheet text written into a painted page (the build's first-screen CSS is 31 KB).
@@ -336,7 +335,7 @@ const MAX_INLINE_CSS: usize = 96 * 1024;
 /// HTML is in, instead of a round trip later, behind the scripts on the phone's few connections
 /// (first paint 0.4-0.6 s instead of 1.4 s on the throttled phone). A file that cannot be read,
 /// holds `</style`, or would pass the limit keeps its link.
-async fn inline_stylesheets(mut page: String, dist: &Path) -> String {
+pub async fn inline_stylesheets(mut page: String, dist: &Path) -> String {
     const LINK: &str = r#"<link rel="stylesheet" crossorigin href="/assets/"#;
     let mut inlined = 0;
     let mut from = 0;
