@@ -5,7 +5,8 @@ per class for both, the ratio, and checks that the answers are the same.
 
 Run by scripts/bench-peer.sh (`make bench-peer`), which provides the seeded cluster, the release
 server and PostGIS. Usage: bench-peer.py DATABASE_URL BASE_URL
-Environment: ORIGINS (200), ROUNDS (3), SEED (20261124), PEER_REBUILD=1 (recopy the table).
+Environment: ORIGINS (200), ROUNDS (3), SEED (20261124), PEER_REBUILD=1 (recopy the table),
+CLASSES (all; "pins zoom 14|area pins" runs the classes whose names contain a part).
 
 What "the same" means, class by class:
   search      the page's physical clinics, location ids in order (ties: locations at the very same
@@ -704,6 +705,12 @@ def main():
         ("area pins zoom 6", area_class(6)),
         ("area pins zoom 8", area_class(8)),
     ]
+    # CLASSES ("pins zoom 14|area pins") keeps the classes whose names contain one of its parts.
+    wanted = [part.strip() for part in os.environ.get("CLASSES", "").split("|") if part.strip()]
+    if wanted:
+        classes = [(name, make) for name, make in classes if any(part in name for part in wanted)]
+        if not classes:
+            raise SystemExit(f"CLASSES={os.environ['CLASSES']!r} names none of the classes")
     knn_name = "{} (PostGIS: page by KNN, no total)".format
     names = [name for name, _ in classes] + [knn_name(name) for name, _ in classes if name.startswith("search")]
     names.sort(key=lambda name: [n for n, _ in classes].index(name.split(" (PostGIS")[0]))

@@ -12,7 +12,9 @@
 # origins through wrk (Nearcare) and pgbench -M prepared (PostGIS), at 1 and C_CONNECTIONS (32)
 # connections, C_ROUNDS (2) interleaved rounds of C_DURATION (3) seconds: p50, p99, throughput.
 # C_CLIENTS=0 skips it.
-# ORIGINS (200) and ROUNDS (3) are passed on; PEER_REBUILD=1 recopies the PostGIS table.
+# ORIGINS (200), ROUNDS (3) and CLASSES (a "|"-separated list of parts of class names, e.g.
+# CLASSES="pins zoom 14"; all classes when unset) are passed on; PEER_REBUILD=1 recopies the
+# PostGIS table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${SIZE:-1500}

@@ -288,7 +288,7 @@ async fn pins(
     let timer = metrics::timer();
     let answer = snapshot.pins_for(query.bounds(), &filters, favourites.as_ref())?;
     metrics::search_query(QueryClass::Pins, timer, answer.pins.len());
-    Ok(crate::respond::json(&answer, 128 * (answer.pins.len() + 1)))
+    Ok(crate::respond::json_bytes(answer.to_json()))
 }
 
 async fn area_pins(
