@@ -7,7 +7,7 @@ use domain::LatLng;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use rstar::{AABB, PointDistance, RStarInsertionStrategy, RTree, RTreeObject, RTreeParams};
+use rstar::{AABB, PointDistance, RStarInsertionStrategy, RTree, RTreeNode, RTreeObject, RTreeParams};
 
 /// Bits per axis of a Morton code: level 24 cells are about 2.4 m wide at the equator.
 pub const MORTON_LEVELS: u32 = 24;
@@ -444,10 +444,11 @@ impl<const N: usize> PointDistance for TreePoint<N> {
     }
 }
 
-/// The R-tree of the physical locations. Boxes (pins) are walked in the Morton index, which
-/// counts them anyway: a second, 2-D R-tree for them cost memory and start-up time.
+/// The R-tree of the physical locations, for nearest-first walks. Boxes (pins) are walked in
+/// the Morton index, which counts them anyway: a second, 2-D R-tree for them cost memory and
+/// start-up time.
 pub struct SpatialTrees {
-    pub sphere: RTree<SpherePoint, WideNodes>,
+    sphere: FlatTree,
 }
 
 /// Nodes of up to 32 entries where rstar's default is 6: a nearest-first walk from the root
@@ -464,7 +465,7 @@ impl RTreeParams for WideNodes {
 
 impl SpatialTrees {
     pub fn build(positions: &[LatLng]) -> Self {
-        let sphere = RTree::bulk_load_with_params(
+        let sphere = RTree::<SpherePoint, WideNodes>::bulk_load_with_params(
             positions
                 .iter()
                 .enumerate()
@@ -474,8 +475,90 @@ impl SpatialTrees {
                 })
                 .collect(),
         );
-        Self { sphere }
+        Self {
+            sphere: FlatTree::new(&sphere),
+        }
     }
+}
+
+/// rstar's packed tree copied into three arrays, each node's children in one run of `points`
+/// and one of `boxes`. rstar keeps every child as an 80-byte enum (a point or a node with its
+/// box and its own vector), so a walk read 2.5 KB for each node it opened, mostly cold at a
+/// million locations; here a node's points take 1 KB and its child boxes under 1 KB, and the
+/// walk keys nodes by index without a vector of references.
+struct FlatTree {
+    /// The root first, then breadth first.
+    nodes: Vec<FlatNode>,
+    boxes: Vec<ChildBox>,
+    points: Vec<SpherePoint>,
+}
+
+/// Where a node's children are: `boxes[boxes.0..boxes.1]` and `points[points.0..points.1]`.
+#[derive(Clone, Copy)]
+struct FlatNode {
+    boxes: (u32, u32),
+    points: (u32, u32),
+}
+
+/// A child node's bounding box, its bounds rounded outward to f32 (a box distance stays a lower
+/// bound of its points' distances, so the walk's order is unchanged), and its index in `nodes`.
+#[derive(Clone, Copy)]
+struct ChildBox {
+    lower: [f32; 3],
+    upper: [f32; 3],
+    node: u32,
+}
+
+impl FlatTree {
+    fn new(tree: &RTree<SpherePoint, WideNodes>) -> Self {
+        let mut flat = FlatTree {
+            nodes: Vec::new(),
+            boxes: Vec::new(),
+            points: Vec::with_capacity(tree.size()),
+        };
+        // Nodes are numbered in the order they are queued, which is the order they are taken.
+        let mut queue = std::collections::VecDeque::from([tree.root()]);
+        let mut queued = 1u32;
+        while let Some(node) = queue.pop_front() {
+            let (box_start, point_start) = (flat.boxes.len() as u32, flat.points.len() as u32);
+            for child in node.children() {
+                match child {
+                    RTreeNode::Leaf(point) => flat.points.push(*point),
+                    RTreeNode::Parent(inner) => {
+                        let envelope = inner.envelope();
+                        flat.boxes.push(ChildBox {
+                            lower: envelope.lower().map(f32_at_most),
+                            upper: envelope.upper().map(f32_at_least),
+                            node: queued,
+                        });
+                        queued += 1;
+                        queue.push_back(inner);
+                    }
+                }
+            }
+            flat.nodes.push(FlatNode {
+                boxes: (box_start, flat.boxes.len() as u32),
+                points: (point_start, flat.points.len() as u32),
+            });
+        }
+        flat
+    }
+}
+
+/// The largest f32 not above `value`.
+fn f32_at_most(value: f64) -> f32 {
+    let near = value as f32;
+    if f64::from(near) > value {
+        near.next_down()
+    } else {
+        near
+    }
+}
+
+/// The smallest f32 not below `value`.
+fn f32_at_least(value: f64) -> f32 {
+    let near = value as f32;
+    if f64::from(near) < value { near.next_up() } else { near }
 }
 
 impl SpatialTrees {
@@ -488,18 +571,16 @@ impl SpatialTrees {
         keep: K,
     ) -> NearestFirst<'t, K> {
         // Sized for a page of `near` at a million locations (a few nodes opened, a few hundred
-        // points queued), so the walk does not grow them as it goes.
-        let mut nodes = Vec::with_capacity(64);
-        nodes.push(self.sphere.root());
-        let mut walk = NearestFirst {
+        // points queued), so the walk does not grow it as it goes.
+        let mut heap = BinaryHeap::with_capacity(512);
+        heap.push(Reverse((0, 0)));
+        NearestFirst {
+            tree: &self.sphere,
             origin,
             limit,
             keep,
-            nodes,
-            heap: BinaryHeap::with_capacity(512),
-        };
-        walk.heap.push(Reverse((0, 0)));
-        walk
+            heap,
+        }
     }
 }
 
@@ -507,12 +588,12 @@ impl SpatialTrees {
 /// of a node it opens, as an enum over the node and the point compared as floats; this one
 /// queues only points that are within the limit and let through (about half, with the
 /// new-patients filter), as two integers: a squared chord's bits, which order like the float,
-/// and a key that is a point's ordinal or an opened node's place in `nodes`.
+/// and a key that is a point's ordinal or a node's index.
 pub struct NearestFirst<'t, K> {
+    tree: &'t FlatTree,
     origin: [f64; 3],
     limit: f64,
     keep: K,
-    nodes: Vec<&'t rstar::ParentNode<SpherePoint>>,
     heap: BinaryHeap<Reverse<(u64, u64)>>,
 }
 
@@ -528,23 +609,18 @@ impl<K: Fn(u32) -> bool> Iterator for NearestFirst<'_, K> {
             if key & POINT_KEY != 0 {
                 return Some((key & !POINT_KEY) as usize);
             }
-            let node = self.nodes[key as usize];
-            for child in node.children() {
-                match child {
-                    rstar::RTreeNode::Leaf(point) => {
-                        let distance_2 = chord_2(&point.coordinates, &self.origin);
-                        if distance_2 <= self.limit && (self.keep)(point.ordinal) {
-                            self.heap
-                                .push(Reverse((distance_2.to_bits(), POINT_KEY | u64::from(point.ordinal))));
-                        }
-                    }
-                    rstar::RTreeNode::Parent(inner) => {
-                        let distance_2 = box_distance_2(&inner.envelope(), &self.origin);
-                        if distance_2 <= self.limit {
-                            self.heap.push(Reverse((distance_2.to_bits(), self.nodes.len() as u64)));
-                            self.nodes.push(inner);
-                        }
-                    }
+            let node = self.tree.nodes[key as usize];
+            for point in &self.tree.points[node.points.0 as usize..node.points.1 as usize] {
+                let distance_2 = chord_2(&point.coordinates, &self.origin);
+                if distance_2 <= self.limit && (self.keep)(point.ordinal) {
+                    self.heap
+                        .push(Reverse((distance_2.to_bits(), POINT_KEY | u64::from(point.ordinal))));
+                }
+            }
+            for child in &self.tree.boxes[node.boxes.0 as usize..node.boxes.1 as usize] {
+                let distance_2 = box_distance_2(child, &self.origin);
+                if distance_2 <= self.limit {
+                    self.heap.push(Reverse((distance_2.to_bits(), u64::from(child.node))));
                 }
             }
         }
@@ -553,10 +629,11 @@ impl<K: Fn(u32) -> bool> Iterator for NearestFirst<'_, K> {
 }
 
 /// The squared distance from a point to the nearest point of a box (0 inside it).
-fn box_distance_2(envelope: &AABB<[f64; 3]>, point: &[f64; 3]) -> f64 {
-    let (lower, upper) = (envelope.lower(), envelope.upper());
+fn box_distance_2(child: &ChildBox, point: &[f64; 3]) -> f64 {
     (0..3).fold(0.0, |sum, axis| {
-        let gap = (lower[axis] - point[axis]).max(point[axis] - upper[axis]).max(0.0);
+        let gap = (f64::from(child.lower[axis]) - point[axis])
+            .max(point[axis] - f64::from(child.upper[axis]))
+            .max(0.0);
         sum + gap * gap
     })
 }
