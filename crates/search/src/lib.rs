@@ -6,6 +6,7 @@
 pub mod answer;
 pub mod bitset;
 pub mod cards;
+mod combined;
 pub mod directory;
 pub mod error;
 pub mod handle;

@@ -1,6 +1,6 @@
 //! Filter planning: turns a request's `SearchFilters` (and company alias) into the bitset of
 //! admissible locations, the clinician rule and the text query, and resolves the origin; also
-//! the caller's `Favourites`. Imports `snapshot`, `bitset`, `text` and `error`; the queries
+//! the caller's `Favourites`. Imports `snapshot`, `bitset`, `combined`, `text` and `error`; the queries
 //! (`search`, `pins`, `lists`) build on it.
 
 use std::borrow::Cow;
@@ -13,6 +13,7 @@ use domain::{Gender, LatLng, PEDIATRICS_SERVICE_TYPE, SearchFilters, ZipCode};
 use gazetteer::Gazetteer;
 
 use crate::bitset::Bitset;
+use crate::combined::{Combination, ListingFilters};
 use crate::error::SearchError;
 use crate::snapshot::Snapshot;
 use crate::text::{Fields, TextQuery};
@@ -65,20 +66,89 @@ impl ClinicianRule {
                 .is_none_or(|set| set.contains(&snapshot.clinician(clinician).gender))
     }
 
-    /// Whether a clinician goes in the clinicians list: [`Self::accepts`], and accepting new
-    /// patients under the new-patients filter.
+    /// What the clinicians list asks of this rule, with its language and new-patients filters
+    /// made into sets once per snapshot.
+    pub(crate) fn for_list<'r>(&'r self, snapshot: &Snapshot) -> ListedClinicians<'r> {
+        let languages = self.languages.clone().unwrap_or_default();
+        let clinicians = (self.accepting_only || !languages.is_empty()).then(|| {
+            let combination = Combination::Clinicians {
+                accepting_only: self.accepting_only,
+                languages: languages.clone(),
+            };
+            snapshot
+                .bits
+                .combined
+                .get(&combination, || self.clinicians_by_attributes(snapshot))
+        });
+        let combination = Combination::ClinicianLocations {
+            accepting_only: self.accepting_only,
+            languages,
+        };
+        let places = snapshot.bits.combined.get(&combination, || {
+            let mut places = Bitset::empty(snapshot.location_count());
+            let workers: Box<dyn Iterator<Item = usize>> = match &clinicians {
+                Some(set) => Box::new(set.iter()),
+                None => Box::new(0..snapshot.clinician_count()),
+            };
+            for clinician in workers {
+                for location in snapshot.locations_of(clinician) {
+                    places.insert(*location as usize);
+                }
+            }
+            places
+        });
+        ListedClinicians {
+            rule: self,
+            clinicians,
+            places,
+        }
+    }
+
+    /// The clinicians who pass the languages and new-patients filters.
+    fn clinicians_by_attributes(&self, snapshot: &Snapshot) -> Bitset {
+        let bits = &snapshot.bits;
+        let mut listed = if self.accepting_only {
+            bits.clinicians_accepting.clone()
+        } else {
+            Bitset::full(snapshot.clinician_count())
+        };
+        if let Some(languages) = &self.languages {
+            let mut speakers = Bitset::empty(snapshot.clinician_count());
+            for language in languages {
+                if let Some(speaking) = bits.clinician_languages.get(language) {
+                    speakers.union_with(speaking);
+                }
+            }
+            listed.intersect_with(&speakers);
+        }
+        listed
+    }
+}
+
+/// A clinician rule as the clinicians list applies it: the language and new-patients filters
+/// are one bitset test of a clinician, and the clinics with nobody to list are skipped by a
+/// bitset over locations, which a nearest-first walk reads nearly in order (locations are
+/// numbered in Morton order), without reading their clinicians at scattered places in memory.
+pub(crate) struct ListedClinicians<'r> {
+    rule: &'r ClinicianRule,
+    /// Those who pass the languages and new-patients filters; `None` when neither is set.
+    clinicians: Option<Arc<Bitset>>,
+    /// The locations where at least one of them works.
+    places: Arc<Bitset>,
+}
+
+impl ListedClinicians<'_> {
+    /// Whether someone at this location may be listed (if not, nobody there is).
+    pub(crate) fn may_list_at(&self, location: usize) -> bool {
+        self.places.contains(location)
+    }
+
+    /// Whether a clinician goes in the clinicians list: [`ClinicianRule::accepts`], and
+    /// accepting new patients under the new-patients filter, and speaking one of the languages
+    /// under the languages filter.
     pub(crate) fn lists(&self, snapshot: &Snapshot, clinician: usize) -> bool {
-        self.accepts(snapshot, clinician)
-            && (!self.accepting_only || snapshot.bits.clinicians_accepting.contains(clinician))
-            && self.languages.as_ref().is_none_or(|languages| {
-                languages.iter().any(|language| {
-                    snapshot
-                        .bits
-                        .clinician_languages
-                        .get(language)
-                        .is_some_and(|speakers| speakers.contains(clinician))
-                })
-            })
+        self.clinicians.as_ref().is_none_or(|listed| listed.contains(clinician))
+            && self.rule.accepts(snapshot, clinician)
     }
 }
 
@@ -152,17 +222,17 @@ impl<'a> Narrowing<'a> {
 
     /// Narrows to a set of the snapshot's (borrowed) or one built for this search (owned).
     fn narrow(&mut self, other: Cow<'a, Bitset>) {
-        if std::mem::take(&mut self.everything) {
-            self.set = other.into();
-        } else {
-            self.set.to_mut().intersect_with(&other);
-        }
+        self.narrow_set(other.into());
     }
 
     /// A set shared with a cache, kept as it is when it is the only filter.
     fn narrow_shared(&mut self, other: Arc<Bitset>) {
+        self.narrow_set(LocationSet::Shared(other));
+    }
+
+    fn narrow_set(&mut self, other: LocationSet<'a>) {
         if std::mem::take(&mut self.everything) {
-            self.set = LocationSet::Shared(other);
+            self.set = other;
         } else {
             self.set.to_mut().intersect_with(&other);
         }
@@ -187,6 +257,44 @@ fn parse_languages(codes: &[String]) -> Result<Vec<Language>, SearchError> {
         }
     }
     Ok(languages)
+}
+
+/// The listing filters of a search (new patients, service types and pediatrics, languages,
+/// accessibility), in the order-free form the combined sets are kept by; an unknown language or
+/// accessibility code is refused, naming it.
+fn listing_filters(filters: &SearchFilters) -> Result<ListingFilters, SearchError> {
+    let mut service_types: Vec<String> = filters
+        .service_types
+        .iter()
+        .map(|code| code.trim().to_owned())
+        .collect();
+    if filters.pediatrics {
+        service_types.push(PEDIATRICS_SERVICE_TYPE.to_owned());
+    }
+    service_types.sort_unstable();
+    service_types.dedup();
+    let mut languages = parse_languages(&filters.selected_languages)?;
+    languages.sort_unstable();
+    let mut accessibility = Vec::with_capacity(filters.selected_accessibility.len());
+    for (index, code) in filters.selected_accessibility.iter().enumerate() {
+        let known = Accessibility::ALL
+            .iter()
+            .position(|known| Some(*known) == Accessibility::parse(code))
+            .ok_or_else(|| {
+                SearchError::InvalidFilter(format!(
+                    "selectedAccessibility[{index}]: {code:?} is not a Plan-Net accessibility code"
+                ))
+            })?;
+        accessibility.push(known);
+    }
+    accessibility.sort_unstable();
+    accessibility.dedup();
+    Ok(ListingFilters {
+        new_patients: filters.new_patients,
+        service_types,
+        languages,
+        accessibility,
+    })
 }
 
 fn check_list(name: &str, values: &[String]) -> Result<(), SearchError> {
@@ -288,6 +396,67 @@ impl Snapshot {
         Ok(locations)
     }
 
+    /// The locations the listing filters admit (`None`: every one): a filter alone is the
+    /// snapshot's own set; filters together (a language and new patients) are the set they
+    /// combine into, made once per snapshot.
+    fn listing_locations(&self, listing: ListingFilters) -> Option<LocationSet<'_>> {
+        let bits = &*self.bits;
+        let alone = match (
+            listing.new_patients,
+            &listing.service_types[..],
+            &listing.languages[..],
+            &listing.accessibility[..],
+        ) {
+            (false, [], [], []) => return None,
+            (true, [], [], []) => Some(&bits.accepting),
+            (false, [code], [], []) => bits.service_types.get(code),
+            (false, [], [language], []) => bits.languages.get(language),
+            (false, [], [], [position]) => Some(&bits.accessibility[*position]),
+            _ => None,
+        };
+        if let Some(set) = alone {
+            return Some(LocationSet::Borrowed(set));
+        }
+        let combination = Combination::Locations(listing);
+        let combined = bits.combined.get(&combination, || {
+            let Combination::Locations(listing) = &combination else {
+                unreachable!("made above")
+            };
+            self.combine_listing_filters(listing)
+        });
+        Some(LocationSet::Shared(combined))
+    }
+
+    fn combine_listing_filters(&self, listing: &ListingFilters) -> Bitset {
+        let bits = &*self.bits;
+        let len = self.location_count();
+        let mut admitted = Bitset::full(len);
+        if listing.new_patients {
+            admitted.intersect_with(&bits.accepting);
+        }
+        for code in &listing.service_types {
+            match bits.service_types.get(code) {
+                Some(offering) => admitted.intersect_with(offering),
+                None => return Bitset::empty(len),
+            }
+        }
+        if !listing.languages.is_empty() {
+            let mut spoken = Bitset::empty(len);
+            for at in listing
+                .languages
+                .iter()
+                .filter_map(|language| bits.languages.get(language))
+            {
+                spoken.union_with(at);
+            }
+            admitted.intersect_with(&spoken);
+        }
+        for position in &listing.accessibility {
+            admitted.intersect_with(&bits.accessibility[*position]);
+        }
+        admitted
+    }
+
     /// Compiles the filters of a search (and a company alias) into what the queries use.
     pub(crate) fn compile(
         &self,
@@ -306,44 +475,8 @@ impl Snapshot {
         check_list("selectedAccessibility", &filters.selected_accessibility)?;
         let len = self.location_count();
         let mut locations = Narrowing::new(&self.core.tables.everywhere);
-        if filters.new_patients {
-            locations.narrow(Cow::Borrowed(&self.bits.accepting));
-        }
-        let mut service_types: Vec<&str> = filters.service_types.iter().map(|code| code.trim()).collect();
-        if filters.pediatrics {
-            service_types.push(PEDIATRICS_SERVICE_TYPE);
-        }
-        for code in service_types {
-            match self.bits.service_types.get(code) {
-                Some(bits) => locations.narrow(Cow::Borrowed(bits)),
-                None => locations.narrow(Cow::Owned(Bitset::empty(len))),
-            }
-        }
-        let languages = parse_languages(&filters.selected_languages)?;
-        match languages.as_slice() {
-            [] => {}
-            [language] => match self.bits.languages.get(language) {
-                Some(bits) => locations.narrow(Cow::Borrowed(bits)),
-                None => locations.narrow(Cow::Owned(Bitset::empty(len))),
-            },
-            several => {
-                let mut spoken = Bitset::empty(len);
-                for bits in several.iter().filter_map(|language| self.bits.languages.get(language)) {
-                    spoken.union_with(bits);
-                }
-                locations.narrow(Cow::Owned(spoken));
-            }
-        }
-        for (index, code) in filters.selected_accessibility.iter().enumerate() {
-            let known = Accessibility::ALL
-                .iter()
-                .position(|known| Some(*known) == Accessibility::parse(code))
-                .ok_or_else(|| {
-                    SearchError::InvalidFilter(format!(
-                        "selectedAccessibility[{index}]: {code:?} is not a Plan-Net accessibility code"
-                    ))
-                })?;
-            locations.narrow(Cow::Borrowed(&self.bits.accessibility[known]));
+        if let Some(listed) = self.listing_locations(listing_filters(filters)?) {
+            locations.narrow_set(listed);
         }
         if let Some(restriction) = self.organisation_restriction(filters.employer.as_deref(), alias)? {
             locations.narrow(restriction);

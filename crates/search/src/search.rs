@@ -457,6 +457,7 @@ impl Snapshot {
             None => (None, None),
         };
         let origin_unit = origin.unit_vector();
+        let rule = filter.rule.for_list(self);
         let mut items: Vec<Listed> = Vec::with_capacity(MAX_CLINICIANS);
         let located = scan
             .places
@@ -465,6 +466,9 @@ impl Snapshot {
             .map(|ordinal| (ordinal, true));
         let virtual_located = virtual_matches.map(|ordinal| (ordinal, false));
         'locations: for (location, physical) in located.chain(virtual_located) {
+            if !rule.may_list_at(location) {
+                continue;
+            }
             for clinician in self.clinicians_at(location) {
                 let clinician = *clinician as usize;
                 let name_ok = match (&clinician_names, &place_names) {
@@ -477,7 +481,7 @@ impl Snapshot {
                 // A clinician seen at a nearer clinic is listed there already; the list is short.
                 // Told apart by ordinal, not id: a row is read only if its card is rendered.
                 let listed = items.iter().any(|item| item.clinician == Some(clinician as u32));
-                if name_ok && chosen && !listed && filter.rule.lists(self, clinician) {
+                if name_ok && chosen && !listed && rule.lists(self, clinician) {
                     // Measured only for clinics that list someone.
                     let distance = physical.then(|| self.miles_to(&origin_unit, location));
                     items.push(Listed::clinician(location, clinician, distance));

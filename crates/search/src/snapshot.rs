@@ -1,6 +1,7 @@
 //! An immutable search snapshot: built from catalogue rows, written to a generation directory,
 //! opened by servers, and patched in memory for small attribute changes; row accessors for the
-//! queries. Imports `rows`, `bitset`, `text`, `cards` (the card cache it owns) and `error`,
+//! queries. Imports `rows`, `bitset`, `text`, `cards` (the card cache it owns), `combined` (the
+//! combined filter sets its filter bitsets own) and `error`,
 //! never the query modules (`plan`, `search`, `pins`, `lists`): they depend on it.
 
 use std::any::Any;
@@ -13,6 +14,7 @@ use domain::{Clinician, Employer, Gender, LatLng, Location, Organisation, PEDIAT
 
 use crate::bitset::Bitset;
 use crate::cards::CardCache;
+use crate::combined::CombinedSets;
 use crate::error::SearchError;
 use crate::links::{LinkedText, Links};
 use crate::rows::{
@@ -63,6 +65,9 @@ pub(crate) struct AttributeBits {
     /// new-patients filter alone is a common search, and counting it afresh read two bitsets'
     /// worth of the virtual range (some 900 words at a million locations).
     virtual_accepting: OnceLock<HashMap<String, usize>>,
+    /// Sets the filters combine into, made from these bitsets on first use (a copy of the
+    /// bitsets, made to patch them, starts without).
+    pub(crate) combined: CombinedSets,
 }
 
 impl AttributeBits {
@@ -120,6 +125,7 @@ impl AttributeBits {
             clinician_languages,
             accessibility,
             virtual_accepting: OnceLock::new(),
+            combined: CombinedSets::default(),
         }
     }
 

@@ -295,3 +295,66 @@ fn the_language_filter_keeps_clinics_where_someone_speaks_it_and_the_clinicians_
         );
     }
 }
+
+/// Filters together (a language and new patients) are answered from sets a snapshot combines
+/// once and keeps: a patch makes new ones, so the next search sees the edit through them, and
+/// the snapshot before the patch still answers as it did.
+#[test]
+fn a_patched_listing_is_seen_by_the_next_search_through_the_combined_filter_sets() {
+    let original = &fixture().snapshot;
+    let esperanto = language("eo");
+    let (location, clinician) = (0..original.location_count())
+        .filter(|ordinal| original.is_physical(*ordinal) && original.location(*ordinal).accepting_new_patients)
+        .find_map(|ordinal| {
+            let accepting = original
+                .clinicians_at(ordinal)
+                .iter()
+                .map(|clinician| *clinician as usize)
+                .find(|clinician| original.clinician(*clinician).accepting_new_patients)?;
+            Some((ordinal, accepting))
+        })
+        .expect("the generator makes clinics taking new patients with clinicians who do");
+    let at = original.location(location).clone();
+    let origin = LatLng {
+        lat: at.lat,
+        lng: at.lng,
+    };
+    let filters = SearchFilters {
+        new_patients: true,
+        selected_languages: vec!["eo".into()],
+        ..SearchFilters::default()
+    };
+    let listed = |snapshot: &Snapshot| {
+        let answer = snapshot.search(&request(origin, filters.clone()), gazetteer()).unwrap();
+        let clinic = answer.clinics.iter().any(|card| card.location_id == at.id);
+        let person = snapshot.clinician(clinician).id;
+        let clinician = answer.clinicians.iter().any(|card| card.id == person);
+        (clinic, clinician)
+    };
+    assert_eq!(listed(original), (false, false), "nobody there speaks Esperanto yet");
+    assert_eq!(listed(original), (false, false), "asked again, from the kept sets");
+
+    let mut speaks = original.clinician(clinician).clone();
+    speaks.languages = LanguageSet::new(speaks.languages.iter().chain([esperanto]));
+    let patched = original
+        .with_changes(&[], &[speaks.clone()], CatalogueVersion::default())
+        .unwrap();
+    assert_eq!(listed(&patched), (true, true), "the clinician's new language");
+    assert_eq!(
+        listed(original),
+        (false, false),
+        "the snapshot before the patch is unchanged"
+    );
+
+    let mut stopped = speaks;
+    stopped.accepting_new_patients = false;
+    let stopped = patched
+        .with_changes(&[], &[stopped], CatalogueVersion::default())
+        .unwrap();
+    assert_eq!(
+        listed(&stopped),
+        (true, false),
+        "the clinic still speaks it through them, but they take no new patients"
+    );
+    assert_eq!(listed(&patched), (true, true));
+}
