@@ -193,57 +193,113 @@ impl PinsResponse<'_> {
     /// name and every name byte by byte was half of such an answer's CPU.
     pub fn to_json(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(48 + 192 * self.pins.len());
-        let mut integer = itoa::Buffer::new();
-        out.extend_from_slice(b"{\"pins\":[");
-        for (position, pin) in self.pins.iter().enumerate() {
-            if position > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(b"{\"id\":");
-            out.extend_from_slice(integer.format(pin.id).as_bytes());
-            out.extend_from_slice(b",\"locationId\":");
-            out.extend_from_slice(integer.format(pin.location_id).as_bytes());
-            out.extend_from_slice(b",\"name\":");
-            write_json_str(pin.name, &mut out);
-            out.extend_from_slice(b",\"locationName\":");
-            write_json_str(pin.location_name, &mut out);
-            out.extend_from_slice(b",\"coordinates\":{\"lat\":");
-            write_json_f64(pin.coordinates.lat, &mut out);
-            out.extend_from_slice(b",\"lng\":");
-            write_json_f64(pin.coordinates.lng, &mut out);
-            out.extend_from_slice(match pin.new_patients {
-                true => b"},\"newPatients\":true",
-                false => b"},\"newPatients\":false",
-            });
-            out.extend_from_slice(match pin.favorite {
-                true => b",\"favorite\":true}",
-                false => b",\"favorite\":false}",
-            });
-        }
-        out.extend_from_slice(match self.over_limit {
-            true => b"],\"overLimit\":true,\"limit\":",
-            false => b"],\"overLimit\":false,\"limit\":",
+        let pins = self.pins.iter().map(|pin| PinFields {
+            id: pin.id,
+            location_id: pin.location_id,
+            name: JsonText::Plain(pin.name),
+            location_name: JsonText::Plain(pin.location_name),
+            coordinates: pin.coordinates,
+            new_patients: pin.new_patients,
+            favorite: pin.favorite,
         });
-        out.extend_from_slice(integer.format(self.limit).as_bytes());
-        out.push(b'}');
+        write_pins_json(&mut out, pins, self.over_limit, self.limit);
         out
+    }
+}
+
+/// A pins answer's JSON, byte for byte as serde writes a [`PinsResponse`] of these pins.
+pub(crate) fn write_pins_json<'a>(
+    out: &mut Vec<u8>,
+    pins: impl IntoIterator<Item = PinFields<'a>>,
+    over_limit: bool,
+    limit: usize,
+) {
+    let mut integer = itoa::Buffer::new();
+    out.extend_from_slice(b"{\"pins\":[");
+    for (position, pin) in pins.into_iter().enumerate() {
+        if position > 0 {
+            out.push(b',');
+        }
+        write_pin(out, &mut integer, pin);
+    }
+    out.extend_from_slice(match over_limit {
+        true => b"],\"overLimit\":true,\"limit\":",
+        false => b"],\"overLimit\":false,\"limit\":",
+    });
+    out.extend_from_slice(integer.format(limit).as_bytes());
+    out.push(b'}');
+}
+
+/// A text for a JSON answer: as it is, or already written as a JSON string (quotes and
+/// escapes included).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum JsonText<'a> {
+    Plain(&'a str),
+    Written(&'a [u8]),
+}
+
+/// What one pin's JSON object is written from (a [`Pin`]'s fields, its names perhaps written
+/// beforehand).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PinFields<'a> {
+    pub(crate) id: i64,
+    pub(crate) location_id: i64,
+    pub(crate) name: JsonText<'a>,
+    pub(crate) location_name: JsonText<'a>,
+    pub(crate) coordinates: Coordinates,
+    pub(crate) new_patients: bool,
+    pub(crate) favorite: bool,
+}
+
+/// One pin's JSON object, byte for byte as serde writes a [`Pin`].
+fn write_pin(out: &mut Vec<u8>, integer: &mut itoa::Buffer, pin: PinFields<'_>) {
+    out.extend_from_slice(b"{\"id\":");
+    out.extend_from_slice(integer.format(pin.id).as_bytes());
+    out.extend_from_slice(b",\"locationId\":");
+    out.extend_from_slice(integer.format(pin.location_id).as_bytes());
+    out.extend_from_slice(b",\"name\":");
+    write_json_text(pin.name, out);
+    out.extend_from_slice(b",\"locationName\":");
+    write_json_text(pin.location_name, out);
+    out.extend_from_slice(b",\"coordinates\":{\"lat\":");
+    write_json_f64(pin.coordinates.lat, out);
+    out.extend_from_slice(b",\"lng\":");
+    write_json_f64(pin.coordinates.lng, out);
+    out.extend_from_slice(match pin.new_patients {
+        true => b"},\"newPatients\":true",
+        false => b"},\"newPatients\":false",
+    });
+    out.extend_from_slice(match pin.favorite {
+        true => b",\"favorite\":true}",
+        false => b",\"favorite\":false}",
+    });
+}
+
+fn write_json_text(text: JsonText<'_>, out: &mut Vec<u8>) {
+    match text {
+        JsonText::Plain(text) => write_json_str(text, out),
+        JsonText::Written(json) => out.extend_from_slice(json),
     }
 }
 
 /// A string as serde_json writes it: copied whole when nothing in it needs escaping (the
 /// usual name), else through serde_json.
-fn write_json_str(text: &str, out: &mut Vec<u8>) {
-    // Every byte is looked at (no early exit), so the test vectorises.
-    let needs_escape = text.bytes().fold(false, |found, byte| {
-        found | (byte < 0x20) | (byte == b'"') | (byte == b'\\')
-    });
-    if needs_escape {
+pub(crate) fn write_json_str(text: &str, out: &mut Vec<u8>) {
+    if needs_json_escape(text) {
         serde_json::to_writer(&mut *out, text).expect("writing to a Vec cannot fail");
     } else {
         out.push(b'"');
         out.extend_from_slice(text.as_bytes());
         out.push(b'"');
     }
+}
+
+/// Whether serde_json escapes anything in a string.
+pub(crate) fn needs_json_escape(text: &str) -> bool {
+    // Every byte is looked at (no early exit), so the test vectorises.
+    text.bytes().fold(false, |found, byte| {
+        found | (byte < 0x20) | (byte == b'"') | (byte == b'\\')
+    })
 }
 
 /// A float as serde_json writes it (its shortest round-trip form by the same formatter; null

@@ -13,6 +13,7 @@ pub mod handle;
 mod links;
 pub mod lists;
 pub mod morton;
+mod pin_records;
 pub mod pins;
 pub mod plan;
 pub mod rows;

@@ -1,14 +1,17 @@
 //! Pins and area pins: the physical locations a search with the same filters would list, in a
 //! map box, one by one or clustered per grid cell, with the caller's favourite flag on pins.
 //! Imports `plan` (filters),
-//! `answer`, `snapshot`, `spatial`, `morton`, `bitset` and `error`.
+//! `answer`, `snapshot`, `pin_records`, `spatial`, `morton`, `bitset` and `error`.
 
 use domain::{LatLng, SearchFilters};
 use serde::Deserialize;
 
-use crate::answer::{AreaPin, AreaPinsResponse, CellBounds, Coordinates, Pin, PinsResponse};
+use crate::answer::{
+    AreaPin, AreaPinsResponse, CellBounds, Coordinates, JsonText, Pin, PinFields, PinsResponse, write_pins_json,
+};
 use crate::error::SearchError;
 use crate::morton::CellCount;
+use crate::pin_records::RecordedPin;
 use crate::plan::{Favourites, LocationSet};
 use crate::snapshot::Snapshot;
 use crate::spatial::{MORTON_LEVELS, MapBox};
@@ -122,28 +125,13 @@ impl Snapshot {
         filters: &PinFilters,
         favourites: Option<&Favourites>,
     ) -> Result<PinsResponse<'_>, SearchError> {
-        let bounds = bounds.validate()?;
-        let filter = self.pin_filter(filters, favourites)?;
-        // Counting is popcounts over Morton cells, so a crowded box costs no pin at all; the
-        // same walk gathers the pins of a box that holds few enough.
-        let mut count = 0;
-        let mut found = Vec::new();
-        for map_box in bounds.map_boxes() {
-            let (in_box, gathered) =
-                self.core
-                    .tables
-                    .morton
-                    .count_and_gather_in_box(map_box, &filter, MAX_PINS.saturating_sub(count));
-            count += in_box;
-            found.extend(gathered.into_iter().flatten());
-        }
-        if count > MAX_PINS {
+        let Some(found) = self.pin_ordinals(bounds, filters, favourites)? else {
             return Ok(PinsResponse {
                 pins: Vec::new(),
                 over_limit: true,
                 limit: MAX_PINS,
             });
-        }
+        };
         let pins = found
             .into_iter()
             .map(|ordinal| {
@@ -167,6 +155,69 @@ impl Snapshot {
             over_limit: false,
             limit: MAX_PINS,
         })
+    }
+
+    /// The JSON of [`Snapshot::pins_for`]'s answer (the same bytes as its `to_json`) and how
+    /// many pins it lists, written straight from the pin records and the Morton index's
+    /// positions, which hold a box's pins in a few runs of adjacent memory.
+    pub fn pins_json_for(
+        &self,
+        bounds: Bounds,
+        filters: &PinFilters,
+        favourites: Option<&Favourites>,
+    ) -> Result<(Vec<u8>, usize), SearchError> {
+        let Some(found) = self.pin_ordinals(bounds, filters, favourites)? else {
+            let over = PinsResponse {
+                pins: Vec::new(),
+                over_limit: true,
+                limit: MAX_PINS,
+            };
+            return Ok((over.to_json(), 0));
+        };
+        let records = self.pin_records();
+        let morton = &self.core.tables.morton;
+        let pins: Vec<RecordedPin<'_>> = found.iter().map(|ordinal| records.get(*ordinal)).collect();
+        // Sized once: beside its names a pin is some 130 bytes of fixed text and numbers.
+        let names: usize = pins.iter().map(|pin| pin.name.len() + pin.location_name.len()).sum();
+        let mut out = Vec::with_capacity(64 + names + 160 * pins.len());
+        let fields = found.iter().zip(&pins).map(|(ordinal, pin)| PinFields {
+            id: pin.id,
+            location_id: pin.location_id,
+            name: JsonText::Written(pin.name),
+            location_name: JsonText::Written(pin.location_name),
+            coordinates: morton.position(*ordinal).into(),
+            // A patch may change this one (the row's flag is in the bitset).
+            new_patients: self.bits.accepting.contains(*ordinal),
+            favorite: favourites.is_some_and(|favourites| favourites.location_ids.contains(&pin.location_id)),
+        });
+        write_pins_json(&mut out, fields, false, MAX_PINS);
+        Ok((out, pins.len()))
+    }
+
+    /// The ordinals of the matching physical locations in a box, in Morton order, or `None`
+    /// when there are more than [`MAX_PINS`].
+    fn pin_ordinals(
+        &self,
+        bounds: Bounds,
+        filters: &PinFilters,
+        favourites: Option<&Favourites>,
+    ) -> Result<Option<Vec<usize>>, SearchError> {
+        let bounds = bounds.validate()?;
+        let filter = self.pin_filter(filters, favourites)?;
+        // Counting is popcounts over Morton cells, so a crowded box costs no pin at all; the
+        // same walk gathers the pins of a box that holds few enough.
+        let mut count = 0;
+        let mut found = Vec::new();
+        for map_box in bounds.map_boxes() {
+            let (in_box, gathered) =
+                self.core
+                    .tables
+                    .morton
+                    .count_and_gather_in_box(map_box, &filter, MAX_PINS.saturating_sub(count));
+            count += in_box;
+            found.extend(gathered.into_iter().flatten());
+        }
+        Ok((count <= MAX_PINS).then_some(found))
     }
 
     /// Clusters the matching physical locations in a box on a grid fitted to the zoom, for

@@ -1,7 +1,7 @@
 //! An immutable search snapshot: built from catalogue rows, written to a generation directory,
 //! opened by servers, and patched in memory for small attribute changes; row accessors for the
 //! queries. Imports `rows`, `bitset`, `text`, `cards` (the card cache it owns), `combined` (the
-//! combined filter sets its filter bitsets own) and `error`,
+//! combined filter sets its filter bitsets own), `pin_records` (made on first use) and `error`,
 //! never the query modules (`plan`, `search`, `pins`, `lists`): they depend on it.
 
 use std::any::Any;
@@ -17,6 +17,7 @@ use crate::cards::CardCache;
 use crate::combined::CombinedSets;
 use crate::error::SearchError;
 use crate::links::{LinkedText, Links};
+use crate::pin_records::PinRecords;
 use crate::rows::{
     CatalogueVersion, NO_HOURS, NO_SPECIALITY, SnapshotInput, Tables, folded, location_summary, location_text,
     sort_into_ordinal_order,
@@ -45,6 +46,8 @@ pub(crate) struct Core {
     /// Structures another crate derives from the rows on first use (see
     /// [`Snapshot::derived_from_rows`]).
     pub(crate) derived_from_rows: OnceLock<Box<dyn Any + Send + Sync>>,
+    /// What pins are written from, made on the first pins answer (see [`Snapshot::pin_records`]).
+    pin_records: OnceLock<PinRecords>,
 }
 
 /// Filter bitsets that a patch may change.
@@ -322,6 +325,7 @@ impl Snapshot {
             location_text,
             clinician_text,
             derived_from_rows: OnceLock::new(),
+            pin_records: OnceLock::new(),
         };
         let cards = CardCache::new(core.input.locations.len(), core.tables.location_clinicians.pair_count());
         Self {
@@ -434,6 +438,19 @@ impl Snapshot {
 
     pub fn organisation_of(&self, location_ordinal: usize) -> &Organisation {
         &self.core.input.organisations[self.core.tables.location_organisation[location_ordinal] as usize]
+    }
+
+    /// The physical locations' pin records. Made on first use rather than at open: a server
+    /// that never answers pins keeps their 65 MB (at a million locations) free, and start-up
+    /// is not made longer. Patches never change what they hold: renaming or moving a location,
+    /// or changing its organisation, needs a rebuild.
+    pub(crate) fn pin_records(&self) -> &PinRecords {
+        self.core.pin_records.get_or_init(|| {
+            let core = &self.core;
+            PinRecords::build(&core.input.locations[..core.tables.physical_len], |ordinal| {
+                &core.input.organisations[core.tables.location_organisation[ordinal] as usize]
+            })
+        })
     }
 
     pub fn organisation(&self, id: i64) -> Option<&Organisation> {

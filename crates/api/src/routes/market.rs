@@ -286,9 +286,9 @@ async fn pins(
     let filters = query.filters(&snapshot)?;
     let favourites = favourites_of(&state, caller.map(|caller| caller.member_id)).await?;
     let timer = metrics::timer();
-    let answer = snapshot.pins_for(query.bounds(), &filters, favourites.as_ref())?;
-    metrics::search_query(QueryClass::Pins, timer, answer.pins.len());
-    Ok(crate::respond::json_bytes(answer.to_json()))
+    let (json, pins) = snapshot.pins_json_for(query.bounds(), &filters, favourites.as_ref())?;
+    metrics::search_query(QueryClass::Pins, timer, pins);
+    Ok(crate::respond::json_bytes(json))
 }
 
 async fn area_pins(

@@ -110,6 +110,24 @@ proptest! {
     }
 
     #[test]
+    fn pins_json_is_the_json_of_the_pins_answer(
+        bounds in boxes(), (pin_filters, _) in pin_filters(), favourite_positions in prop::collection::vec(0usize..100_000, 0..40),
+    ) {
+        let fixture = fixture();
+        let physical: Vec<&Location> = fixture.input.locations.iter().filter(|l| !l.is_virtual).collect();
+        let favourites = search::Favourites {
+            location_ids: favourite_positions.iter().map(|position| physical[position % physical.len()].id).collect(),
+            ..search::Favourites::default()
+        };
+        for favourites in [None, Some(&favourites)] {
+            let answer = fixture.snapshot.pins_for(bounds, &pin_filters, favourites).unwrap();
+            let (json, pins) = fixture.snapshot.pins_json_for(bounds, &pin_filters, favourites).unwrap();
+            prop_assert_eq!(pins, answer.pins.len());
+            prop_assert_eq!(String::from_utf8(json).unwrap(), String::from_utf8(serde_json::to_vec(&answer).unwrap()).unwrap());
+        }
+    }
+
+    #[test]
     fn area_pin_counts_add_up_to_the_pin_count(bounds in boxes(), zoom in 0u32..=16, (pin_filters, filters) in pin_filters()) {
         let fixture = fixture();
         let expected = Brute::new(fixture).in_box(bounds, &filters);
@@ -275,4 +293,71 @@ fn the_favourites_filter_keeps_only_the_callers_favourite_pins_and_none_signed_o
     assert_eq!(areas.total, 1);
     assert!(pin_ids(&fixture.snapshot.pins(bounds, &only).unwrap()).is_empty());
     assert_eq!(fixture.snapshot.area_pins(bounds, 8, &only).unwrap().total, 0);
+}
+
+/// Names that JSON must escape, and a new-patients flag changed by a patch, are written by
+/// `pins_json_for` as serde writes the answer.
+#[test]
+fn pins_json_escapes_names_and_follows_patched_flags() {
+    let mut input = crate::fixture::input();
+    let odd = [
+        "Dr. \"Joe\" O'Neil",
+        "Back\\slash",
+        "Tab\there\nand\u{1}control",
+        "Café Ñandú 診所 🩺",
+        "",
+    ];
+    let physical: Vec<&Location> = input.locations.iter().filter(|l| !l.is_virtual).collect();
+    let neighbours = |clinic: &Location| {
+        let bounds = around(clinic, 0.5);
+        physical
+            .iter()
+            .filter(|l| bounds.contains(domain::LatLng { lat: l.lat, lng: l.lng }))
+            .count()
+    };
+    let clinic = (*physical.iter().max_by_key(|clinic| neighbours(clinic)).unwrap()).clone();
+    let bounds = around(&clinic, 0.5);
+    let mut renamed = 0;
+    for location in input
+        .locations
+        .iter_mut()
+        .filter(|l| !l.is_virtual && bounds.contains(domain::LatLng { lat: l.lat, lng: l.lng }))
+    {
+        location.name = odd[renamed % odd.len()].to_owned();
+        location.location_name = odd[(renamed + 2) % odd.len()].to_owned();
+        renamed += 1;
+    }
+    assert!(renamed >= odd.len(), "the box holds every odd name");
+    let snapshot = search::Snapshot::build(input, None).unwrap();
+    let ordinal = snapshot.location_ordinal(clinic.id).unwrap();
+    let mut changed = snapshot.location(ordinal).clone();
+    changed.accepting_new_patients = !changed.accepting_new_patients;
+    let version = search::CatalogueVersion {
+        watermark_micros: 99,
+        cursor: "cursor-99".into(),
+    };
+    let patched = snapshot.with_changes(&[changed], &[], version).unwrap();
+    for snapshot in [&snapshot, &patched] {
+        let answer = snapshot.pins(bounds, &PinFilters::default()).unwrap();
+        assert!(!answer.over_limit && answer.pins.len() >= renamed);
+        let (json, pins) = snapshot.pins_json_for(bounds, &PinFilters::default(), None).unwrap();
+        assert_eq!(pins, answer.pins.len());
+        assert_eq!(
+            String::from_utf8(json).unwrap(),
+            String::from_utf8(serde_json::to_vec(&answer).unwrap()).unwrap()
+        );
+    }
+    let flag = |snapshot: &search::Snapshot| {
+        let (json, _) = snapshot.pins_json_for(bounds, &PinFilters::default(), None).unwrap();
+        let answer: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        answer["pins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|pin| pin["locationId"] == clinic.id)
+            .unwrap()["newPatients"]
+            .as_bool()
+            .unwrap()
+    };
+    assert_eq!(flag(&patched), !flag(&snapshot));
 }
