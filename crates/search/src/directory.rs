@@ -40,20 +40,17 @@ impl Snapshot {
         radius_miles: f64,
         keep: impl Fn(usize) -> bool + 'a,
     ) -> impl Iterator<Item = (usize, f64)> + 'a {
-        let origin_unit = origin.unit_vector();
-        self.core
-            .tables
-            .trees
-            .nearest_first(origin_unit, chord_limit(radius_miles), move |ordinal| {
-                keep(ordinal as usize)
-            })
-            .map(move |ordinal| (ordinal, self.miles_from(&origin_unit, ordinal)))
-    }
-
-    /// Miles from a unit vector to a location, as the marketplace measures them.
-    fn miles_from(&self, origin_unit: &[f64; 3], ordinal: usize) -> f64 {
-        let unit = self.core.tables.morton.unit(ordinal);
-        miles_for_chord(crate::spatial::chord_2(&unit, origin_unit).sqrt())
+        let mut walk =
+            self.core
+                .tables
+                .trees
+                .nearest_first(origin.unit_vector(), chord_limit(radius_miles), move |ordinal| {
+                    keep(ordinal as usize)
+                });
+        // The tree's points are the Morton index's unit vectors, so the walk's chord is the
+        // one the marketplace measures miles by.
+        std::iter::from_fn(move || walk.next_with_chord_2())
+            .map(|(ordinal, chord_2)| (ordinal, miles_for_chord(chord_2.sqrt())))
     }
 
     /// A structure derived from the rows as they were built (patches not applied), made by

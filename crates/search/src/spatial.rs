@@ -481,67 +481,139 @@ impl SpatialTrees {
     }
 }
 
-/// rstar's packed tree copied into three arrays, each node's children in one run of `points`
-/// and one of `boxes`. rstar keeps every child as an 80-byte enum (a point or a node with its
+/// rstar's packed tree copied into two arrays, each node's children in one run of `points` (a
+/// leaf) or of `boxes`. rstar keeps every child as an 80-byte enum (a point or a node with its
 /// box and its own vector), so a walk read 2.5 KB for each node it opened, mostly cold at a
-/// million locations; here a node's points take 1 KB and its child boxes under 1 KB, and the
-/// walk keys nodes by index without a vector of references.
+/// million locations; here a node's points take 1 KB and its child boxes 1 KB. Each box says
+/// where its node's children are, so opening a node reads no record of its own: a separate
+/// table of nodes, read when a node came off the heap, was a cache miss for every node opened
+/// (a quarter of the walk's time at a million locations).
 struct FlatTree {
-    /// The root first, then breadth first.
-    nodes: Vec<FlatNode>,
+    root: Children,
     boxes: Vec<ChildBox>,
     points: Vec<SpherePoint>,
 }
 
-/// Where a node's children are: `boxes[boxes.0..boxes.1]` and `points[points.0..points.1]`.
+/// A node's children: `count` of `points` (a leaf) or of `boxes` from `start`.
 #[derive(Clone, Copy)]
-struct FlatNode {
-    boxes: (u32, u32),
-    points: (u32, u32),
+struct Children {
+    start: u32,
+    count: u32,
+    leaf: bool,
+}
+
+/// Bits of a queued node's key (below [`POINT_KEY`]): a leaf's mark, then the run's start above
+/// its count.
+const LEAF_KEY: u64 = 1 << 62;
+const COUNT_BITS: u32 = 24;
+
+impl Children {
+    fn key(self) -> u64 {
+        let leaf = if self.leaf { LEAF_KEY } else { 0 };
+        leaf | (u64::from(self.start) << COUNT_BITS) | u64::from(self.count)
+    }
+
+    fn from_key(key: u64) -> Self {
+        Self {
+            start: ((key & !LEAF_KEY) >> COUNT_BITS) as u32,
+            count: (key & ((1 << COUNT_BITS) - 1)) as u32,
+            leaf: key & LEAF_KEY != 0,
+        }
+    }
 }
 
 /// A child node's bounding box, its bounds rounded outward to f32 (a box distance stays a lower
-/// bound of its points' distances, so the walk's order is unchanged), and its index in `nodes`.
+/// bound of its points' distances, so the walk's order is unchanged), and where its children
+/// are, as the walk queues them ([`Children::key`]).
 #[derive(Clone, Copy)]
 struct ChildBox {
     lower: [f32; 3],
     upper: [f32; 3],
-    node: u32,
+    children_key: u64,
 }
+
+// Two to a cache line: opening a node reads its child boxes in 16 lines.
+const _: () = assert!(std::mem::size_of::<ChildBox>() == 32);
 
 impl FlatTree {
     fn new(tree: &RTree<SpherePoint, WideNodes>) -> Self {
         let mut flat = FlatTree {
-            nodes: Vec::new(),
+            root: Children::default(),
             boxes: Vec::new(),
             points: Vec::with_capacity(tree.size()),
         };
-        // Nodes are numbered in the order they are queued, which is the order they are taken.
-        let mut queue = std::collections::VecDeque::from([tree.root()]);
-        let mut queued = 1u32;
-        while let Some(node) = queue.pop_front() {
-            let (box_start, point_start) = (flat.boxes.len() as u32, flat.points.len() as u32);
+        // Breadth first: a node's children are laid out when it is taken from the queue, and
+        // the box that names them (its parent's child box, or the root) filled in then.
+        enum Slot {
+            Root,
+            Box(usize),
+        }
+        let mut queue = std::collections::VecDeque::from([(tree.root(), Slot::Root)]);
+        while let Some((node, slot)) = queue.pop_front() {
+            let mut points = Vec::new();
+            let mut parents = Vec::new();
             for child in node.children() {
                 match child {
-                    RTreeNode::Leaf(point) => flat.points.push(*point),
-                    RTreeNode::Parent(inner) => {
-                        let envelope = inner.envelope();
-                        flat.boxes.push(ChildBox {
-                            lower: envelope.lower().map(f32_at_most),
-                            upper: envelope.upper().map(f32_at_least),
-                            node: queued,
-                        });
-                        queued += 1;
-                        queue.push_back(inner);
-                    }
+                    RTreeNode::Leaf(point) => points.push(*point),
+                    RTreeNode::Parent(inner) => parents.push(inner),
                 }
             }
-            flat.nodes.push(FlatNode {
-                boxes: (box_start, flat.boxes.len() as u32),
-                points: (point_start, flat.points.len() as u32),
-            });
+            let leaf = |flat: &mut FlatTree, points: &[SpherePoint]| {
+                let start = flat.points.len() as u32;
+                flat.points.extend_from_slice(points);
+                Children {
+                    start,
+                    count: points.len() as u32,
+                    leaf: true,
+                }
+            };
+            let children = if parents.is_empty() {
+                leaf(&mut flat, &points)
+            } else {
+                let start = flat.boxes.len() as u32;
+                // rstar's bulk load never mixes points and nodes under one node; were it to,
+                // the points would go under a child of their own, with their box.
+                if !points.is_empty() {
+                    let envelope = AABB::from_points(points.iter().map(|point| &point.coordinates));
+                    let children = leaf(&mut flat, &points);
+                    flat.boxes.push(ChildBox::new(&envelope, children));
+                }
+                for inner in parents {
+                    queue.push_back((inner, Slot::Box(flat.boxes.len())));
+                    flat.boxes.push(ChildBox::new(&inner.envelope(), Children::default()));
+                }
+                Children {
+                    start,
+                    count: flat.boxes.len() as u32 - start,
+                    leaf: false,
+                }
+            };
+            match slot {
+                Slot::Root => flat.root = children,
+                Slot::Box(position) => flat.boxes[position].children_key = children.key(),
+            }
         }
         flat
+    }
+}
+
+impl Default for Children {
+    fn default() -> Self {
+        Self {
+            start: 0,
+            count: 0,
+            leaf: true,
+        }
+    }
+}
+
+impl ChildBox {
+    fn new(envelope: &AABB<[f64; 3]>, children: Children) -> Self {
+        Self {
+            lower: envelope.lower().map(f32_at_most),
+            upper: envelope.upper().map(f32_at_least),
+            children_key: children.key(),
+        }
     }
 }
 
@@ -573,7 +645,7 @@ impl SpatialTrees {
         // Sized for a page of `near` at a million locations (a few nodes opened, a few hundred
         // points queued), so the walk does not grow it as it goes.
         let mut heap = BinaryHeap::with_capacity(512);
-        heap.push(Reverse((0, 0)));
+        heap.push(Reverse((0, self.sphere.root.key())));
         NearestFirst {
             tree: &self.sphere,
             origin,
@@ -588,7 +660,7 @@ impl SpatialTrees {
 /// of a node it opens, as an enum over the node and the point compared as floats; this one
 /// queues only points that are within the limit and let through (about half, with the
 /// new-patients filter), as two integers: a squared chord's bits, which order like the float,
-/// and a key that is a point's ordinal or a node's index.
+/// and a key that is a point's ordinal or where a node's children are.
 pub struct NearestFirst<'t, K> {
     tree: &'t FlatTree,
     origin: [f64; 3],
@@ -597,34 +669,48 @@ pub struct NearestFirst<'t, K> {
     heap: BinaryHeap<Reverse<(u64, u64)>>,
 }
 
-/// Marks a queued key as a point's ordinal; keys without it are nodes, which come first at an
-/// equal distance so that points at one distance all come out in order of ordinal.
+/// Marks a queued key as a point's ordinal; keys without it are nodes ([`Children::key`]), which
+/// come first at an equal distance so that points at one distance all come out in order of
+/// ordinal.
 const POINT_KEY: u64 = 1 << 63;
+
+impl<K: Fn(u32) -> bool> NearestFirst<'_, K> {
+    /// The next location and its squared chord from the origin: the very value the walk
+    /// ordered it by, so a caller that wants the distance reads no coordinates again (at a
+    /// million locations those reads missed the cache, three a location).
+    pub fn next_with_chord_2(&mut self) -> Option<(usize, f64)> {
+        while let Some(Reverse((chord_2_bits, key))) = self.heap.pop() {
+            if key & POINT_KEY != 0 {
+                return Some(((key & !POINT_KEY) as usize, f64::from_bits(chord_2_bits)));
+            }
+            let children = Children::from_key(key);
+            let run = children.start as usize..(children.start + children.count) as usize;
+            if children.leaf {
+                for point in &self.tree.points[run] {
+                    let distance_2 = chord_2(&point.coordinates, &self.origin);
+                    if distance_2 <= self.limit && (self.keep)(point.ordinal) {
+                        self.heap
+                            .push(Reverse((distance_2.to_bits(), POINT_KEY | u64::from(point.ordinal))));
+                    }
+                }
+            } else {
+                for child in &self.tree.boxes[run] {
+                    let distance_2 = box_distance_2(child, &self.origin);
+                    if distance_2 <= self.limit {
+                        self.heap.push(Reverse((distance_2.to_bits(), child.children_key)));
+                    }
+                }
+            }
+        }
+        None
+    }
+}
 
 impl<K: Fn(u32) -> bool> Iterator for NearestFirst<'_, K> {
     type Item = usize;
 
     fn next(&mut self) -> Option<usize> {
-        while let Some(Reverse((_, key))) = self.heap.pop() {
-            if key & POINT_KEY != 0 {
-                return Some((key & !POINT_KEY) as usize);
-            }
-            let node = self.tree.nodes[key as usize];
-            for point in &self.tree.points[node.points.0 as usize..node.points.1 as usize] {
-                let distance_2 = chord_2(&point.coordinates, &self.origin);
-                if distance_2 <= self.limit && (self.keep)(point.ordinal) {
-                    self.heap
-                        .push(Reverse((distance_2.to_bits(), POINT_KEY | u64::from(point.ordinal))));
-                }
-            }
-            for child in &self.tree.boxes[node.boxes.0 as usize..node.boxes.1 as usize] {
-                let distance_2 = box_distance_2(child, &self.origin);
-                if distance_2 <= self.limit {
-                    self.heap.push(Reverse((distance_2.to_bits(), u64::from(child.node))));
-                }
-            }
-        }
-        None
+        self.next_with_chord_2().map(|(ordinal, _)| ordinal)
     }
 }
 
