@@ -1,6 +1,7 @@
 //! Answering a search from a snapshot: candidates in id order (or nearest first for `near`),
 //! the filters, the page after a cursor, the included resources, and the Bundle's JSON.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
@@ -460,14 +461,16 @@ impl RenderCache {
             .derived(|snapshot| Self::new(snapshot.location_count(), RENDER_BUDGET))
     }
 
-    /// The item's resource, rendered.
-    pub fn get(&self, directory: &Directory<'_>, item: Item) -> Rendered {
+    /// The item's resource, rendered: a Location the cache keeps is lent, not cloned (an Arc
+    /// clone and drop per entry were two locked operations on cold lines, and the locks kept a
+    /// page's lookups from overlapping).
+    pub fn get(&self, directory: &Directory<'_>, item: Item) -> Cow<'_, Rendered> {
         if let Item::Location(ordinal) = item
             && self.locations.covers(ordinal as usize)
         {
             let ordinal = ordinal as usize;
             if let Some(found) = self.locations.get(ordinal) {
-                return found.clone();
+                return Cow::Borrowed(found);
             }
             let rendered = Rendered::new(directory, item);
             // The chunk counts too when this makes it; given back when another request made it
@@ -480,15 +483,17 @@ impl RenderCache {
             if self.reserve(rendered.size() + chunk_cost) {
                 let (slot, chunk_made) = self.locations.slot(ordinal);
                 let mut unused = if chunk_made { 0 } else { chunk_cost };
-                if slot.set(rendered.clone()).is_err() {
-                    unused += rendered.size();
+                let size = rendered.size();
+                if slot.set(rendered).is_err() {
+                    unused += size;
                 }
                 self.bytes.fetch_sub(unused, Ordering::Relaxed);
+                return Cow::Borrowed(slot.get().expect("set just now"));
             }
-            return rendered;
+            return Cow::Owned(rendered);
         }
         if let Some(found) = self.others.read().expect("render cache lock").get(&item) {
-            return found.clone();
+            return Cow::Owned(found.clone());
         }
         let rendered = Rendered::new(directory, item);
         if self.reserve(rendered.size()) {
@@ -497,7 +502,7 @@ impl RenderCache {
                 self.bytes.fetch_sub(rendered.size(), Ordering::Relaxed);
             }
         }
-        rendered
+        Cow::Owned(rendered)
     }
 
     /// Counts `bytes` against the budget if they fit in it.
@@ -611,8 +616,8 @@ pub fn write_bundle(
 ) -> Vec<u8> {
     let cache = RenderCache::of(directory);
     // Each entry's search mode, distance and rendered resource.
-    type Entry = (&'static str, Option<f64>, Rendered);
-    let entries: Vec<Entry> = page
+    type Entry<'c> = (&'static str, Option<f64>, Cow<'c, Rendered>);
+    let entries: Vec<Entry<'_>> = page
         .matches
         .iter()
         .map(|found| (found.item, "match", found.distance))
