@@ -166,6 +166,11 @@ impl Snapshot {
         filters: &PinFilters,
         favourites: Option<&Favourites>,
     ) -> Result<(Vec<u8>, usize), SearchError> {
+        let Some(records) = self.pin_records() else {
+            return self
+                .pins_for(bounds, filters, favourites)
+                .map(|answer| (answer.to_json(), answer.pins.len()));
+        };
         let Some(found) = self.pin_ordinals(bounds, filters, favourites)? else {
             let over = PinsResponse {
                 pins: Vec::new(),
@@ -174,7 +179,6 @@ impl Snapshot {
             };
             return Ok((over.to_json(), 0));
         };
-        let records = self.pin_records();
         let morton = &self.core.tables.morton;
         let pins: Vec<RecordedPin<'_>> = found.iter().map(|ordinal| records.get(*ordinal)).collect();
         // Sized once: beside its names a pin is some 130 bytes of fixed text and numbers.

@@ -47,7 +47,7 @@ pub(crate) struct Core {
     /// [`Snapshot::derived_from_rows`]).
     pub(crate) derived_from_rows: OnceLock<Box<dyn Any + Send + Sync>>,
     /// What pins are written from, made on the first pins answer (see [`Snapshot::pin_records`]).
-    pin_records: OnceLock<PinRecords>,
+    pin_records: OnceLock<Option<PinRecords>>,
 }
 
 /// Filter bitsets that a patch may change.
@@ -441,16 +441,19 @@ impl Snapshot {
     }
 
     /// The physical locations' pin records. Made on first use rather than at open: a server
-    /// that never answers pins keeps their 65 MB (at a million locations) free, and start-up
+    /// that never answers pins keeps their 55 MB (at a million locations) free, and start-up
     /// is not made longer. Patches never change what they hold: renaming or moving a location,
-    /// or changing its organisation, needs a rebuild.
-    pub(crate) fn pin_records(&self) -> &PinRecords {
-        self.core.pin_records.get_or_init(|| {
-            let core = &self.core;
-            PinRecords::build(&core.input.locations[..core.tables.physical_len], |ordinal| {
-                &core.input.organisations[core.tables.location_organisation[ordinal] as usize]
+    /// or changing its organisation, needs a rebuild. `None` when the ids do not fit them.
+    pub(crate) fn pin_records(&self) -> Option<&PinRecords> {
+        self.core
+            .pin_records
+            .get_or_init(|| {
+                let core = &self.core;
+                PinRecords::build(&core.input.locations[..core.tables.physical_len], |ordinal| {
+                    &core.input.organisations[core.tables.location_organisation[ordinal] as usize]
+                })
             })
-        })
+            .as_ref()
     }
 
     pub fn organisation(&self, id: i64) -> Option<&Organisation> {

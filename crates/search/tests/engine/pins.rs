@@ -361,3 +361,23 @@ fn pins_json_escapes_names_and_follows_patched_flags() {
     };
     assert_eq!(flag(&patched), !flag(&snapshot));
 }
+
+/// Ids past 32 bits do not fit the pin records: pins are then written from the rows, with the
+/// same bytes.
+#[test]
+fn pins_json_with_ids_past_32_bits_is_the_json_of_the_pins_answer() {
+    let mut input = crate::fixture::input();
+    let clinic = input.locations.iter().find(|l| !l.is_virtual).unwrap().clone();
+    let bounds = around(&clinic, 0.5);
+    let far = input.locations.iter_mut().find(|l| l.id == clinic.id).unwrap();
+    far.id = i64::from(u32::MAX) + 7;
+    let snapshot = search::Snapshot::build(input, None).unwrap();
+    let answer = snapshot.pins(bounds, &PinFilters::default()).unwrap();
+    assert!(answer.pins.iter().any(|pin| pin.location_id == i64::from(u32::MAX) + 7));
+    let (json, pins) = snapshot.pins_json_for(bounds, &PinFilters::default(), None).unwrap();
+    assert_eq!(pins, answer.pins.len());
+    assert_eq!(
+        String::from_utf8(json).unwrap(),
+        String::from_utf8(serde_json::to_vec(&answer).unwrap()).unwrap()
+    );
+}
