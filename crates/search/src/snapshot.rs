@@ -7,6 +7,7 @@
 use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use domain::listing::{Accessibility, Language, WeeklyHours};
@@ -46,8 +47,10 @@ pub(crate) struct Core {
     /// Structures another crate derives from the rows on first use (see
     /// [`Snapshot::derived_from_rows`]).
     pub(crate) derived_from_rows: OnceLock<Box<dyn Any + Send + Sync>>,
-    /// What pins are written from, made on the first pins answer (see [`Snapshot::pin_records`]).
+    /// What pins are written from, made beside the serving threads after the first pins
+    /// answer asks for them (see [`Snapshot::pin_records`]).
     pin_records: OnceLock<Option<PinRecords>>,
+    pin_records_asked: AtomicBool,
 }
 
 /// Filter bitsets that a patch may change.
@@ -326,6 +329,7 @@ impl Snapshot {
             clinician_text,
             derived_from_rows: OnceLock::new(),
             pin_records: OnceLock::new(),
+            pin_records_asked: AtomicBool::new(false),
         };
         let cards = CardCache::new(core.input.locations.len(), core.tables.location_clinicians.pair_count());
         Self {
@@ -440,20 +444,44 @@ impl Snapshot {
         &self.core.input.organisations[self.core.tables.location_organisation[location_ordinal] as usize]
     }
 
-    /// The physical locations' pin records. Made on first use rather than at open: a server
-    /// that never answers pins keeps their 55 MB (at a million locations) free, and start-up
-    /// is not made longer. Patches never change what they hold: renaming or moving a location,
-    /// or changing its organisation, needs a rebuild. `None` when the ids do not fit them.
+    /// The physical locations' pin records, when they are made. The first call has them made
+    /// on a thread of their own and answers `None` (pins are then written from the rows, the
+    /// same bytes): made on a serving thread, they held every connection of its core for 0.3 s
+    /// at a million locations. Made on first use rather than at open: a server that never
+    /// answers pins keeps their 55 MB free, and start-up is not made longer. Patches never
+    /// change what they hold: renaming or moving a location, or changing its organisation,
+    /// needs a rebuild. `None` too when the ids do not fit them.
     pub(crate) fn pin_records(&self) -> Option<&PinRecords> {
+        if let Some(records) = self.core.pin_records.get() {
+            return records.as_ref();
+        }
+        if !self.core.pin_records_asked.swap(true, Ordering::Relaxed) {
+            let core = Arc::clone(&self.core);
+            let spawned = std::thread::Builder::new().name("pin-records".into()).spawn(move || {
+                core.pin_records.get_or_init(|| Self::build_pin_records(&core));
+            });
+            if spawned.is_err() {
+                // Asked again by a later answer; until then pins come from the rows.
+                self.core.pin_records_asked.store(false, Ordering::Relaxed);
+            }
+        }
+        None
+    }
+
+    /// Makes the pin records on this thread if they are not made yet, and says whether pins are
+    /// now written from them (not when the ids do not fit). For tests and benchmarks, which
+    /// would otherwise read the rows' answers until the records' own thread is done.
+    pub fn make_pin_records(&self) -> bool {
         self.core
             .pin_records
-            .get_or_init(|| {
-                let core = &self.core;
-                PinRecords::build(&core.input.locations[..core.tables.physical_len], |ordinal| {
-                    &core.input.organisations[core.tables.location_organisation[ordinal] as usize]
-                })
-            })
-            .as_ref()
+            .get_or_init(|| Self::build_pin_records(&self.core))
+            .is_some()
+    }
+
+    fn build_pin_records(core: &Core) -> Option<PinRecords> {
+        PinRecords::build(&core.input.locations[..core.tables.physical_len], |ordinal| {
+            &core.input.organisations[core.tables.location_organisation[ordinal] as usize]
+        })
     }
 
     pub fn organisation(&self, id: i64) -> Option<&Organisation> {

@@ -114,6 +114,7 @@ proptest! {
         bounds in boxes(), (pin_filters, _) in pin_filters(), favourite_positions in prop::collection::vec(0usize..100_000, 0..40),
     ) {
         let fixture = fixture();
+        prop_assert!(fixture.snapshot.make_pin_records(), "written from the records, not the rows");
         let physical: Vec<&Location> = fixture.input.locations.iter().filter(|l| !l.is_virtual).collect();
         let favourites = search::Favourites {
             location_ids: favourite_positions.iter().map(|position| physical[position % physical.len()].id).collect(),
@@ -337,6 +338,7 @@ fn pins_json_escapes_names_and_follows_patched_flags() {
         cursor: "cursor-99".into(),
     };
     let patched = snapshot.with_changes(&[changed], &[], version).unwrap();
+    assert!(snapshot.make_pin_records(), "the patched snapshot shares them");
     for snapshot in [&snapshot, &patched] {
         let answer = snapshot.pins(bounds, &PinFilters::default()).unwrap();
         assert!(!answer.over_limit && answer.pins.len() >= renamed);
@@ -372,6 +374,7 @@ fn pins_json_with_ids_past_32_bits_is_the_json_of_the_pins_answer() {
     let far = input.locations.iter_mut().find(|l| l.id == clinic.id).unwrap();
     far.id = i64::from(u32::MAX) + 7;
     let snapshot = search::Snapshot::build(input, None).unwrap();
+    assert!(!snapshot.make_pin_records(), "no records for such ids");
     let answer = snapshot.pins(bounds, &PinFilters::default()).unwrap();
     assert!(answer.pins.iter().any(|pin| pin.location_id == i64::from(u32::MAX) + 7));
     let (json, pins) = snapshot.pins_json_for(bounds, &PinFilters::default(), None).unwrap();
@@ -379,5 +382,28 @@ fn pins_json_with_ids_past_32_bits_is_the_json_of_the_pins_answer() {
     assert_eq!(
         String::from_utf8(json).unwrap(),
         String::from_utf8(serde_json::to_vec(&answer).unwrap()).unwrap()
+    );
+}
+
+/// The first pins answer of a snapshot is written from the rows while the records are made on
+/// their own thread, and the answers written from the records once made are the same bytes.
+#[test]
+fn the_first_pins_answers_come_from_the_rows_while_the_records_are_made() {
+    let input = crate::fixture::input();
+    let clinic = input.locations.iter().find(|l| !l.is_virtual).unwrap().clone();
+    let bounds = around(&clinic, 0.5);
+    let snapshot = search::Snapshot::build(input, None).unwrap();
+    let answer = serde_json::to_vec(&snapshot.pins(bounds, &PinFilters::default()).unwrap()).unwrap();
+    let (first, _) = snapshot.pins_json_for(bounds, &PinFilters::default(), None).unwrap();
+    // Waits for the records' thread if it is still making them.
+    assert!(snapshot.make_pin_records());
+    let (from_records, _) = snapshot.pins_json_for(bounds, &PinFilters::default(), None).unwrap();
+    assert_eq!(
+        String::from_utf8(first).unwrap(),
+        String::from_utf8(answer.clone()).unwrap()
+    );
+    assert_eq!(
+        String::from_utf8(from_records).unwrap(),
+        String::from_utf8(answer).unwrap()
     );
 }
