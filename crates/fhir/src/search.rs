@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, RwLock};
 
 use domain::LatLng;
 use serde_json::Value;
@@ -521,46 +521,11 @@ impl RenderCache {
 /// 31,250 entries (750 KB) at a million locations.
 const CHUNK: usize = 32;
 
-/// Bytes of one chunk, counted against the cache's budget.
-const CHUNK_BYTES: usize = CHUNK * std::mem::size_of::<OnceLock<Rendered>>();
-
-/// [`CHUNK`] locations' slots.
-type Chunk = Box<[OnceLock<Rendered>]>;
-
 /// Rendered locations by ordinal, each chunk allocated when the first of its locations is kept.
-struct ByOrdinal {
-    chunks: Box<[OnceLock<Chunk>]>,
-}
+type ByOrdinal = search::slots::ChunkedSlots<Rendered, CHUNK>;
 
-impl ByOrdinal {
-    fn new(location_count: usize) -> Self {
-        Self {
-            chunks: (0..location_count.div_ceil(CHUNK)).map(|_| OnceLock::new()).collect(),
-        }
-    }
-
-    fn covers(&self, ordinal: usize) -> bool {
-        ordinal / CHUNK < self.chunks.len()
-    }
-
-    fn has_chunk(&self, ordinal: usize) -> bool {
-        self.chunks[ordinal / CHUNK].get().is_some()
-    }
-
-    fn get(&self, ordinal: usize) -> Option<&Rendered> {
-        self.chunks[ordinal / CHUNK].get()?[ordinal % CHUNK].get()
-    }
-
-    /// The ordinal's slot, and whether its chunk was made by this call.
-    fn slot(&self, ordinal: usize) -> (&OnceLock<Rendered>, bool) {
-        let mut made = false;
-        let chunk = self.chunks[ordinal / CHUNK].get_or_init(|| {
-            made = true;
-            (0..CHUNK).map(|_| OnceLock::new()).collect()
-        });
-        (&chunk[ordinal % CHUNK], made)
-    }
-}
+/// Bytes of one chunk, counted against the cache's budget.
+const CHUNK_BYTES: usize = ByOrdinal::CHUNK_BYTES;
 
 /// A resource's JSON with `resourceType` first, where readers (and streaming parsers) look for
 /// it; serde_json's maps would sort it among the other keys.

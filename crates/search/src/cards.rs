@@ -8,10 +8,10 @@
 //!
 //! Imports only `answer` (the types it writes); the snapshot owns a [`CardCache`].
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::answer::{CardKey, Coordinates, MarketItem, SearchResponse, round_miles};
+use crate::slots::ChunkedSlots;
 
 /// A card to write: its cache slot, what is written per answer (distance, the caller's flags),
 /// and the fields to render it from, asked for only when the cache does not hold its text. A
@@ -143,10 +143,16 @@ fn write_miles(miles: f64, out: &mut Vec<u8>) {
 /// each answer (about a microsecond each).
 const CARD_BUDGET_BYTES: usize = 16 << 20;
 
+/// Card slots per chunk: a page's clinics are near one another, so in Morton order they share
+/// a few chunks, and their clinician links follow theirs.
+const CARD_CHUNK: usize = 32;
+
+type CardSlots = ChunkedSlots<RenderedCard, CARD_CHUNK>;
+
 /// Rendered cards, filled lazily up to a budget.
 pub(crate) struct CardCache {
-    clinics: Box<[OnceLock<RenderedCard>]>,
-    clinicians: Box<[OnceLock<RenderedCard>]>,
+    clinics: CardSlots,
+    clinicians: CardSlots,
     budget_bytes: usize,
     kept_bytes: AtomicUsize,
 }
@@ -158,14 +164,14 @@ impl CardCache {
 
     pub(crate) fn with_budget(locations: usize, clinician_links: usize, budget_bytes: usize) -> Self {
         Self {
-            clinics: (0..locations).map(|_| OnceLock::new()).collect(),
-            clinicians: (0..clinician_links).map(|_| OnceLock::new()).collect(),
+            clinics: CardSlots::new(locations),
+            clinicians: CardSlots::new(clinician_links),
             budget_bytes,
             kept_bytes: AtomicUsize::new(0),
         }
     }
 
-    /// Bytes of card text kept so far.
+    /// Bytes the cache keeps so far: card text and the chunks of slots holding it.
     pub(crate) fn kept_bytes(&self) -> usize {
         self.kept_bytes.load(Ordering::Relaxed)
     }
@@ -174,8 +180,7 @@ impl CardCache {
 impl std::fmt::Debug for CardCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CardCache")
-            .field("clinics", &self.clinics.len())
-            .field("clinicians", &self.clinicians.len())
+            .field("budget_bytes", &self.budget_bytes)
             .field("kept_bytes", &self.kept_bytes())
             .finish()
     }
@@ -209,8 +214,7 @@ impl CardCache {
             .iter()
             .chain(clinicians)
             .map(|card| {
-                self.slot(card.key())
-                    .get()
+                self.cached(card.key())
                     .map_or(1024, |rendered| rendered.text.len() + 64)
             })
             .sum();
@@ -225,11 +229,16 @@ impl CardCache {
         out
     }
 
-    fn slot(&self, key: CardKey) -> &OnceLock<RenderedCard> {
+    fn slots(&self, key: CardKey) -> (&CardSlots, usize) {
         match key {
-            CardKey::Clinic(ordinal) => &self.clinics[ordinal as usize],
-            CardKey::Clinician(link) => &self.clinicians[link as usize],
+            CardKey::Clinic(ordinal) => (&self.clinics, ordinal as usize),
+            CardKey::Clinician(link) => (&self.clinicians, link as usize),
         }
+    }
+
+    fn cached(&self, key: CardKey) -> Option<&RenderedCard> {
+        let (slots, index) = self.slots(key);
+        slots.get(index)
     }
 
     fn write_cards<'a, C: CardSource<'a>>(&self, cards: &[C], out: &mut Vec<u8>) {
@@ -238,21 +247,35 @@ impl CardCache {
             if position > 0 {
                 out.push(b',');
             }
-            let slot = self.slot(card.key());
-            if let Some(rendered) = slot.get() {
+            if let Some(rendered) = self.cached(card.key()) {
                 rendered.write(card.distance(), card.flags(), out);
                 continue;
             }
             let rendered = RenderedCard::render(&card.item());
             rendered.write(card.distance(), card.flags(), out);
-            let size = rendered.text.len();
-            // Two threads may both pass the check near the end; the budget is a bound on
-            // growth, not an exact figure.
-            if self.kept_bytes.load(Ordering::Relaxed) + size <= self.budget_bytes && slot.set(rendered).is_ok() {
-                self.kept_bytes.fetch_add(size, Ordering::Relaxed);
-            }
+            self.keep(card.key(), rendered);
         }
         out.push(b']');
+    }
+
+    /// Keeps a rendered card if it fits in the budget, with its chunk of slots when that is new.
+    fn keep(&self, key: CardKey, rendered: RenderedCard) {
+        let (slots, index) = self.slots(key);
+        let chunk_cost = if slots.has_chunk(index) {
+            0
+        } else {
+            CardSlots::CHUNK_BYTES
+        };
+        let size = rendered.text.len();
+        // Two threads may both pass the check near the end; the budget is a bound on growth,
+        // not an exact figure.
+        if self.kept_bytes.load(Ordering::Relaxed) + size + chunk_cost > self.budget_bytes {
+            return;
+        }
+        let (slot, chunk_made) = slots.slot(index);
+        let kept =
+            if slot.set(rendered).is_ok() { size } else { 0 } + if chunk_made { CardSlots::CHUNK_BYTES } else { 0 };
+        self.kept_bytes.fetch_add(kept, Ordering::Relaxed);
     }
 }
 

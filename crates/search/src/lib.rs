@@ -18,6 +18,7 @@ pub mod pins;
 pub mod plan;
 pub mod rows;
 pub mod search;
+pub mod slots;
 pub mod snapshot;
 pub mod spatial;
 pub mod text;

@@ -346,7 +346,7 @@ impl Snapshot {
         }
     }
 
-    /// The same snapshot with an empty card cache that keeps at most `bytes` of card text
+    /// The same snapshot with an empty card cache that keeps at most `bytes` (card text and its slots)
     /// (the default is 16 MiB; tests use a small one to see answers written past it).
     pub fn with_card_budget(&self, bytes: usize) -> Self {
         Self {
@@ -359,7 +359,7 @@ impl Snapshot {
         }
     }
 
-    /// Bytes of card text the card cache keeps now.
+    /// Bytes the card cache keeps now: card text and the slots holding it.
     pub fn cached_card_bytes(&self) -> usize {
         self.cards.kept_bytes()
     }

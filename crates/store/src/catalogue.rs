@@ -75,14 +75,17 @@ pub struct IndexInput {
 
 /// Columns of a location as the search snapshot needs them, with `$hours` for the opening
 /// hours. Descriptions stay in PostgreSQL (profiles read them there): at a million rows they
-/// would be a tenth of a rebuild's memory.
+/// would be a tenth of a rebuild's memory. So do the links enrolment follows (the provider's
+/// portal, the page after enrolling), which enrolment and the family page read there: at a
+/// million they were 39 MB of every server's memory.
 macro_rules! location_columns {
     ($hours:literal) => {
         concat!(
             "id, organisation_id, name, location_name, address1, city, state, zip, lat, lng, \
              position_approximate, phone, website, logo, '' as description, accepting_new_patients, is_virtual, \
              virtual_states, home_care, at_clinic, at_work, in_home, phone_visits, text_chat, video_visits, \
-             service_type_codes, pediatric_min_age, pediatric_max_age, provider_portal_url, post_enrolment_redirect, ",
+             service_type_codes, pediatric_min_age, pediatric_max_age, null::text as provider_portal_url, \
+             null::text as post_enrolment_redirect, ",
             $hours,
             ", time_zone, languages, accessibility, telehealth, panel_capacity, last_verified, updated_at"
         )
