@@ -440,6 +440,11 @@ impl Snapshot {
         self.core.tables.clinician_by_id.get(id).map(|ordinal| ordinal as usize)
     }
 
+    /// The position in [`Snapshot::organisations`] of a location's organisation.
+    pub fn organisation_position_of(&self, location_ordinal: usize) -> u32 {
+        self.core.tables.location_organisation[location_ordinal]
+    }
+
     pub fn organisation_of(&self, location_ordinal: usize) -> &Organisation {
         &self.core.input.organisations[self.core.tables.location_organisation[location_ordinal] as usize]
     }
