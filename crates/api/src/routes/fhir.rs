@@ -13,6 +13,8 @@ use fhir::search::{RenderCache, resource_json, search, write_bundle};
 use fhir::{Directory, ParamError, ResourceType};
 use search::Snapshot;
 use serde_json::Value;
+use tower_http::CompressionLevel;
+use tower_http::compression::CompressionLayer;
 
 use crate::state::AppState;
 
@@ -54,6 +56,11 @@ pub fn router() -> Router<AppState> {
         .route("/fhir/r4/{kind}/{id}", any(read_unserved))
         .route("/fhir", any(unknown))
         .route("/fhir/{*rest}", any(unknown))
+        // FHIR clients ask for gzip (fhirpy's aiohttp and fhirclient's requests by default). At
+        // the default level, compressing a page of `near` (53 KB) took 0.5 ms, four times the
+        // page's own making; the fastest level takes about a third of that, for a body some 25%
+        // larger. The application's outer layer passes an encoded answer through as it is.
+        .layer(CompressionLayer::new().quality(CompressionLevel::Fastest))
 }
 
 async fn search_unserved(

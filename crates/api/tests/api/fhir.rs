@@ -141,6 +141,51 @@ async fn a_read_answers_the_resource_with_its_profile_and_an_unknown_id_is_404()
     );
 }
 
+/// FHIR clients ask for gzip (fhirpy's aiohttp and fhirclient's requests do by default): a page
+/// of `near` comes back gzipped, and reads back as the page a client that did not ask gets.
+#[tokio::test]
+async fn a_page_asked_for_in_gzip_is_the_same_page_gzipped() {
+    use std::io::Read as _;
+
+    let app = TestApp::spawn(400).await;
+    let url = format!(
+        "{}/fhir/r4/Location?near=39.7392|-104.9903|80|km&_count=50",
+        app.address
+    );
+    let plain = app.client.get(&url).send().await.unwrap();
+    assert!(
+        plain.headers().get("content-encoding").is_none(),
+        "{:?}",
+        plain.headers()
+    );
+    let plain = plain.bytes().await.unwrap();
+    let zipped = app
+        .client
+        .get(&url)
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(zipped.headers()["content-encoding"], "gzip");
+    let zipped = zipped.bytes().await.unwrap();
+    assert!(
+        zipped.len() * 4 < plain.len(),
+        "{} bytes gzipped from {}",
+        zipped.len(),
+        plain.len()
+    );
+    let mut unzipped = Vec::new();
+    flate2::read::GzDecoder::new(&zipped[..])
+        .read_to_end(&mut unzipped)
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(unzipped).unwrap(),
+        String::from_utf8(plain.to_vec()).unwrap()
+    );
+    let page: Value = serde_json::from_slice(&plain).unwrap();
+    assert!(entries(&page).len() > 1, "Denver has clinics within 80 km");
+}
+
 #[tokio::test]
 async fn near_is_sorted_by_true_distance_and_carries_it() {
     let app = TestApp::spawn(400).await;
