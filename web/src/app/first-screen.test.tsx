@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import type { LatLng, SearchResponse } from '@/api/market/types';
 import { clinicItem } from '@/test/fixtures';
@@ -41,6 +41,14 @@ function renderMarketplace(queryClient: ReturnType<typeof createQueryClient>) {
 }
 
 const asked = <Call extends { url: URL }>(calls: Call[], path: string) => calls.filter((call) => call.url.pathname === path);
+
+// The marketplace page starts the map's import (Leaflet's modules), and on a busy machine it was
+// still loading when this file's environment was torn down, which vitest counts as four errors
+// and fails the run. Waiting for the same import at the end lets it finish first; loading it
+// before the tests (as router.test.tsx does) would render the map here, which jsdom cannot.
+afterAll(async () => {
+  await import('@/features/marketplace/components/market-map');
+});
 
 describe("a company link's first search, started before React renders", () => {
   it('asks the alias, the place and the search at once; the page finds all three in its cache', async () => {
