@@ -114,21 +114,25 @@ impl DirectoryIndex {
 }
 
 /// The positions in `organisations` (sorted by id) of the listed ids that are there, each once.
-/// The ids come sorted from PostgreSQL, so each is found by galloping on from the last.
+/// The ids come sorted from PostgreSQL, so each is found by galloping on from the last; only
+/// ids in another order are copied to be sorted.
 fn organisation_positions(organisations: &[domain::Organisation], ids: &[i64]) -> Vec<u32> {
-    let mut sorted = ids.to_vec();
-    if !sorted.is_sorted() {
+    let sorted: std::borrow::Cow<'_, [i64]> = if ids.is_sorted() {
+        ids.into()
+    } else {
+        let mut sorted = ids.to_vec();
         sorted.sort_unstable();
-    }
-    sorted.dedup();
-    let mut positions = Vec::with_capacity(sorted.len());
+        sorted.into()
+    };
+    let mut positions: Vec<u32> = Vec::with_capacity(sorted.len());
     let mut from = 0;
-    for id in sorted {
-        from = first_at_or_after(organisations, from, id);
-        if organisations
+    for id in sorted.iter() {
+        from = first_at_or_after(organisations, from, *id);
+        let found = organisations
             .get(from)
-            .is_some_and(|organisation| organisation.id == id)
-        {
+            .is_some_and(|organisation| organisation.id == *id);
+        // A repeated id finds the position it found before.
+        if found && positions.last() != Some(&(from as u32)) {
             positions.push(from as u32);
         }
     }

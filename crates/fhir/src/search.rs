@@ -475,20 +475,13 @@ impl RenderCache {
             let rendered = Rendered::new(directory, item);
             // The chunk counts too when this makes it; given back when another request made it
             // first, or kept the same location first.
-            let chunk_cost = if self.locations.has_chunk(ordinal) {
-                0
-            } else {
-                CHUNK_BYTES
-            };
-            if self.reserve(rendered.size() + chunk_cost) {
-                let (slot, chunk_made) = self.locations.slot(ordinal);
-                let mut unused = if chunk_made { 0 } else { chunk_cost };
-                let size = rendered.size();
-                if slot.set(rendered).is_err() {
-                    unused += size;
-                }
+            let chunk_cost = self.locations.chunk_cost(ordinal);
+            let size = rendered.size();
+            if self.reserve(size + chunk_cost) {
+                let (kept, rendered_kept, chunk_made) = self.locations.fill(ordinal, rendered);
+                let unused = if chunk_made { 0 } else { chunk_cost } + if rendered_kept { 0 } else { size };
                 self.bytes.fetch_sub(unused, Ordering::Relaxed);
-                return Cow::Borrowed(slot.get().expect("set just now"));
+                return Cow::Borrowed(kept);
             }
             return Cow::Owned(rendered);
         }
@@ -523,9 +516,6 @@ const CHUNK: usize = 32;
 
 /// Rendered locations by ordinal, each chunk allocated when the first of its locations is kept.
 type ByOrdinal = search::slots::ChunkedSlots<Rendered, CHUNK>;
-
-/// Bytes of one chunk, counted against the cache's budget.
-const CHUNK_BYTES: usize = ByOrdinal::CHUNK_BYTES;
 
 /// A resource's JSON with `resourceType` first, where readers (and streaming parsers) look for
 /// it; serde_json's maps would sort it among the other keys.
@@ -712,6 +702,9 @@ fn write_json_string(out: &mut Vec<u8>, text: &str) {
 #[cfg(test)]
 mod tests {
     use gazetteer::Gazetteer;
+
+    /// Bytes of one chunk of the render cache's slots, counted against its budget.
+    const CHUNK_BYTES: usize = super::ByOrdinal::CHUNK_BYTES;
     use search::{Snapshot, SnapshotInput};
     use serde_json::json;
 

@@ -261,20 +261,14 @@ impl CardCache {
     /// Keeps a rendered card if it fits in the budget, with its chunk of slots when that is new.
     fn keep(&self, key: CardKey, rendered: RenderedCard) {
         let (slots, index) = self.slots(key);
-        let chunk_cost = if slots.has_chunk(index) {
-            0
-        } else {
-            CardSlots::CHUNK_BYTES
-        };
         let size = rendered.text.len();
         // Two threads may both pass the check near the end; the budget is a bound on growth,
         // not an exact figure.
-        if self.kept_bytes.load(Ordering::Relaxed) + size + chunk_cost > self.budget_bytes {
+        if self.kept_bytes.load(Ordering::Relaxed) + size + slots.chunk_cost(index) > self.budget_bytes {
             return;
         }
-        let (slot, chunk_made) = slots.slot(index);
-        let kept =
-            if slot.set(rendered).is_ok() { size } else { 0 } + if chunk_made { CardSlots::CHUNK_BYTES } else { 0 };
+        let (_, card_kept, chunk_made) = slots.fill(index, rendered);
+        let kept = if card_kept { size } else { 0 } + if chunk_made { CardSlots::CHUNK_BYTES } else { 0 };
         self.kept_bytes.fetch_add(kept, Ordering::Relaxed);
     }
 }

@@ -38,14 +38,23 @@ impl<T, const CHUNK: usize> ChunkedSlots<T, CHUNK> {
         self.chunks[ordinal / CHUNK].get()?[ordinal % CHUNK].get()
     }
 
-    /// The ordinal's slot, and whether this call made its chunk.
-    pub fn slot(&self, ordinal: usize) -> (&OnceLock<T>, bool) {
-        let mut made = false;
+    /// Bytes that filling `ordinal`'s slot adds in slots: a chunk's, when its chunk is not made.
+    pub fn chunk_cost(&self, ordinal: usize) -> usize {
+        if self.has_chunk(ordinal) { 0 } else { Self::CHUNK_BYTES }
+    }
+
+    /// Fills `ordinal`'s slot with `value` unless another call filled it first. Answers what the
+    /// slot holds, whether that is `value`, and whether this call made the slot's chunk: a cache
+    /// counts the bytes it keeps from the last two.
+    pub fn fill(&self, ordinal: usize, value: T) -> (&T, bool, bool) {
+        let mut chunk_made = false;
         let chunk = self.chunks[ordinal / CHUNK].get_or_init(|| {
-            made = true;
+            chunk_made = true;
             (0..CHUNK).map(|_| OnceLock::new()).collect()
         });
-        (&chunk[ordinal % CHUNK], made)
+        let slot = &chunk[ordinal % CHUNK];
+        let kept = slot.set(value).is_ok();
+        (slot.get().expect("a slot is filled once set"), kept, chunk_made)
     }
 }
 
@@ -58,11 +67,11 @@ mod tests {
         let slots: ChunkedSlots<u32, 4> = ChunkedSlots::new(10);
         assert!(slots.covers(9) && !slots.covers(12));
         assert!(!slots.has_chunk(5) && slots.get(5).is_none());
-        let (slot, made) = slots.slot(5);
-        assert!(made);
-        slot.set(55).unwrap();
-        let (slot, made) = slots.slot(6);
-        assert!(!made && slot.get().is_none());
+        assert_eq!(slots.chunk_cost(5), ChunkedSlots::<u32, 4>::CHUNK_BYTES);
+        assert_eq!(slots.fill(5, 55), (&55, true, true));
+        assert_eq!(slots.fill(5, 56), (&55, false, false));
+        assert_eq!(slots.chunk_cost(6), 0);
+        assert_eq!(slots.fill(6, 66), (&66, true, false));
         assert!(slots.has_chunk(4) && !slots.has_chunk(3) && !slots.has_chunk(8));
         assert_eq!((slots.get(5), slots.get(4)), (Some(&55), None));
         assert_eq!(
