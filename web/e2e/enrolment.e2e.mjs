@@ -429,7 +429,8 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
       await tab.getByRole('link', { name: /^John Doe\s*Spouse$/ }).waitFor();
       await self.click();
       await tab.waitForURL(/\/account\/family-members\/menu\?holder=open$/);
-      assert((await self.getAttribute('aria-expanded')) === 'true', 'the Self row says it is open');
+      // The address changes before React renders the open row, so wait for the row to say so.
+      await tab.getByRole('link', { name: /^Jane Doe\s*Primary Account Holder$/, expanded: true }).waitFor();
       assert(await self.evaluate((element) => element === document.activeElement), 'focus stays on the Self row');
       const summary = tab.locator(`[id="${await self.getAttribute('aria-controls')}"]`);
       await summary.getByText(JANE.memberId).waitFor();
