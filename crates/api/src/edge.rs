@@ -67,11 +67,13 @@ fn refuse_early(request: &Request, body_limit: usize) -> Option<ApiError> {
     if declared.is_some_and(|declared| declared > body_limit as u64) {
         return Some(ApiError::PayloadTooLarge);
     }
-    let path = percent_encoding::percent_decode_str(uri.path()).collect::<Vec<u8>>();
-    if path.contains(&0) {
+    // A URI cannot hold a raw NUL (hyper refuses the request line), and a percent escape is a
+    // `%` and two hex digits, so a part decodes to a NUL exactly when it holds `%00`: parts
+    // without one are not decoded (decoding a FHIR `near=LAT%7CLNG%7C...` allocated its value).
+    if uri.path().contains("%00") {
         return Some(crate::extract::nul_in("path"));
     }
-    if let Some(query) = uri.query() {
+    if let Some(query) = uri.query().filter(|query| query.contains("%00")) {
         for (name, value) in form_urlencoded::parse(query.as_bytes()) {
             if name.contains('\0') || value.contains('\0') {
                 let field: String = name.replace('\0', "\\u0000").chars().take(100).collect();
