@@ -424,13 +424,14 @@ test('enrolment: add a family member, enrol them in the same clinic, switch to t
       const tab = await page.context().newPage();
       await tab.setViewportSize(viewport);
       await tab.goto(`${BASE_URL}/account/family-members/menu`);
-      const self = tab.getByRole('link', { name: /^Jane Doe\s*Primary Account Holder$/ });
+      const selfName = /^Jane Doe\s*Primary Account Holder$/;
+      const self = tab.getByRole('link', { name: selfName });
       assert((await self.getAttribute('aria-expanded')) === 'false', 'the Self row starts closed');
       await tab.getByRole('link', { name: /^John Doe\s*Spouse$/ }).waitFor();
       await self.click();
       await tab.waitForURL(/\/account\/family-members\/menu\?holder=open$/);
       // The address changes before React renders the open row, so wait for the row to say so.
-      await tab.getByRole('link', { name: /^Jane Doe\s*Primary Account Holder$/, expanded: true }).waitFor();
+      await tab.getByRole('link', { name: selfName, expanded: true }).waitFor();
       assert(await self.evaluate((element) => element === document.activeElement), 'focus stays on the Self row');
       const summary = tab.locator(`[id="${await self.getAttribute('aria-controls')}"]`);
       await summary.getByText(JANE.memberId).waitFor();

@@ -702,13 +702,13 @@ fn write_json_string(out: &mut Vec<u8>, text: &str) {
 #[cfg(test)]
 mod tests {
     use gazetteer::Gazetteer;
-
-    /// Bytes of one chunk of the render cache's slots, counted against its budget.
-    const CHUNK_BYTES: usize = super::ByOrdinal::CHUNK_BYTES;
     use search::{Snapshot, SnapshotInput};
     use serde_json::json;
 
     use super::*;
+
+    /// Bytes of one chunk of the render cache's slots, counted against its budget.
+    const CHUNK_BYTES: usize = ByOrdinal::CHUNK_BYTES;
 
     const BASE: &str = "https://directory.example/fhir/r4";
 
