@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -61,5 +62,8 @@ export default defineConfig({
     css: { modules: { classNameStrategy: 'non-scoped' } },
     // The machine is shared (2 cores, several builds at once): a bound on waiting, not a timing.
     testTimeout: 30_000,
+    // Vitest keeps a core for itself by default, which on this 2-core machine is one worker for
+    // 58 files whose time is mostly jsdom's set-up in the worker.
+    maxWorkers: availableParallelism(),
   },
 });
