@@ -49,9 +49,9 @@ promtool check rules deploy/prometheus/alerts.yml
 (cd deploy/prometheus && promtool test rules alerts.test.yml)
 
 step "rust tests (unit, property and integration, against PostgreSQL)"
-# Four tests at a time on two cores: most of a test's time is waiting (its database, its server,
-# emails, background jobs), and the api tests took 299 s so against 397 s two at a time.
-cargo test --workspace --quiet -- --test-threads 4 2>&1 | tee .local/rust-tests.log
+# Two tests per core: most of a test's time is waiting (its database, its server, emails,
+# background jobs); on 2 cores the api tests took 299 s four at a time against 397 s two at a time.
+cargo test --workspace --quiet -- --test-threads "$(( $(nproc) * 2 ))" 2>&1 | tee .local/rust-tests.log
 # Keep the totals for the summary line.
 rust_passed=$(grep -oE '^test result: ok\. [0-9]+ passed' .local/rust-tests.log | awk '{s+=$4} END {print s+0}')
 
