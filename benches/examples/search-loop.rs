@@ -8,13 +8,15 @@
 //!
 //! With `COLD=1` each call starts from caches another program has filled (a sweep of
 //! `SWEEP_MIB`, default 64, before each, as PostGIS's work leaves them in the peer benchmark),
-//! and the origins are `ORIGINS` (default 2,000) ZIP centroids drawn with a fixed seed, 30 miles,
-//! each searched once per pass; medians are printed.
+//! and the origins are `ORIGINS` (default 2,000) ZIP centroids drawn with a fixed seed, or the
+//! `lat,lng` lines of `ORIGINS_FILE` (the load test writes its own to `.local/load-SIZE/origins.csv`:
+//! clinics' positions, so dense places weigh as they do in traffic); each is searched within 30
+//! miles with and without new patients, once per pass; medians are printed.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use domain::SearchFilters;
+use domain::{LatLng, SearchFilters};
 use gazetteer::Gazetteer;
 use search::{SearchRequest, Snapshot};
 
@@ -93,23 +95,41 @@ fn main() {
 fn cold(snapshot: &Snapshot, gazetteer: &Gazetteer, seconds: u64) {
     let zips = gazetteer.zips();
     let mut state = 0x2026_1124_u64;
-    let origins: usize = std::env::var("ORIGINS").map_or(2000, |text| text.parse().expect("ORIGINS"));
-    let requests: Vec<SearchRequest> = (0..origins)
-        .map(|index| {
-            // xorshift: a fixed sequence without a dependency.
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            SearchRequest {
-                origin: Some(zips[(state % zips.len() as u64) as usize].position),
-                filters: SearchFilters {
-                    new_patients: index % 2 == 1,
-                    ..SearchFilters::default()
-                },
-                page: 1,
-                limit: 6,
-                ..SearchRequest::default()
-            }
+    let origins: Vec<LatLng> = match std::env::var("ORIGINS_FILE") {
+        Ok(path) => std::fs::read_to_string(&path)
+            .expect("ORIGINS_FILE is readable")
+            .lines()
+            .filter_map(|line| line.split_once(','))
+            .map(|(lat, lng)| LatLng {
+                lat: lat.trim().parse().expect("a latitude"),
+                lng: lng.trim().parse().expect("a longitude"),
+            })
+            .collect(),
+        Err(_) => {
+            let count: usize = std::env::var("ORIGINS").map_or(2000, |text| text.parse().expect("ORIGINS"));
+            (0..count)
+                .map(|_| {
+                    // xorshift: a fixed sequence without a dependency.
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    zips[(state % zips.len() as u64) as usize].position
+                })
+                .collect()
+        }
+    };
+    let requests: Vec<SearchRequest> = [false, true]
+        .into_iter()
+        .flat_map(|new_patients| origins.iter().map(move |origin| (new_patients, *origin)))
+        .map(|(new_patients, origin)| SearchRequest {
+            origin: Some(origin),
+            filters: SearchFilters {
+                new_patients,
+                ..SearchFilters::default()
+            },
+            page: 1,
+            limit: 6,
+            ..SearchRequest::default()
         })
         .collect();
     let sweep_mib: usize = std::env::var("SWEEP_MIB").map_or(64, |text| text.parse().expect("SWEEP_MIB"));
