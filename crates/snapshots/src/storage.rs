@@ -69,6 +69,9 @@ pub fn object_url(base: &Url, folder: &str, relative: &str) -> Result<Url> {
 pub fn open(url: &Url) -> Result<(Arc<dyn ObjectStore>, ObjectPath)> {
     match url.scheme() {
         "s3" => {
+            // reqwest is built without a TLS provider of its own (see Cargo.toml); a process
+            // that installed one already keeps it.
+            let _ = rustls::crypto::ring::default_provider().install_default();
             let store = object_store::aws::AmazonS3Builder::from_env()
                 .with_url(url.as_str())
                 .build()
