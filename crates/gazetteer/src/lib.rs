@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use domain::{LatLng, ZipCode};
-use rstar::{AABB, PointDistance, RTree, RTreeObject};
+use rstar::{AABB, PointDistance, RStarInsertionStrategy, RTree, RTreeObject, RTreeParams};
 use serde::Serialize;
 
 const ZIPS_CSV: &str = include_str!("../../../data/gazetteer/zips.csv");
@@ -57,6 +57,19 @@ pub enum SuggestionKind {
     City,
 }
 
+/// Nodes of up to 32 entries where rstar's default is 6, as the search's own R-tree has: a
+/// search finds its origin's state through the nearest ZIP, and a shallower tree reads fewer
+/// nodes from cold memory (from the load test's 200 origins, each after an 8 MiB sweep: a
+/// median of 4.8 µs against 5.5, eight alternating runs on 2026-11-28).
+struct WideNodes;
+
+impl RTreeParams for WideNodes {
+    const MIN_SIZE: usize = 16;
+    const MAX_SIZE: usize = 32;
+    const REINSERTION_COUNT: usize = 10;
+    type DefaultInsertionStrategy = RStarInsertionStrategy;
+}
+
 struct IndexedZip {
     unit: [f64; 3],
     position: usize,
@@ -79,7 +92,7 @@ impl PointDistance for IndexedZip {
 pub struct Gazetteer {
     zips: Vec<ZipPlace>,
     zip_positions: HashMap<String, usize>,
-    zip_tree: RTree<IndexedZip>,
+    zip_tree: RTree<IndexedZip, WideNodes>,
     /// Sorted by population, largest first.
     cities: Vec<City>,
     /// Lower-cased city names with their positions in `cities`, sorted by name then population.
@@ -112,7 +125,7 @@ impl Gazetteer {
             .enumerate()
             .map(|(position, place)| (place.zip.clone(), position))
             .collect();
-        let zip_tree = RTree::bulk_load(
+        let zip_tree = RTree::bulk_load_with_params(
             zips.iter()
                 .enumerate()
                 .map(|(position, place)| IndexedZip {
@@ -378,6 +391,37 @@ mod tests {
             .reverse_geocode(LatLng::new(40.7506, -73.9973).unwrap())
             .unwrap();
         assert_eq!(answer.zip.as_deref(), Some("10001"));
+    }
+
+    #[test]
+    fn the_nearest_zip_is_the_one_a_scan_of_every_zip_finds() {
+        let gazetteer = gazetteer();
+        let chord_2 = |a: [f64; 3], b: [f64; 3]| (0..3).map(|axis| (a[axis] - b[axis]).powi(2)).sum::<f64>();
+        let units: Vec<[f64; 3]> = gazetteer
+            .zips()
+            .iter()
+            .map(|place| place.position.unit_vector())
+            .collect();
+        // A lattice over the states and territories, offshore points included, and every 197th
+        // ZIP's own centroid nudged off it.
+        let lattice = (0..20).flat_map(|row| {
+            (0..30)
+                .map(move |column| LatLng::new(14.0 + 3.0 * f64::from(row), -179.0 + 12.0 * f64::from(column)).unwrap())
+        });
+        let nudged = gazetteer
+            .zips()
+            .iter()
+            .step_by(197)
+            .map(|place| LatLng::new(place.position.lat + 0.003, place.position.lng - 0.002).unwrap());
+        for position in lattice.chain(nudged) {
+            let unit = position.unit_vector();
+            let scanned = units
+                .iter()
+                .map(|zip| chord_2(*zip, unit))
+                .fold(f64::INFINITY, f64::min);
+            let found = gazetteer.nearest_zip(position).unwrap();
+            assert_eq!(chord_2(found.position.unit_vector(), unit), scanned, "{position:?}");
+        }
     }
 
     #[test]
