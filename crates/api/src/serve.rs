@@ -9,6 +9,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
@@ -17,7 +18,7 @@ use axum::extract::ConnectInfo;
 use hyper::body::{Body as _, Incoming};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Semaphore, oneshot, watch};
+use tokio::sync::{Notify, Semaphore, oneshot, watch};
 use tower::ServiceExt;
 
 use crate::address_slots::AddressSlots;
@@ -51,6 +52,62 @@ static TOO_MANY_CONNECTIONS: LazyLock<Vec<u8>> = LazyLock::new(|| {
     )
     .into_bytes()
 });
+
+/// The connections each serving thread holds. The threads accept from one socket, and a burst of
+/// connections used to go to whichever thread was awake first: 32 of wrk's connections were
+/// seen on one thread while the other idled, halving the throughput (issue 28). A thread that
+/// holds more than another leaves the next connection to it, so the threads stay within one
+/// connection of each other while connections only open.
+#[derive(Debug)]
+struct Shares {
+    held: Box<[AtomicUsize]>,
+    /// Told of every change of `held`, for a thread waiting its turn to accept.
+    changed: Notify,
+}
+
+impl Shares {
+    fn new(threads: usize) -> Arc<Self> {
+        Arc::new(Self {
+            held: (0..threads).map(|_| AtomicUsize::new(0)).collect(),
+            changed: Notify::new(),
+        })
+    }
+
+    /// Whether `thread` holds more connections than another thread.
+    fn holds_more(&self, thread: usize) -> bool {
+        let own = self.held[thread].load(Ordering::Acquire);
+        self.held.iter().any(|other| other.load(Ordering::Acquire) < own)
+    }
+
+    /// Waits until `thread` holds no more connections than any other.
+    async fn my_turn(&self, thread: usize) {
+        loop {
+            // Made before the check, so a change between the two is not missed.
+            let changed = self.changed.notified();
+            if !self.holds_more(thread) {
+                return;
+            }
+            changed.await;
+        }
+    }
+
+    fn opened(&self, thread: usize) {
+        self.held[thread].fetch_add(1, Ordering::AcqRel);
+        self.changed.notify_waiters();
+    }
+
+    fn closed(&self, thread: usize) {
+        self.held[thread].fetch_sub(1, Ordering::AcqRel);
+        self.changed.notify_waiters();
+    }
+}
+
+/// A serving thread's place in [`Shares`].
+#[derive(Debug, Clone)]
+struct Share {
+    shares: Arc<Shares>,
+    thread: usize,
+}
 
 /// How long connections still open at shutdown get to finish their requests.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
@@ -95,7 +152,7 @@ pub async fn serve(
 ) -> std::io::Result<Serving> {
     let permits = Arc::new(Semaphore::new(limits.max_connections.max(1)));
     if threads == 0 {
-        serve_connections(listener, router, limits, permits, shutdown).await;
+        serve_connections(listener, router, limits, permits, None, shutdown).await;
         return Ok(Serving::default());
     }
     let listener = listener.into_std()?;
@@ -104,7 +161,12 @@ pub async fn serve(
     let (release, released) = watch::channel(false);
     let mut served = Vec::with_capacity(threads);
     let mut finished = Vec::with_capacity(threads);
+    let shares = Shares::new(threads);
     for index in 0..threads {
+        let share = Share {
+            shares: Arc::clone(&shares),
+            thread: index,
+        };
         let listener = listener.try_clone()?;
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let (router, limits, permits) = (router.clone(), limits.clone(), Arc::clone(&permits));
@@ -122,7 +184,7 @@ pub async fn serve(
                             let stopped = async move {
                                 let _ = stopping.wait_for(|stopped| *stopped).await;
                             };
-                            serve_connections(listener, router, limits, permits, stopped).await;
+                            serve_connections(listener, router, limits, permits, Some(share), stopped).await;
                         }
                         Err(error) => tracing::error!(%error, "a serving thread could not listen"),
                     }
@@ -148,12 +210,14 @@ pub async fn serve(
 }
 
 /// Accepts and serves connections on the current runtime until `shutdown` completes, then lets
-/// the requests in flight finish.
+/// the requests in flight finish. With a `share`, the thread accepts only in its turn (see
+/// [`Shares`]).
 async fn serve_connections(
     listener: TcpListener,
     router: Router,
     limits: ConnectionLimits,
     permits: Arc<Semaphore>,
+    share: Option<Share>,
     shutdown: impl Future<Output = ()>,
 ) {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
@@ -164,6 +228,14 @@ async fn serve_connections(
         .keep_alive(true);
     tokio::pin!(shutdown);
     loop {
+        // The turn before the permit: a thread waiting its turn with a permit in hand could
+        // leave the thread whose turn it is none.
+        if let Some(share) = &share {
+            tokio::select! {
+                () = share.shares.my_turn(share.thread) => {}
+                () = &mut shutdown => break,
+            }
+        }
         let permit = tokio::select! {
             permit = Arc::clone(&permits).acquire_owned() => match permit {
                 Ok(permit) => permit,
@@ -189,6 +261,10 @@ async fn serve_connections(
             continue;
         };
         let _ = stream.set_nodelay(true);
+        if let Some(share) = &share {
+            share.shares.opened(share.thread);
+        }
+        let held = share.clone();
         let router = router.clone();
         let body_rate = limits.body_rate;
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
@@ -212,6 +288,9 @@ async fn serve_connections(
             }
             drop(address_slot);
             drop(permit);
+            if let Some(share) = held {
+                share.shares.closed(share.thread);
+            }
         });
     }
     drop(listener);
@@ -232,5 +311,82 @@ fn refuse(stream: &TcpStream) {
             Ok(read) if read > 0 => {}
             _ => break,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+
+    /// Sends `GET /` on a keep-alive connection and reads the answer's body.
+    async fn body_of_get(stream: &mut TcpStream) -> String {
+        stream.write_all(b"GET / HTTP/1.1\r\nhost: test\r\n\r\n").await.unwrap();
+        let mut answer = Vec::new();
+        let mut buffer = [0u8; 1024];
+        loop {
+            let read = stream.read(&mut buffer).await.unwrap();
+            assert!(read > 0, "the server closed the connection");
+            answer.extend_from_slice(&buffer[..read]);
+            let text = String::from_utf8_lossy(&answer).into_owned();
+            if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                let length: usize = head
+                    .lines()
+                    .find_map(|line| line.strip_prefix("content-length: "))
+                    .expect("a content length")
+                    .parse()
+                    .unwrap();
+                if body.len() >= length {
+                    return body.to_owned();
+                }
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn connections_opened_together_are_shared_evenly_between_the_threads() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let router = Router::new().route(
+            "/",
+            axum::routing::get(|| async { std::thread::current().name().unwrap_or_default().to_owned() }),
+        );
+        let limits = ConnectionLimits {
+            header_read_timeout: Duration::from_secs(10),
+            max_connections: 1_000,
+            per_address: AddressSlots::new(0),
+            body_rate: BodyRate {
+                grace: Duration::from_secs(10),
+                bytes_per_second: 0,
+            },
+        };
+        let (stop, stopped) = oneshot::channel::<()>();
+        let serving = tokio::spawn(serve(listener, router, limits, 2, async move {
+            let _ = stopped.await;
+        }));
+
+        let mut streams = Vec::new();
+        for _ in 0..32 {
+            streams.push(TcpStream::connect(address).await.unwrap());
+        }
+        let mut served_by: HashMap<String, usize> = HashMap::new();
+        for stream in &mut streams {
+            *served_by.entry(body_of_get(stream).await).or_default() += 1;
+        }
+        let port = address.port();
+        let expected = HashMap::from([(format!("serve-{port}-0"), 16), (format!("serve-{port}-1"), 16)]);
+        assert_eq!(served_by, expected, "each thread serves half of the connections");
+
+        drop(streams);
+        stop.send(()).unwrap();
+        let serving = tokio::time::timeout(Duration::from_secs(30), serving)
+            .await
+            .expect("serving stops once its connections closed")
+            .unwrap()
+            .unwrap();
+        serving.end().await;
     }
 }
