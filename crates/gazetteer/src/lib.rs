@@ -7,6 +7,10 @@ use domain::{LatLng, ZipCode};
 use rstar::{AABB, PointDistance, RStarInsertionStrategy, RTree, RTreeObject, RTreeParams};
 use serde::Serialize;
 
+use crate::state_grid::{CellState, StateGrid, chord};
+
+mod state_grid;
+
 const ZIPS_CSV: &str = include_str!("../../../data/gazetteer/zips.csv");
 const CITIES_CSV: &str = include_str!("../../../data/gazetteer/cities.csv");
 /// Reverse geocoding answers "no place" beyond this distance from the nearest ZIP centroid
@@ -93,6 +97,9 @@ pub struct Gazetteer {
     zips: Vec<ZipPlace>,
     zip_positions: HashMap<String, usize>,
     zip_tree: RTree<IndexedZip, WideNodes>,
+    /// The states of the ZIPs, sorted, for the state grid's cells to name by index.
+    states: Vec<String>,
+    state_grid: StateGrid,
     /// Sorted by population, largest first.
     cities: Vec<City>,
     /// Lower-cased city names with their positions in `cities`, sorted by name then population.
@@ -134,6 +141,10 @@ impl Gazetteer {
                 })
                 .collect(),
         );
+        let mut states: Vec<String> = zips.iter().map(|place| place.state.clone()).collect();
+        states.sort();
+        states.dedup();
+        let state_grid = StateGrid::covering(zips.iter().map(|place| place.position));
         let cities: Vec<City> = CITIES_CSV
             .lines()
             .skip(1)
@@ -162,6 +173,8 @@ impl Gazetteer {
             zips,
             zip_positions,
             zip_tree,
+            states,
+            state_grid,
             cities,
             city_names,
         }
@@ -187,6 +200,40 @@ impl Gazetteer {
         self.zip_tree
             .nearest_neighbor(position.unit_vector())
             .map(|indexed| &self.zips[indexed.position])
+    }
+
+    /// The state of [`Self::nearest_zip`], found in the state grid for most positions (see
+    /// `state_grid`).
+    pub fn nearest_zip_state(&self, position: LatLng) -> Option<&str> {
+        let state = match self.state_grid.state_at(position) {
+            CellState::State(index) => Some(index),
+            CellState::Mixed => None,
+            CellState::Unsettled(cell) => self.settle(cell),
+        };
+        match state {
+            Some(index) => Some(&self.states[index]),
+            None => self.nearest_zip(position).map(|place| place.state.as_str()),
+        }
+    }
+
+    /// Finds whether every position of a grid cell has its nearest ZIP in one state, records
+    /// it in the grid and answers that state's index.
+    fn settle(&self, cell: usize) -> Option<usize> {
+        let (centre, reach) = self.state_grid.centre_and_reach(cell);
+        let nearest = self.zip_tree.nearest_neighbor(centre)?;
+        let state = &self.zips[nearest.position].state;
+        let limit = chord(&nearest.unit, &centre) + 2.0 * reach + 1e-12;
+        let one_state = self
+            .zip_tree
+            .locate_within_distance(centre, limit * limit)
+            .all(|zip| self.zips[zip.position].state == *state);
+        let index = if one_state {
+            self.states.binary_search(state).ok()
+        } else {
+            None
+        };
+        self.state_grid.settle(cell, index);
+        index
     }
 
     /// Returns the ZIPs with the `count` nearest centroids.
@@ -422,6 +469,54 @@ mod tests {
             let found = gazetteer.nearest_zip(position).unwrap();
             assert_eq!(chord_2(found.position.unit_vector(), unit), scanned, "{position:?}");
         }
+    }
+
+    #[test]
+    fn the_state_grid_answers_the_state_of_the_nearest_zip() {
+        // A gazetteer of its own, so every cell starts unsettled.
+        let gazetteer = Gazetteer::embedded();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut uniform = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut positions = Vec::new();
+        // The contiguous states, then Alaska and Hawaii.
+        for (south, west, height, width, count) in [
+            (24.5, -125.0, 25.0, 58.0, 20_000),
+            (54.0, -168.0, 17.0, 38.0, 1_000),
+            (18.5, -161.0, 4.0, 6.5, 1_000),
+        ] {
+            for _ in 0..count {
+                positions.push(LatLng::new(south + height * uniform(), west + width * uniform()).unwrap());
+            }
+        }
+        // Centroids moved a little way off: ZIPs crowd the state lines of the populated east.
+        for place in gazetteer.zips.iter().step_by(5) {
+            let (lat, lng) = (
+                place.position.lat + 0.08 * (uniform() - 0.5),
+                place.position.lng + 0.08 * (uniform() - 0.5),
+            );
+            positions.push(LatLng::new(lat, lng).unwrap());
+        }
+        let (mut one_state, mut mixed) = (0, 0);
+        for position in positions {
+            let expected = gazetteer.nearest_zip(position).map(|place| place.state.as_str());
+            // Once settling the cell, once from the settled cell.
+            assert_eq!(gazetteer.nearest_zip_state(position), expected, "{position:?}");
+            assert_eq!(gazetteer.nearest_zip_state(position), expected, "{position:?}");
+            match gazetteer.state_grid.state_at(position) {
+                CellState::State(_) => one_state += 1,
+                CellState::Mixed => mixed += 1,
+                CellState::Unsettled(_) => panic!("{position:?} was asked about, so its cell is settled"),
+            }
+        }
+        assert!(
+            one_state > 20_000 && mixed > 500,
+            "{one_state} in one state, {mixed} mixed"
+        );
     }
 
     #[test]

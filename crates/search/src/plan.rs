@@ -591,6 +591,6 @@ impl Snapshot {
             .filter_map(|zip| ZipCode::parse(zip))
             .find_map(|zip| gazetteer.zip(zip))
             .map(|place| place.state.clone());
-        from_zip.or_else(|| gazetteer.nearest_zip(origin).map(|place| place.state.clone()))
+        from_zip.or_else(|| gazetteer.nearest_zip_state(origin).map(str::to_owned))
     }
 }
