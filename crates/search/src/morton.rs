@@ -436,3 +436,74 @@ fn quad_nodes(codes: &[u64]) -> Vec<QuadNode> {
     }
     nodes
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions on either side of the circle of `radius_miles` around `origin`, as close to it
+    /// as `f64` can place them (found by bisection along 64 bearings), and others scattered
+    /// around: a test that rounds (to `f32`, say) cannot tell the first from the circle.
+    fn around_the_circle(origin: LatLng, radius_miles: f64) -> Vec<LatLng> {
+        let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
+        let at = |bearing: f64, step: f64| {
+            LatLng::new(origin.lat + step * bearing.cos(), origin.lng + step * bearing.sin()).unwrap()
+        };
+        let beyond = |position: LatLng| chord_2(&position.unit_vector(), &origin_unit) > limit;
+        let mut positions = Vec::new();
+        for index in 0..64 {
+            let bearing = f64::from(index) * std::f64::consts::TAU / 64.0;
+            let (mut inside, mut outside) = (0.0, 4.0);
+            for _ in 0..80 {
+                let middle = (inside + outside) / 2.0;
+                if beyond(at(bearing, middle)) {
+                    outside = middle;
+                } else {
+                    inside = middle;
+                }
+            }
+            positions.push(at(bearing, inside));
+            positions.push(at(bearing, outside));
+            for nudge in 1..4 {
+                positions.push(at(bearing, inside * (1.0 - f64::from(nudge) * 1e-9)));
+                positions.push(at(bearing, outside * (1.0 + f64::from(nudge) * 1e-9)));
+            }
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..20_000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let (lat_step, lng_step) = (
+                (seed >> 40) as f64 / (1u64 << 24) as f64,
+                (seed >> 16 & 0xff_ffff) as f64 / (1u64 << 24) as f64,
+            );
+            positions
+                .push(LatLng::new(origin.lat + 4.0 * (lat_step - 0.5), origin.lng + 4.0 * (lng_step - 0.5)).unwrap());
+        }
+        positions.sort_by_key(|position| morton_code(*position));
+        positions
+    }
+
+    #[test]
+    fn the_radius_count_is_exact_at_the_circle_itself() {
+        for (origin, radius_miles) in [
+            (LatLng::new(39.7392, -104.9903).unwrap(), 30.0),
+            (LatLng::new(40.7128, -74.0060).unwrap(), 5.0),
+            (LatLng::new(61.2181, -149.9003).unwrap(), 100.0),
+        ] {
+            let index = MortonIndex::new(around_the_circle(origin, radius_miles));
+            let (origin_unit, limit) = (origin.unit_vector(), chord_limit(radius_miles));
+            for filter in [
+                Bitset::full(index.len()),
+                Bitset::from_fn(index.len(), |ordinal| ordinal % 3 != 1),
+            ] {
+                let scanned = (0..index.len())
+                    .filter(|ordinal| {
+                        filter.contains(*ordinal) && chord_2(&index.unit(*ordinal), &origin_unit) <= limit
+                    })
+                    .count();
+                let (counted, _) = index.count_and_gather_within(origin, radius_miles, &filter, 0);
+                assert_eq!(counted, scanned, "{origin:?} within {radius_miles} miles");
+            }
+        }
+    }
+}
