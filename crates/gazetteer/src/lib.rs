@@ -7,7 +7,7 @@ use domain::{LatLng, ZipCode};
 use rstar::{AABB, PointDistance, RStarInsertionStrategy, RTree, RTreeObject, RTreeParams};
 use serde::Serialize;
 
-use crate::state_grid::{CellState, StateGrid, chord};
+use crate::state_grid::{CellState, StateGrid};
 
 mod state_grid;
 
@@ -222,7 +222,7 @@ impl Gazetteer {
         let (centre, reach) = self.state_grid.centre_and_reach(cell);
         let nearest = self.zip_tree.nearest_neighbor(centre)?;
         let state = &self.zips[nearest.position].state;
-        let limit = chord(&nearest.unit, &centre) + 2.0 * reach + 1e-12;
+        let limit = nearest.distance_2(&centre).sqrt() + 2.0 * reach + 1e-12;
         let one_state = self
             .zip_tree
             .locate_within_distance(centre, limit * limit)

@@ -130,6 +130,6 @@ impl StateGrid {
     }
 }
 
-pub(crate) fn chord(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+fn chord(a: &[f64; 3], b: &[f64; 3]) -> f64 {
     (0..3).map(|axis| (a[axis] - b[axis]).powi(2)).sum::<f64>().sqrt()
 }

@@ -578,19 +578,19 @@ impl Snapshot {
 
     /// The state of the origin (from the request's ZIP codes, else the nearest ZIP), whose
     /// virtual locations a search lists.
-    pub(crate) fn origin_state(
+    pub(crate) fn origin_state<'g>(
         &self,
         filters: &SearchFilters,
         origin: LatLng,
-        gazetteer: &Gazetteer,
-    ) -> Option<String> {
+        gazetteer: &'g Gazetteer,
+    ) -> Option<&'g str> {
         let from_zip = filters
             .user_zip_code
             .iter()
             .chain(&filters.zip_code)
             .filter_map(|zip| ZipCode::parse(zip))
             .find_map(|zip| gazetteer.zip(zip))
-            .map(|place| place.state.clone());
-        from_zip.or_else(|| gazetteer.nearest_zip_state(origin).map(str::to_owned))
+            .map(|place| place.state.as_str());
+        from_zip.or_else(|| gazetteer.nearest_zip_state(origin))
     }
 }

@@ -290,10 +290,8 @@ impl Snapshot {
         let ranked = gathered.map(|found| self.rank_by_distance(origin, found));
         let origin_state = self.origin_state(&request.filters, origin, gazetteer);
         // Listed by name, after every physical location.
-        let state_virtuals = origin_state
-            .as_ref()
-            .and_then(|state| self.core.tables.virtual_by_state.get(state));
-        let virtual_total = match (&origin_state, state_virtuals) {
+        let state_virtuals = origin_state.and_then(|state| self.core.tables.virtual_by_state.get(state));
+        let virtual_total = match (origin_state, state_virtuals) {
             (Some(state), Some(virtuals)) => self.virtual_count(state, virtuals, &filter.locations),
             _ => 0,
         };
