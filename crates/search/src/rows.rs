@@ -34,6 +34,11 @@ pub struct SnapshotInput {
     pub version: CatalogueVersion,
 }
 
+/// The locations part of a catalogue file (see `snapshot::write_rows`), read into a vector
+/// sized once like the rows' own lists.
+#[derive(Deserialize)]
+pub(crate) struct LocationRows(#[serde(deserialize_with = "presized")] pub(crate) Vec<Location>);
+
 /// A catalogue's rows for a snapshot (tests and benches build from a generated catalogue).
 impl From<domain::catalogue::Catalogue> for SnapshotInput {
     fn from(catalogue: domain::catalogue::Catalogue) -> Self {
