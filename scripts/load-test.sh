@@ -4,7 +4,8 @@
 # with PostgreSQL's `select 1` as the floor, at a catalogue size of SIZE clinics
 # (default 1500; e.g. SIZE=1000000). Each size keeps its own private cluster and index in
 # .local/load-SIZE (seeded and indexed once). Also measures the server's start-up (until /ready
-# answers) and memory, and the p50 of one keep-alive client. Prints a table for the README.
+# answers) and memory, and the p50 of one keep-alive client. A bare axum server's /health beside
+# it is the machine's own floor, and the host's steal time is printed. Prints a table for the README.
 #
 # METRICS_COMPARE=1 measures the cost of metrics instead: two servers of the same build on the
 # same data, one recording metrics (NEARCARE_METRICS_ADDR on a free port) and one with
@@ -113,7 +114,11 @@ single() { wrk_result -t1 -c1 -d"${SINGLE_DURATION:-5s}" "$@"; }
 median() { python3 -c "import statistics,sys; print(statistics.median(float(v) for v in sys.argv[1:]))" "$@"; }
 ms() { python3 -c "import sys; print(f'{float(sys.argv[1]) / 1000:.3f}')" "$1"; }
 # PostgreSQL's protocol floor, measured by the C client of its own: `select 1` over one
-# prepared connection; prints "p50 p99 p99.9" in µs from pgbench's per-transaction log.
+# prepared connection; prints "p50 p99 p99.9" in µs from pgbench's per-transaction log, with
+# the samples wrk adds to its own before it reports percentiles (wrk.c's `stats_correct`: a
+# request that took n µs, where the mean interval is e, adds n - e, n - 2e, ... while above e;
+# scripts/bench-peer.py's corrected_as_wrk). Uncorrected, pgbench's one-client p99 is a
+# different statistic from wrk's, which is the length of the run's longest stalls.
 single_seconds() { local duration=${SINGLE_DURATION:-5s}; echo "${duration%s}"; }
 pg_floor() {
   rm -rf "$local_dir/pgbench" && mkdir -p "$local_dir/pgbench"
@@ -121,7 +126,15 @@ pg_floor() {
   (cd "$local_dir/pgbench" && pgbench -n -c1 -M prepared -T"$(single_seconds)" -l -f select1.sql "$url" >&2)
   cat "$local_dir"/pgbench/pgbench_log.* | python3 -c "
 import sys
-times = sorted(int(line.split()[2]) for line in sys.stdin)
+measured = [int(line.split()[2]) for line in sys.stdin]
+expected = $(single_seconds) * 1_000_000 // max(len(measured), 1)
+times = list(measured)
+for value in measured:
+    behind = value - expected
+    while value >= 2 * expected and behind > expected:
+        times.append(behind)
+        behind -= expected
+times.sort()
 print(*(times[min(len(times) - 1, int(len(times) * q))] for q in (0.5, 0.99, 0.999)))"
 }
 
@@ -167,17 +180,42 @@ if [ -n "${METRICS_COMPARE:-}" ]; then
   exit 0
 fi
 
+# The machine's own floor: axum answering /health with nothing around it, on as many threads
+# (benches/examples/bare-http.rs). What it shows too (a p50, a tail) is the machine's, not the
+# server's; what Nearcare adds above it is.
+cargo build --release --quiet -p benches --example bare-http
+bare_port=$(free_port)
+./target/release/examples/bare-http "$bare_port" 2>/dev/null &
+bare=$!
+trap 'kill $server $bare 2>/dev/null; wait $server $bare 2>/dev/null || true; stop_own_cluster' EXIT
+until curl -fs "http://127.0.0.1:${bare_port}/health" >/dev/null 2>&1; do
+  kill -0 "$bare" 2>/dev/null || { echo "the bare HTTP server did not start" >&2; exit 1; }
+  sleep 0.1
+done
+# The time the host kept this machine's CPUs from running (steal, /proc/stat), as a share of
+# all CPU time during the runs: a shared host's contention, which moves every figure here.
+cpu_times() { awk '/^cpu / {total = 0; for (i = 2; i <= NF; i++) total += $i; print $9, total}' /proc/stat; }
+read -r steal_before total_before < <(cpu_times)
+
 # The machine is shared: the endpoints alternate, ROUNDS times, and the medians are compared.
 rounds=${ROUNDS:-3}
 declare -A results cpu
 for round in $(seq 1 "$rounds"); do
-  for endpoint in health search near; do
+  for endpoint in health search near bare; do
     echo "== round $round: $endpoint, ${connections} connections" >&2
+    target=$base
     case $endpoint in
       health) path=/health ;;
       search) path=/member/app/market/search ;;
       near) path=/fhir/r4/Location ;;
+      bare) path=/health target=http://127.0.0.1:${bare_port} ;;
     esac
+    if [ "$endpoint" = bare ]; then
+      results[bare-many]+="$(run -s .local/health.lua "$target$path");"
+      echo "== round $round: $endpoint, one client" >&2
+      results[bare-one]+="$(single -s .local/health.lua "$target$path");"
+      continue
+    fi
     server_before=$(cpu_ticks "$server") client_before=$(children_ticks)
     many=$(run -s .local/$endpoint.lua "$base$path")
     results[$endpoint-many]+="$many;"
@@ -206,6 +244,10 @@ read -r _ one_search_p50 one_search_p99 one_search_p999 < <(medians "${results[s
 read -r near_rps near_p50 near_p99 near_p999 < <(medians "${results[near-many]}")
 read -r _ one_near_p50 one_near_p99 one_near_p999 < <(medians "${results[near-one]}")
 read -r _ floor_p50 floor_p99 floor_p999 < <(medians "${results[floor]}")
+read -r bare_rps bare_p50 bare_p99 bare_p999 < <(medians "${results[bare-many]}")
+read -r _ one_bare_p50 one_bare_p99 one_bare_p999 < <(medians "${results[bare-one]}")
+read -r steal_after total_after < <(cpu_times)
+steal_share=$(python3 -c "print(f'{(${steal_after} - ${steal_before}) / max(${total_after} - ${total_before}, 1) * 100:.0f}')")
 ratio() { python3 -c "print(f'{$1/$2:.1f}')"; }
 echo
 echo "| clients | what | requests/s | p50 ms | p99 ms | p99.9 ms |"
@@ -216,8 +258,11 @@ echo "| ${connections} | GET /fhir/r4/Location?near=… (20 a page) | ${near_rps
 echo "| 1 | GET /health | | ${one_health_p50} | ${one_health_p99} | ${one_health_p999} |"
 echo "| 1 | POST /member/app/market/search | | ${one_search_p50} | ${one_search_p99} | ${one_search_p999} |"
 echo "| 1 | GET /fhir/r4/Location?near=… (20 a page) | | ${one_near_p50} | ${one_near_p99} | ${one_near_p999} |"
+echo "| ${connections} | bare axum GET /health (the machine's floor) | ${bare_rps} | ${bare_p50} | ${bare_p99} | ${bare_p999} |"
+echo "| 1 | bare axum GET /health (the machine's floor) | | ${one_bare_p50} | ${one_bare_p99} | ${one_bare_p999} |"
 echo "| 1 | PostgreSQL \`select 1\` (pgbench -M prepared) | | ${floor_p50} | ${floor_p99} | ${floor_p999} |"
 echo "medians of ${rounds} rounds; search throughput = $(python3 -c "print(f'{${search_rps}/${health_rps}*100:.0f}')")% of /health (${connections} connections, ${duration} per run, 2 wrk threads; filters: ${FILTERS:-default}; ${origin_count} origins)"
 echo "one client: search p50 $(ratio "$one_search_p50" "$one_health_p50")x /health, FHIR near p50 $(ratio "$one_near_p50" "$one_health_p50")x /health; p99/p50: /health $(ratio "$one_health_p99" "$one_health_p50")x, search $(ratio "$one_search_p99" "$one_search_p50")x; /health p50 $(ratio "$one_health_p50" "$floor_p50")x PostgreSQL's select 1"
 echo "CPU per request at ${connections} connections (medians): server /health $(median ${cpu[health-server]}) µs, search $(median ${cpu[search-server]}) µs, FHIR near $(median ${cpu[near-server]}) µs; the client (wrk) $(median ${cpu[health-client]}) / $(median ${cpu[search-client]}) / $(median ${cpu[near-client]}) µs"
+echo "the machine: bare axum /health one-client p99/p50 $(ratio "$one_bare_p99" "$one_bare_p50")x, PostgreSQL select 1 $(ratio "$floor_p99" "$floor_p50")x; Nearcare /health p50 $(ratio "$one_health_p50" "$one_bare_p50")x the bare server's, throughput $(python3 -c "print(f'{${health_rps}/${bare_rps}*100:.0f}')")% of it; the host stole ${steal_share}% of the CPU time during the runs"
 echo "catalogue: ${size} clinics; server ready after ${ready_seconds} s with ${ready_rss} MB RSS; after the load $(memory VmRSS) MB RSS, peak $(memory VmHWM) MB; load average before: ${load_before}"
