@@ -108,7 +108,9 @@ if [ -n "${METRICS_COMPARE:-}" ]; then
 fi
 
 # wrk with the run's settings; shows its report on stderr, prints "requests/s p50 p99 p99.9" (µs).
-wrk_result() { wrk --latency "$@" | tee /dev/stderr | awk '/^RESULT / {print $2, $3, $4, $5}'; }
+# (Through the shell's own stderr: `tee /dev/stderr` opens the file again at offset 0, so a
+# redirected log kept only what the last report overwrote.)
+wrk_result() { wrk --latency "$@" | awk '{print | "cat >&2"} /^RESULT / {print $2, $3, $4, $5}'; }
 run() { wrk_result -t2 -c"$connections" -d"$duration" "$@"; }
 single() { wrk_result -t1 -c1 -d"${SINGLE_DURATION:-5s}" "$@"; }
 median() { python3 -c "import statistics,sys; print(statistics.median(float(v) for v in sys.argv[1:]))" "$@"; }
