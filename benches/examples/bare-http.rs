@@ -24,7 +24,9 @@ fn main() {
         eprintln!("bare-http: cannot listen on 127.0.0.1:{port}: {error}");
         std::process::exit(1);
     });
-    listener.set_nonblocking(true).expect("a listener can be made non-blocking");
+    listener
+        .set_nonblocking(true)
+        .expect("a listener can be made non-blocking");
     let router = Router::new().route(
         "/health",
         get(|| async { ([(header::CONTENT_TYPE, "application/json")], r#"{"status":"ok"}"#) }),

@@ -20,8 +20,8 @@ use crate::error::SearchError;
 use crate::links::{LinkedText, Links};
 use crate::pin_records::PinRecords;
 use crate::rows::{
-    CatalogueVersion, LocationRows, NO_HOURS, NO_SPECIALITY, SnapshotInput, Tables, folded, location_summary, location_text,
-    sort_into_ordinal_order,
+    CatalogueVersion, LocationRows, NO_HOURS, NO_SPECIALITY, SnapshotInput, Tables, folded, location_summary,
+    location_text, sort_into_ordinal_order,
 };
 use crate::text::{Fields, TextIndex, TextQuery};
 
