@@ -323,12 +323,19 @@ pub(crate) struct Tables {
 
 impl Tables {
     pub(crate) fn new(input: &SnapshotInput) -> Self {
+        Self::with_name_order(input, None)
+    }
+
+    /// The tables, given the organisations' name order when it is already made (a server
+    /// opening a snapshot makes it while the locations are still being read).
+    pub(crate) fn with_name_order(input: &SnapshotInput, name_order: Option<Vec<u32>>) -> Self {
         let locations = &input.locations;
         let physical_len = locations.iter().take_while(|location| !location.is_virtual).count();
         // The name order and the spatial indexes need nothing else derived here: on their own
         // threads they take half of this work off the critical path of a server's start.
         std::thread::scope(|scope| {
-            let by_name = scope.spawn(|| organisations_by_name(&input.organisations));
+            let by_name =
+                scope.spawn(move || name_order.unwrap_or_else(|| organisations_by_name(&input.organisations)));
             let spatial = scope.spawn(|| spatial_indexes(&locations[..physical_len]));
             let tables = Self::relations(input, physical_len);
             let organisations_by_name = joined(by_name);
@@ -481,7 +488,7 @@ impl Tables {
 }
 
 /// Organisation ordinals sorted by case-folded name (ties by ordinal).
-fn organisations_by_name(organisations: &[Organisation]) -> Vec<u32> {
+pub(crate) fn organisations_by_name(organisations: &[Organisation]) -> Vec<u32> {
     // Sorted ordinals rather than a map of lower-cased copies: a million locations bring
     // hundreds of thousands of organisations, and the names are already in the rows.
     let mut by_name: Vec<u32> = (0..organisations.len() as u32).collect();

@@ -21,7 +21,7 @@ use crate::links::{LinkedText, Links};
 use crate::pin_records::PinRecords;
 use crate::rows::{
     CatalogueVersion, LocationRows, NO_HOURS, NO_SPECIALITY, SnapshotInput, Tables, folded, location_summary,
-    location_text, sort_into_ordinal_order,
+    location_text, organisations_by_name, sort_into_ordinal_order,
 };
 use crate::text::{Fields, TextIndex, TextQuery};
 
@@ -287,11 +287,11 @@ impl Snapshot {
         // that size outlived the decoding in the server's resident memory.
         let mut phases = OpenPhases::start();
         let catalogue = directory.join(CATALOGUE_FILE);
-        let mut input = read_rows(|| std::fs::File::open(&catalogue), LONGEST_STRING)?;
+        let (mut input, name_order) = read_rows(|| std::fs::File::open(&catalogue), LONGEST_STRING)?;
         phases.end("rows read");
         sort_into_ordinal_order(&mut input.locations);
         phases.end("locations ordered");
-        let tables = Tables::new(&input);
+        let tables = Tables::with_name_order(&input, Some(name_order));
         phases.end("tables derived");
         let location_text = TextIndex::open(&directory.join(LOCATION_TEXT_DIR), input.locations.len())?;
         let clinician_text = TextIndex::open(&directory.join(CLINICIAN_TEXT_DIR), input.clinicians.len())?;
@@ -1005,11 +1005,16 @@ fn write_rows<W: std::io::Write + std::io::Seek>(mut file: W, input: &mut Snapsh
 }
 
 /// Reads a catalogue file's rows with a scratch buffer of `longest_text` bytes for each of its
-/// two parts, read side by side from two handles that `open` gives. postcard's streaming
+/// two parts, read side by side from two handles that `open` gives; with them, the
+/// organisations' name order, which the thread reading the smaller part makes while the
+/// locations are still being read. postcard's streaming
 /// reader keeps each text read by borrowing for the rest of the file, so every row type must
 /// read its texts as owned strings (or not as text): then the buffer bounds the longest text,
 /// never their sum.
-fn read_rows<R, E>(open: impl Fn() -> Result<R, E> + Sync, longest_text: usize) -> Result<SnapshotInput, SearchError>
+fn read_rows<R, E>(
+    open: impl Fn() -> Result<R, E> + Sync,
+    longest_text: usize,
+) -> Result<(SnapshotInput, Vec<u32>), SearchError>
 where
     R: std::io::Read + std::io::Seek,
     SearchError: From<E>,
@@ -1031,7 +1036,7 @@ where
     let locations_len = u64::from_le_bytes(length);
     let corrupt = |error: postcard::Error| SearchError::Corrupt(format!("reading its rows: {error}"));
     std::thread::scope(|scope| {
-        let rest = scope.spawn(|| -> Result<SnapshotInput, SearchError> {
+        let rest = scope.spawn(|| -> Result<(SnapshotInput, Vec<u32>), SearchError> {
             let mut file = open()?;
             let start = CATALOGUE_HEADER_LEN
                 .checked_add(locations_len)
@@ -1040,14 +1045,16 @@ where
             let mut scratch = vec![0u8; longest_text];
             let (rest, _): (SnapshotInput, _) =
                 postcard::from_io((BufReader::with_capacity(1 << 16, file), &mut scratch)).map_err(corrupt)?;
-            Ok(rest)
+            let name_order = organisations_by_name(&rest.organisations);
+            Ok((rest, name_order))
         });
         let mut scratch = vec![0u8; longest_text];
         let part = BufReader::with_capacity(1 << 16, file.take(locations_len));
         let locations: Result<(LocationRows, _), _> = postcard::from_io((part, &mut scratch));
         let rest = rest.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         let (LocationRows(locations), _) = locations.map_err(corrupt)?;
-        Ok(SnapshotInput { locations, ..rest? })
+        let (rest, name_order) = rest?;
+        Ok((SnapshotInput { locations, ..rest }, name_order))
     })
 }
 
@@ -1099,7 +1106,7 @@ mod tests {
     }
 
     fn read_written(file: &[u8], longest_text: usize) -> Result<SnapshotInput, SearchError> {
-        read_rows(|| Ok::<_, SearchError>(std::io::Cursor::new(file)), longest_text)
+        read_rows(|| Ok::<_, SearchError>(std::io::Cursor::new(file)), longest_text).map(|(rows, _)| rows)
     }
 
     /// At a million rows the texts read by borrowing (chrono's dates were) outgrew the 1 MiB
@@ -1115,8 +1122,14 @@ mod tests {
             .chain(rows.clinicians.iter().map(|row| row.description.len()))
             .max()
             .unwrap();
-        let read = read_written(&written(&rows), longest_text.max(256)).unwrap();
+        let file = written(&rows);
+        let (read, name_order) = read_rows(
+            || Ok::<_, SearchError>(std::io::Cursor::new(&file[..])),
+            longest_text.max(256),
+        )
+        .unwrap();
         assert_eq!(read, rows);
+        assert_eq!(name_order, organisations_by_name(&rows.organisations));
     }
 
     /// The two parts are read on their own threads; a file cut short in either, or whose
