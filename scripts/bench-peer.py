@@ -35,6 +35,8 @@ import urllib.parse
 
 import psycopg2
 
+from wrk_stats import corrected_as_wrk
+
 EARTH_RADIUS_MILES = 3958.7613  # crates/domain/src/geo.rs; PostGIS's sphere is 6,371,008.77 m
 METRES_PER_MILE = 1609.344
 MAX_MERCATOR_LAT = 85.05112878
@@ -489,28 +491,6 @@ def run_pgbench(files, database_url, connections, seconds, folder):
     def at(q):
         return latencies[min(len(latencies) - 1, int(len(latencies) * q))] / 1e6
     return rate, at(0.5), at(0.99)
-
-
-def corrected_as_wrk(latencies, runtime_us, connections):
-    """The latencies (µs) with the samples wrk adds to its own before it reports percentiles
-    (wrk.c's `stats_correct`, for coordinated omission): a request that took n µs, where a
-    connection's mean interval is e, stands for the requests a steady client would have sent
-    behind it, at n - e, n - 2e, ... while above e. wrk's p99 at one connection is thus one
-    stall's length; pgbench reports its latencies as measured. Given pgbench's the same
-    treatment, both sides' percentiles are one statistic."""
-    per_connection = len(latencies) // connections
-    if per_connection == 0:
-        return list(latencies)
-    expected = runtime_us // per_connection
-    corrected = list(latencies)
-    for value in latencies:
-        if value < 2 * expected:
-            continue
-        behind = value - expected
-        while behind > expected:
-            corrected.append(behind)
-            behind -= expected
-    return corrected
 
 
 def c_clients(workload, database_url, base, folder):

@@ -119,7 +119,7 @@ ms() { python3 -c "import sys; print(f'{float(sys.argv[1]) / 1000:.3f}')" "$1"; 
 # prepared connection; prints "p50 p99 p99.9" in µs from pgbench's per-transaction log, with
 # the samples wrk adds to its own before it reports percentiles (wrk.c's `stats_correct`: a
 # request that took n µs, where the mean interval is e, adds n - e, n - 2e, ... while above e;
-# scripts/bench-peer.py's corrected_as_wrk). Uncorrected, pgbench's one-client p99 is a
+# scripts/wrk_stats.py, which the peer benchmark uses too). Uncorrected, pgbench's one-client p99 is a
 # different statistic from wrk's, which is the length of the run's longest stalls.
 single_seconds() { local duration=${SINGLE_DURATION:-5s}; echo "${duration%s}"; }
 pg_floor() {
@@ -128,15 +128,10 @@ pg_floor() {
   (cd "$local_dir/pgbench" && pgbench -n -c1 -M prepared -T"$(single_seconds)" -l -f select1.sql "$url" >&2)
   cat "$local_dir"/pgbench/pgbench_log.* | python3 -c "
 import sys
+sys.path.insert(0, 'scripts')
+from wrk_stats import corrected_as_wrk
 measured = [int(line.split()[2]) for line in sys.stdin]
-expected = $(single_seconds) * 1_000_000 // max(len(measured), 1)
-times = list(measured)
-for value in measured:
-    behind = value - expected
-    while value >= 2 * expected and behind > expected:
-        times.append(behind)
-        behind -= expected
-times.sort()
+times = sorted(corrected_as_wrk(measured, $(single_seconds) * 1_000_000, 1))
 print(*(times[min(len(times) - 1, int(len(times) * q))] for q in (0.5, 0.99, 0.999)))"
 }
 
@@ -205,19 +200,17 @@ declare -A results cpu
 for round in $(seq 1 "$rounds"); do
   for endpoint in health search near bare; do
     echo "== round $round: $endpoint, ${connections} connections" >&2
-    target=$base
+    if [ "$endpoint" = bare ]; then
+      results[bare-many]+="$(run -s .local/health.lua "http://127.0.0.1:${bare_port}/health");"
+      echo "== round $round: $endpoint, one client" >&2
+      results[bare-one]+="$(single -s .local/health.lua "http://127.0.0.1:${bare_port}/health");"
+      continue
+    fi
     case $endpoint in
       health) path=/health ;;
       search) path=/member/app/market/search ;;
       near) path=/fhir/r4/Location ;;
-      bare) path=/health target=http://127.0.0.1:${bare_port} ;;
     esac
-    if [ "$endpoint" = bare ]; then
-      results[bare-many]+="$(run -s .local/health.lua "$target$path");"
-      echo "== round $round: $endpoint, one client" >&2
-      results[bare-one]+="$(single -s .local/health.lua "$target$path");"
-      continue
-    fi
     server_before=$(cpu_ticks "$server") client_before=$(children_ticks)
     many=$(run -s .local/$endpoint.lua "$base$path")
     results[$endpoint-many]+="$many;"

@@ -505,7 +505,7 @@ fn spatial_indexes(physical: &[Location]) -> (SpatialTrees, MortonIndex) {
 }
 
 /// A scoped thread's result, its panic carried on to the caller.
-fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
+pub(crate) fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
     thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 

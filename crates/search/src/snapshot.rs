@@ -20,7 +20,7 @@ use crate::error::SearchError;
 use crate::links::{LinkedText, Links};
 use crate::pin_records::PinRecords;
 use crate::rows::{
-    CatalogueVersion, LocationRows, NO_HOURS, NO_SPECIALITY, SnapshotInput, Tables, folded, location_summary,
+    CatalogueVersion, LocationRows, NO_HOURS, NO_SPECIALITY, SnapshotInput, Tables, folded, joined, location_summary,
     location_text, organisations_by_name, sort_into_ordinal_order,
 };
 use crate::text::{Fields, TextIndex, TextQuery};
@@ -1051,9 +1051,8 @@ where
         let mut scratch = vec![0u8; longest_text];
         let part = BufReader::with_capacity(1 << 16, file.take(locations_len));
         let locations: Result<(LocationRows, _), _> = postcard::from_io((part, &mut scratch));
-        let rest = rest.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         let (LocationRows(locations), _) = locations.map_err(corrupt)?;
-        let (rest, name_order) = rest?;
+        let (rest, name_order) = joined(rest)?;
         Ok((SnapshotInput { locations, ..rest }, name_order))
     })
 }
