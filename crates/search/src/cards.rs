@@ -209,20 +209,33 @@ impl CardCache {
         clinicians: &[C],
         numbers: &AnswerNumbers,
     ) -> Vec<u8> {
-        // Sized from the cached cards, so the 20-odd KB are not copied again as they grow.
-        let expected: usize = clinics
+        // Looked up once, before any is copied. Sized from the cached cards, so the 20-odd KB
+        // are not copied again as they grow.
+        let cached: Vec<Option<&RenderedCard>> = clinics
             .iter()
             .chain(clinicians)
-            .map(|card| {
-                self.cached(card.key())
-                    .map_or(1024, |rendered| rendered.text.len() + 64)
-            })
+            .map(|card| self.cached(card.key()))
+            .collect();
+        let expected: usize = cached
+            .iter()
+            .map(|rendered| rendered.map_or(1024, |rendered| rendered.text.len() + 64))
             .sum();
+        // One byte of every line of every card read here, with nothing between the loads: at a
+        // million locations a card is a cache miss away, and loads the processor sees together
+        // wait for memory together, where the copies below met them one by one (the cards' share
+        // of a search from scattered origins fell from 8.2 to 6.6 µs, search-loop, 7 pairs).
+        let touched = cached
+            .iter()
+            .flatten()
+            .flat_map(|rendered| rendered.text.as_bytes().iter().step_by(64))
+            .fold(0u8, |seen, byte| seen ^ byte);
+        std::hint::black_box(touched);
         let mut out = Vec::with_capacity(256 + expected);
+        let (cached_clinics, cached_clinicians) = cached.split_at(clinics.len());
         out.extend_from_slice(b"{\"clinics\":");
-        self.write_cards(clinics, &mut out);
+        self.write_cards(clinics, cached_clinics, &mut out);
         out.extend_from_slice(b",\"clinicians\":");
-        self.write_cards(clinicians, &mut out);
+        self.write_cards(clinicians, cached_clinicians, &mut out);
         let numbers = serde_json::to_vec(numbers).expect("the answer's numbers serialise");
         out.push(b',');
         out.extend_from_slice(&numbers[1..]);
@@ -241,13 +254,14 @@ impl CardCache {
         slots.get(index)
     }
 
-    fn write_cards<'a, C: CardSource<'a>>(&self, cards: &[C], out: &mut Vec<u8>) {
+    /// Writes `cards`, given what the cache held for each.
+    fn write_cards<'a, C: CardSource<'a>>(&self, cards: &[C], cached: &[Option<&RenderedCard>], out: &mut Vec<u8>) {
         out.push(b'[');
-        for (position, card) in cards.iter().enumerate() {
+        for (position, (card, cached)) in cards.iter().zip(cached).enumerate() {
             if position > 0 {
                 out.push(b',');
             }
-            if let Some(rendered) = self.cached(card.key()) {
+            if let Some(rendered) = cached {
                 rendered.write(card.distance(), card.flags(), out);
                 continue;
             }
