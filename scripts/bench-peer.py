@@ -480,7 +480,8 @@ def run_pgbench(files, database_url, connections, seconds, folder):
     for file in files:
         command += ["-f", f"{file}@1"]
     # pgbench's sessions get the tuning the Python session sets (`jit = off`, see main): with the
-    # server's default, a statement over a few thousand rows was compiled before it ran.
+    # server's default, a statement counting a 30-mile circle is planned above `jit_above_cost`
+    # and was compiled before it ran.
     environment = dict(os.environ, PGOPTIONS="-c jit=off")
     subprocess.run(command + [database_url], check=True, capture_output=True, text=True, env=environment)
     latencies = []
