@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { directionsUrl, formatDate, formatMiles, formatMoney, genderLabel, initials, isValidEmail, truncate, withProtocol } from './format';
+import { directionsUrl, formatCount, formatDate, formatMiles, formatMoney, genderLabel, initials, isValidEmail, truncate, withProtocol } from './format';
 import emailCases from '../../../crates/domain/src/email_cases.json';
 
 describe('format', () => {
   it('truncates only text longer than the limit', () => {
     expect(truncate('12345678901234567890', 20)).toBe('12345678901234567890');
     expect(truncate('123456789012345678901', 20)).toBe('12345678901234567890...');
+  });
+
+  it('groups the thousands of a count', () => {
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(1050)).toBe('1,050');
+    expect(formatCount(94086)).toBe('94,086');
+    expect(formatCount(1000000)).toBe('1,000,000');
   });
 
   it('shows distances in miles with two decimals', () => {

@@ -84,6 +84,13 @@ export function formatMoney(amount: string | number | null | undefined): string 
   return `${minus && !isZero ? '-' : ''}$${grouped}.${cents}`;
 }
 
+const COUNT_FORMAT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** A count as members read it: "94,086", not "94086". */
+export function formatCount(count: number): string {
+  return COUNT_FORMAT.format(count);
+}
+
 /** A date-time from the server as MM/DD/YYYY in UTC (spec 9), or a dash when there is none. */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '—';

@@ -659,6 +659,19 @@ fn page_content<'a>(screen: &Screen<'_>, answer: &'a Answer) -> PageContent<'a> 
     }
 }
 
+/// A count with its thousands grouped, as format.ts `formatCount` writes it ("94,086").
+fn grouped(count: u64) -> String {
+    let digits = count.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// Whether the page would show cards for this answer (an empty page is the app's own screen).
 pub fn has_cards(screen: &Screen<'_>, answer: &Answer) -> bool {
     let content = page_content(screen, answer);
@@ -678,15 +691,16 @@ pub fn results_panel(out: &mut String, screen: &Screen<'_>, answer: &Answer) {
         let key = tab.key();
         let _ = write!(
             out,
-            r#"<button type="button" role="tab" id="results-tab-{key}" aria-selected="{selected}" aria-controls="results-panel-{key}" tabindex="{}" class="tabs__tab {}">{label}<span class="tabs__count">{count}</span></button>"#,
+            r#"<button type="button" role="tab" id="results-tab-{key}" aria-selected="{selected}" aria-controls="results-panel-{key}" tabindex="{}" class="tabs__tab {}">{label}<span class="tabs__count">{}</span></button>"#,
             if selected { "0" } else { "-1" },
-            if selected { "tabs__active" } else { "" }
+            if selected { "tabs__active" } else { "" },
+            grouped(count)
         );
     }
     let _ = write!(
         out,
         r#"</div></div><p class="results-panel__summary" aria-live="polite">{} {} and {}{} within {} miles"#,
-        answer.total_results,
+        grouped(answer.total_results),
         if answer.total_results == 1 { "clinic" } else { "clinics" },
         clinicians,
         if clinicians == 1 { " clinician" } else { " clinicians" },
@@ -954,6 +968,20 @@ mod tests {
             (12.3456, "12.35"),
         ] {
             assert_eq!(to_fixed_2(value), text, "{value}");
+        }
+    }
+
+    #[test]
+    fn counts_are_grouped_as_format_count_groups_them() {
+        for (count, text) in [
+            (0, "0"),
+            (999, "999"),
+            (1_050, "1,050"),
+            (94_086, "94,086"),
+            (100_000, "100,000"),
+            (1_000_000, "1,000,000"),
+        ] {
+            assert_eq!(grouped(count), text, "{count}");
         }
     }
 

@@ -1,4 +1,5 @@
 import { useId, useRef, type KeyboardEvent } from 'react';
+import { formatCount } from '@/lib/format';
 import styles from './tabs.module.css';
 
 export interface TabItem<K extends string> {
@@ -58,7 +59,7 @@ export function Tabs<K extends string>({ tabs, active, onChange, label, idPrefix
                 00
               </span>
             ) : tab.count !== undefined ? (
-              <span className={styles.count}>{tab.count}</span>
+              <span className={styles.count}>{formatCount(tab.count)}</span>
             ) : null}
           </button>
         );

@@ -6,6 +6,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { Tabs } from '@/components/ui/tabs';
 import type { MarketItem, SearchResponse } from '@/api/market/types';
 import { useWaitlistJoined } from '@/api/market/waitlist-joined';
+import { formatCount } from '@/lib/format';
 import { lazyNamed } from '@/lib/lazy';
 import { cardAction, type CardAction, type MemberCardState } from '../utils/card-action';
 import { activeFilterChips } from '../utils/filters';
@@ -157,7 +158,7 @@ export function ResultsPanel(props: ResultsPanelProps) {
       ) : null}
       {data ? (
         <p className={styles.summary} aria-live="polite">
-          {data.totalResults} {data.totalResults === 1 ? 'clinic' : 'clinics'} and {data.clinicians.length}
+          {formatCount(data.totalResults)} {data.totalResults === 1 ? 'clinic' : 'clinics'} and {data.clinicians.length}
           {data.clinicians.length === 1 ? ' clinician' : ' clinicians'} within {Math.round(data.radiusMiles)} miles
           {state.address ? ` of ${state.address}` : ''}
         </p>

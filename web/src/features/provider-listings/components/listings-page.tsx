@@ -3,6 +3,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Notice, useNotice } from '@/components/ui/notice';
 import { Spinner } from '@/components/ui/spinner';
+import { formatCount } from '@/lib/format';
 import { verifiedOn } from '@/lib/listing-freshness';
 import { formatDay, WEEKDAYS } from '@/lib/opening-hours';
 import { useConfirmListings } from '@/api/listings/confirm-listings';
@@ -155,7 +156,9 @@ function LocationSummary({ location }: { location: LocationListing }) {
           {location.acceptingNewPatients ? 'Accepting new patients' : location.panel.full ? 'Not accepting: the panel is full' : 'Not accepting new patients'}
         </strong>
         {' · '}
-        {location.panelCapacity === null ? `${location.panel.members} members, no capacity set` : `${location.panel.members} of ${location.panelCapacity} members`}
+        {location.panelCapacity === null
+          ? `${formatCount(location.panel.members)} members, no capacity set`
+          : `${formatCount(location.panel.members)} of ${formatCount(location.panelCapacity)} members`}
       </p>
       <p className={styles.muted}>
         {location.hours === null
