@@ -77,18 +77,21 @@ export function formatMoney(amount: string | number | null | undefined): string 
   if (!match) return '—';
   const [, minus, whole, fraction = ''] = match;
   const wholeDigits = whole!.replace(/^0+(?=\d)/, '');
-  const grouped = wholeDigits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const grouped = groupThousands(wholeDigits);
   // Cents: two places, padded; a longer fraction is not what the contract sends, so it is cut, not rounded.
   const cents = `${fraction}00`.slice(0, 2);
   const isZero = /^0+$/.test(wholeDigits) && /^0*$/.test(fraction);
   return `${minus && !isZero ? '-' : ''}$${grouped}.${cents}`;
 }
 
-const COUNT_FORMAT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-
 /** A count as members read it: "94,086", not "94086". */
 export function formatCount(count: number): string {
-  return COUNT_FORMAT.format(count);
+  return groupThousands(String(count));
+}
+
+/** Digits with a comma before every group of three from the right: "1234567" → "1,234,567". */
+function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** A date-time from the server as MM/DD/YYYY in UTC (spec 9), or a dash when there is none. */
