@@ -21,9 +21,9 @@ step "building, with clippy's lints as errors"
 # One build serves the lints and the tests: clippy-driver compiles our own crates (every target,
 # as `cargo clippy --all-targets -- -D warnings` would check them) and rustc the dependencies,
 # once. `cargo clippy` followed by `cargo build` compiled every dependency twice (a check, then
-# the build): 436 + 502 s from a clean clone, against 828 s for this one build (2026-11-28). The
-# tests below run under the same wrapper, so cargo finds everything built; a plain `cargo build`
-# afterwards rebuilds only our crates.
+# the build): 436 + 502 s from a clean clone, against 828 s for this one build at the same
+# opt-level (2026-11-28). The tests below run under the same wrapper, so cargo finds everything
+# built; a plain `cargo build` afterwards rebuilds only our crates.
 export RUSTC_WORKSPACE_WRAPPER="${root}/scripts/clippy-rustc.sh"
 cargo build --workspace --all-targets --quiet
 
